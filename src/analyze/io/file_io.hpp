@@ -1,0 +1,39 @@
+// file_io.hpp — bounded, checked access to files and directories for the readers.
+// Contract: every function reports failures as an Error naming the path and the OS reason;
+// nothing throws. read_file_into reuses the caller's buffer so a reader that walks thousands of
+// files touches fresh memory only for its largest file.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "util/result.hpp"
+
+namespace npkit::io {
+
+struct DirEntry {
+  std::string name;
+  std::uint64_t size = 0;
+  bool regular = false;
+};
+
+// Lists the entries of `dir` (not recursive), sorted by name.
+Result<std::vector<DirEntry>> list_directory(const std::string& dir);
+
+// Reads the whole file into `buffer` (resized to the file's size).
+Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer);
+
+// Reads at most `max_bytes` from the start of the file into `buffer`.
+Status read_prefix_into(const std::string& path, std::size_t max_bytes,
+                        std::vector<std::uint8_t>& buffer);
+
+// Reads a small text file; files longer than `max_bytes` are an error.
+Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes = 4096);
+
+bool is_directory(const std::string& path);
+bool path_exists(const std::string& path);
+
+std::string join_path(const std::string& dir, const std::string& name);
+
+}  // namespace npkit::io

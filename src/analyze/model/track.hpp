@@ -1,0 +1,25 @@
+// track.hpp — identity of one event stream (a track): rank × GPU buffer or rank × CPU channel.
+// Contract: plain value types shared by every stage; no behaviour.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace npkit {
+
+enum class TrackKind : std::uint8_t { kGpu, kCpu };
+
+struct TrackRef {
+  std::uint32_t rank = 0;
+  TrackKind kind = TrackKind::kGpu;
+  std::uint32_t index = 0;  // GPU buffer index or CPU channel
+
+  friend bool operator==(const TrackRef&, const TrackRef&) = default;
+};
+
+inline const char* track_kind_name(TrackKind kind) { return kind == TrackKind::kGpu ? "gpu" : "cpu"; }
+
+// "rank 3 gpu buffer 17" — for messages.
+std::string describe_track(const TrackRef& track);
+
+}  // namespace npkit

@@ -1,0 +1,47 @@
+// nested_pairer.hpp — ENTRY/EXIT pairing on a GPU track: a stack keyed by event name.
+// Contract: open() pushes an ENTRY; close() matches an EXIT with the innermost open ENTRY of the
+// same base name, at any depth, and fills the Span (depth = open spans below it; its duration is
+// added to the enclosing span's child time). Never pairs by id parity or "EXIT = ENTRY + 1".
+// An EXIT with no open ENTRY of its name returns false (the caller counts it as unmatched);
+// entries still open at the end are handed out by drain_unmatched().
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/span.hpp"
+
+namespace npkit {
+
+struct OpenEvent {
+  std::uint16_t base = 0;
+  std::uint16_t phase = 0;
+  std::int64_t start_ns = 0;
+  std::int64_t child_ns = 0;
+  std::uint32_t size = 0;
+  std::uint32_t rsvd = 0;
+  std::uint64_t record = 0;
+  std::uint64_t seq = 0;
+};
+
+class NestedPairer {
+ public:
+  // `phase_of_base`: per base name, its phase id or kInheritPhase; `other_phase` is used for
+  // inheriting spans at top level.
+  NestedPairer(const std::vector<std::uint16_t>& phase_of_base, std::uint16_t other_phase);
+
+  void open(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t rsvd,
+            std::uint64_t record);
+  bool close(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t rsvd,
+             std::uint64_t record, Span& out);
+  // The entries left open, innermost last; empties the stack and restarts sequence numbers.
+  std::vector<OpenEvent> drain_unmatched();
+
+ private:
+  const std::vector<std::uint16_t>& phase_of_base_;
+  std::uint16_t other_phase_;
+  std::vector<OpenEvent> stack_;
+  std::vector<std::uint64_t> seq_;
+};
+
+}  // namespace npkit
