@@ -1,0 +1,42 @@
+#include "cli.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+
+#include "commands/command.hpp"
+#include "npkit/version.hpp"
+
+namespace npkit::cli {
+
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  try {
+    CliContext context{out, err, std::nullopt};
+    CLI::App app{"npkit-analyze — read NPKit dumps and see inside NCCL collectives",
+                 "npkit-analyze"};
+    app.set_version_flag("--version", "npkit-analyze " NPKIT_VERSION_STRING);
+    app.require_subcommand(1);
+    register_info(app, context);
+    register_report(app, context);
+    register_bandwidth(app, context);
+    register_trace(app, context);
+    std::vector<std::string> reversed(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
+    try {
+      app.parse(reversed);
+    } catch (const CLI::ParseError& e) {
+      const int code = app.exit(e, out, err);
+      return code == 0 ? 0 : 2;
+    }
+    if (!context.outcome) return 0;
+    if (!context.outcome->ok()) {
+      err << "npkit-analyze: error: " << context.outcome->error().message << "\n";
+      return 2;
+    }
+    return context.outcome->value();
+  } catch (const std::exception& e) {
+    err << "npkit-analyze: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}
+
+}  // namespace npkit::cli

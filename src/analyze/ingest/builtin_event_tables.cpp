@@ -154,13 +154,36 @@ EventTable npkit_2021_table() {
 
 // MSCCL++ executor operations in `OperationType` order; event ENTRY = 0x1D + op, EXIT = 0x3B + op.
 const std::vector<std::string>& mscclpp_executor_ops() {
-  static const std::vector<std::string> ops = {
-      "NOP", "BARRIER", "PUT", "PUT_PACKETS", "READ_PUT_PACKETS", "PUT_WITH_SIGNAL",
-      "PUT_WITH_SIGNAL_AND_FLUSH", "GET", "COPY", "COPY_PACKETS", "UNPACK_PACKETS", "SIGNAL",
-      "WAIT", "FLUSH", "REDUCE", "REDUCE_PACKETS", "REDUCE_COPY_PACKETS", "REDUCE_SEND",
-      "REDUCE_SEND_PACKETS", "REDUCE_COPY_SEND_PACKETS", "READ_REDUCE", "READ_REDUCE_SEND",
-      "MULTI_LOAD_REDUCE_STORE", "RELAXED_SIGNAL", "RELAXED_WAIT", "PIPELINE", "SEM_RELEASE",
-      "SEM_ACQUIRE", "MULTI_STORE", "MULTI_STORE_PKT"};
+  static const std::vector<std::string> ops = {"NOP",
+                                               "BARRIER",
+                                               "PUT",
+                                               "PUT_PACKETS",
+                                               "READ_PUT_PACKETS",
+                                               "PUT_WITH_SIGNAL",
+                                               "PUT_WITH_SIGNAL_AND_FLUSH",
+                                               "GET",
+                                               "COPY",
+                                               "COPY_PACKETS",
+                                               "UNPACK_PACKETS",
+                                               "SIGNAL",
+                                               "WAIT",
+                                               "FLUSH",
+                                               "REDUCE",
+                                               "REDUCE_PACKETS",
+                                               "REDUCE_COPY_PACKETS",
+                                               "REDUCE_SEND",
+                                               "REDUCE_SEND_PACKETS",
+                                               "REDUCE_COPY_SEND_PACKETS",
+                                               "READ_REDUCE",
+                                               "READ_REDUCE_SEND",
+                                               "MULTI_LOAD_REDUCE_STORE",
+                                               "RELAXED_SIGNAL",
+                                               "RELAXED_WAIT",
+                                               "PIPELINE",
+                                               "SEM_RELEASE",
+                                               "SEM_ACQUIRE",
+                                               "MULTI_STORE",
+                                               "MULTI_STORE_PKT"};
   return ops;
 }
 
@@ -168,7 +191,8 @@ void define_mscclpp_executor_ops(EventTable& t, std::uint8_t entry_base, std::ui
   const auto& ops = mscclpp_executor_ops();
   for (std::size_t op = 0; op < ops.size(); ++op) {
     const std::string base = "NPKIT_EVENT_EXECUTOR_" + ops[op];
-    if (entry_base + op < 256) t.define(static_cast<std::uint8_t>(entry_base + op), base + "_ENTRY");
+    if (entry_base + op < 256)
+      t.define(static_cast<std::uint8_t>(entry_base + op), base + "_ENTRY");
     if (exit_base + op < 256) t.define(static_cast<std::uint8_t>(exit_base + op), base + "_EXIT");
   }
 }
@@ -199,9 +223,8 @@ EventTable mscclpp_table() {
 }  // namespace
 
 const std::vector<std::string>& builtin_event_table_names() {
-  static const std::vector<std::string> names = {"nccl",      "rccl",       "msccl",
-                                                 "msccl-0.1", "mscclpp",    "npkit-2021",
-                                                 "nccl-2.20-port"};
+  static const std::vector<std::string> names = {
+      "nccl", "rccl", "msccl", "msccl-0.1", "mscclpp", "npkit-2021", "nccl-2.20-port"};
   return names;
 }
 

@@ -28,8 +28,12 @@ std::int64_t round_div(__int128 a, __int128 b) {
 
 Result<Rational> parse_decimal_rational(std::string_view text, const std::string& what) {
   std::string_view s = text;
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r' || s.back() == '\0')) s.remove_suffix(1);
+  while (!s.empty() &&
+         (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' ||
+                        s.back() == '\r' || s.back() == '\0'))
+    s.remove_suffix(1);
   const auto bad = [&](const char* why) {
     std::string shown(s.substr(0, 40));
     return Error{what + ": '" + shown + "' " + why};

@@ -55,7 +55,8 @@ Result<unsigned> detect_cpu_record_size(const DumpLayout& layout, std::string& r
       if (nonempty > 64) continue;  // enough evidence
       auto st = io::read_prefix_into(f.path, kSampleBytes, sample);
       if (!st) return st.error();
-      for (std::size_t c = 0; c < kCandidates.size(); ++c) score_sample(sample, kCandidates[c], scores[c]);
+      for (std::size_t c = 0; c < kCandidates.size(); ++c)
+        score_sample(sample, kCandidates[c], scores[c]);
     }
   }
   if (nonempty == 0) {
@@ -64,9 +65,10 @@ Result<unsigned> detect_cpu_record_size(const DumpLayout& layout, std::string& r
   }
   const auto count = std::count(possible.begin(), possible.end(), true);
   if (count == 0) {
-    diagnostics.warn("cpu record size", layout.dir + ": CPU event file sizes are not all multiples of "
-                                                     "16, 18 or 22 bytes; reading 16-byte records, "
-                                                     "trailing bytes are dropped");
+    diagnostics.warn("cpu record size", layout.dir +
+                                            ": CPU event file sizes are not all multiples of "
+                                            "16, 18 or 22 bytes; reading 16-byte records, "
+                                            "trailing bytes are dropped");
     reason = "16 bytes (file sizes fit no known record size)";
     return kLegacyRecordSize;
   }
@@ -74,7 +76,8 @@ Result<unsigned> detect_cpu_record_size(const DumpLayout& layout, std::string& r
   double best_ratio = -1;
   for (std::size_t c = 0; c < kCandidates.size(); ++c) {
     if (!possible[c]) continue;
-    const double ratio = scores[c].total == 0 ? 1.0 : double(scores[c].plausible) / double(scores[c].total);
+    const double ratio =
+        scores[c].total == 0 ? 1.0 : double(scores[c].plausible) / double(scores[c].total);
     if (ratio > best_ratio) {
       best_ratio = ratio;
       best = c;
@@ -83,8 +86,8 @@ Result<unsigned> detect_cpu_record_size(const DumpLayout& layout, std::string& r
   const unsigned size = kCandidates[best];
   reason = std::to_string(size) + " bytes (" +
            (count == 1 ? std::string("the only size dividing every CPU file")
-                       : "timestamps plausible in " + std::to_string(scores[best].plausible) + " of " +
-                             std::to_string(scores[best].total) + " record steps") +
+                       : "timestamps plausible in " + std::to_string(scores[best].plausible) +
+                             " of " + std::to_string(scores[best].total) + " record steps") +
            ")";
   return size;
 }

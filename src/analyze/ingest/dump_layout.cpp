@@ -52,9 +52,10 @@ void check_buffer_sets(const DumpLayout& layout, Diagnostics& diagnostics) {
     if (r.gpu.size() < max_gpu || r.cpu.size() < max_cpu) {
       diagnostics.warn("rank with fewer buffer files",
                        layout.dir + ": rank " + std::to_string(r.rank) + " has " +
-                           std::to_string(r.gpu.size()) + " GPU and " + std::to_string(r.cpu.size()) +
-                           " CPU event files, other ranks up to " + std::to_string(max_gpu) + " and " +
-                           std::to_string(max_cpu) + " (missing files are read as empty)");
+                           std::to_string(r.gpu.size()) + " GPU and " +
+                           std::to_string(r.cpu.size()) + " CPU event files, other ranks up to " +
+                           std::to_string(max_gpu) + " and " + std::to_string(max_cpu) +
+                           " (missing files are read as empty)");
     }
   }
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
@@ -72,8 +73,9 @@ void check_buffer_sets(const DumpLayout& layout, Diagnostics& diagnostics) {
 Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics) {
   if (!io::path_exists(dir)) return Error{dir + ": no such file or directory"};
   if (!io::is_directory(dir)) {
-    return Error{dir + ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "
-                       "cpu_events_rank_*_channel_*, clock files)"};
+    return Error{dir +
+                 ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "
+                 "cpu_events_rank_*_channel_*, clock files)"};
   }
   auto entries = io::list_directory(dir);
   if (!entries) return entries.error();
@@ -117,8 +119,9 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
     }
   }
   if (saw_buf_naming && saw_channel_naming) {
-    return Error{dir + ": mixes gpu_events_rank_*_buf_* and gpu_events_rank_*_channel_* files; "
-                       "expected one dump per directory"};
+    return Error{dir +
+                 ": mixes gpu_events_rank_*_buf_* and gpu_events_rank_*_channel_* files; "
+                 "expected one dump per directory"};
   }
   layout.naming = saw_channel_naming ? GpuFileNaming::kChannel : GpuFileNaming::kBuffer;
   for (auto& [rank, files] : ranks) {
@@ -132,12 +135,14 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
     layout.ranks.push_back(std::move(files));
   }
   if (layout.ranks.empty()) {
-    return Error{dir + ": no NPKit event files (expected gpu_events_rank_<R>_buf_<B> or "
-                       "cpu_events_rank_<R>_channel_<C>)"};
+    return Error{dir +
+                 ": no NPKit event files (expected gpu_events_rank_<R>_buf_<B> or "
+                 "cpu_events_rank_<R>_channel_<C>)"};
   }
   if (layout.ignored_files > 0) {
-    diagnostics.warn("ignored files", dir + ": " + std::to_string(layout.ignored_files) +
-                                          " file(s) are not part of an NPKit dump and were ignored");
+    diagnostics.warn("ignored files",
+                     dir + ": " + std::to_string(layout.ignored_files) +
+                         " file(s) are not part of an NPKit dump and were ignored");
   }
   check_buffer_sets(layout, diagnostics);
   return layout;

@@ -44,8 +44,8 @@ Result<TableChoice> choose_table(const LegacyDump& dump) {
     return TableChoice{"npkit-2021", "GPU files are named per channel (NPKit's 2021 release)"};
   }
   if (dump.cpu_record_size != kLegacyRecordSize) {
-    return TableChoice{"nccl-2.20-port", std::to_string(dump.cpu_record_size) +
-                                             "-byte CPU records (NCCL 2.20 port)"};
+    return TableChoice{"nccl-2.20-port",
+                       std::to_string(dump.cpu_record_size) + "-byte CPU records (NCCL 2.20 port)"};
   }
   auto ids = leading_gpu_ids(dump.layout);
   if (!ids) return ids.error();
@@ -67,7 +67,8 @@ Result<TableChoice> choose_table(const LegacyDump& dump) {
     return TableChoice{"rccl", std::to_string(max_gpu_files) + " GPU buffer files per rank (RCCL)"};
   }
   std::string why = "standard NCCL NPKit table";
-  if (ids->first == 0x34 && ids->second == 0x33) why += " (GPU buffers start with TIME_SYNC 0x34/0x33)";
+  if (ids->first == 0x34 && ids->second == 0x33)
+    why += " (GPU buffers start with TIME_SYNC 0x34/0x33)";
   return TableChoice{"nccl", why};
 }
 
@@ -87,8 +88,8 @@ std::string describe_variant(const LegacyDump& d) {
     gpu = std::max(gpu, r.gpu.size());
     cpu = std::max(cpu, r.cpu.size());
   }
-  std::string s = "legacy NPKit dump, " + std::to_string(d.layout.ranks.size()) + " rank(s), up to " +
-                  std::to_string(gpu) + " GPU " +
+  std::string s = "legacy NPKit dump, " + std::to_string(d.layout.ranks.size()) +
+                  " rank(s), up to " + std::to_string(gpu) + " GPU " +
                   (d.layout.naming == GpuFileNaming::kChannel ? "channel" : "buffer") + " and " +
                   std::to_string(cpu) + " CPU channel files per rank, " +
                   std::to_string(d.cpu_record_size) + "-byte CPU records";

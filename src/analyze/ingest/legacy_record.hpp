@@ -30,7 +30,8 @@ inline std::uint32_t load_le32(const std::uint8_t* p) {
 }
 
 inline std::uint64_t load_le64(const std::uint8_t* p) {
-  return static_cast<std::uint64_t>(load_le32(p)) | static_cast<std::uint64_t>(load_le32(p + 4)) << 32;
+  return static_cast<std::uint64_t>(load_le32(p)) | static_cast<std::uint64_t>(load_le32(p + 4))
+                                                        << 32;
 }
 
 inline LegacyRecord decode_legacy_record(const std::uint8_t* p, unsigned record_size) {

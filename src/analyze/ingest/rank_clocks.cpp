@@ -8,8 +8,8 @@
 namespace npkit {
 namespace {
 
-std::optional<Rational> read_rational(const std::optional<std::string>& path, const std::string& what,
-                                      Diagnostics& diagnostics) {
+std::optional<Rational> read_rational(const std::optional<std::string>& path,
+                                      const std::string& what, Diagnostics& diagnostics) {
   if (!path) return std::nullopt;
   auto text = io::read_text_file(*path, 256);
   if (!text) {
@@ -48,9 +48,10 @@ std::vector<RankClocks> read_rank_clocks(const DumpLayout& layout, Diagnostics& 
     if (num[i] && num[i]->den != 1) num[i].reset();
     if (den[i] && den[i]->den != 1) den[i].reset();
     if (r.has_calibration_files) {
-      diagnostics.warn("calibration files", "rank " + std::to_string(r.rank) +
-                                                " has RCCL 2023 clock_calibration_* files; they are "
-                                                "not used (CPU times are read as recorded)");
+      diagnostics.warn("calibration files",
+                       "rank " + std::to_string(r.rank) +
+                           " has RCCL 2023 clock_calibration_* files; they are "
+                           "not used (CPU times are read as recorded)");
     }
   }
   const auto num_all = consensus(num);
@@ -68,25 +69,31 @@ std::vector<RankClocks> read_rank_clocks(const DumpLayout& layout, Diagnostics& 
                      std::to_string(use_den->num) + " s per tick";
       if (!num[i] || !den[i]) {
         c.cpu_source += " (borrowed from the other ranks)";
-        diagnostics.warn("missing clock file", rank + ": cpu_clock_period file missing or bad; "
-                                                      "using the other ranks' value");
+        diagnostics.warn("missing clock file", rank +
+                                                   ": cpu_clock_period file missing or bad; "
+                                                   "using the other ranks' value");
       }
     } else {
-      diagnostics.warn("missing clock file", rank + ": no usable cpu_clock_period files; assuming "
-                                                    "nanosecond ticks (1/1000000000 s, the Linux value)");
+      diagnostics.warn("missing clock file",
+                       rank +
+                           ": no usable cpu_clock_period files; assuming "
+                           "nanosecond ticks (1/1000000000 s, the Linux value)");
     }
     if (khz[i]) {
       c.gpu_khz = khz[i];
       c.gpu_source = "gpu_clock_rate file: " + format_rational(*khz[i]) + " kHz";
     } else if (khz_all) {
       c.gpu_khz = khz_all;
-      c.gpu_source = "gpu_clock_rate borrowed from the other ranks: " + format_rational(*khz_all) + " kHz";
-      diagnostics.warn("missing clock file", rank + ": gpu_clock_rate file missing or bad; using the "
-                                                    "other ranks' value");
+      c.gpu_source =
+          "gpu_clock_rate borrowed from the other ranks: " + format_rational(*khz_all) + " kHz";
+      diagnostics.warn("missing clock file", rank +
+                                                 ": gpu_clock_rate file missing or bad; using the "
+                                                 "other ranks' value");
     } else {
       c.gpu_source = "unknown (GPU ticks are reported as if they were nanoseconds)";
-      diagnostics.warn("missing clock file", rank + ": no usable gpu_clock_rate; GPU durations are "
-                                                    "raw ticks, not nanoseconds");
+      diagnostics.warn("missing clock file", rank +
+                                                 ": no usable gpu_clock_rate; GPU durations are "
+                                                 "raw ticks, not nanoseconds");
     }
   }
   std::map<std::pair<std::uint64_t, std::uint64_t>, int> distinct;
@@ -94,9 +101,9 @@ std::vector<RankClocks> read_rank_clocks(const DumpLayout& layout, Diagnostics& 
     if (k) distinct[{k->num, k->den}]++;
   }
   if (distinct.size() > 1) {
-    diagnostics.warn("differing clock files", layout.dir + ": ranks report " +
-                                                  std::to_string(distinct.size()) +
-                                                  " different GPU clock rates; each rank uses its own");
+    diagnostics.warn("differing clock files",
+                     layout.dir + ": ranks report " + std::to_string(distinct.size()) +
+                         " different GPU clock rates; each rank uses its own");
   }
   return clocks;
 }

@@ -83,8 +83,8 @@ Status read_prefix_into(const std::string& path, std::size_t max_bytes,
   buffer.resize(std::min(static_cast<std::size_t>(st.st_size), max_bytes));
   std::size_t done = 0;
   while (done < buffer.size()) {
-    ssize_t n = ::pread(fd.get(), buffer.data() + done, buffer.size() - done,
-                        static_cast<off_t>(done));
+    ssize_t n =
+        ::pread(fd.get(), buffer.data() + done, buffer.size() - done, static_cast<off_t>(done));
     if (n < 0) {
       if (errno == EINTR) continue;
       return os_error("cannot read", path);
@@ -100,8 +100,9 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
   std::vector<std::uint8_t> bytes;
   NPKIT_TRY(read_file_into(path, bytes));
   if (bytes.size() > max_bytes) {
-    return Error{path + ": " + std::to_string(bytes.size()) + " bytes, expected a short text file (at most " +
-                 std::to_string(max_bytes) + " bytes)"};
+    return Error{path + ": " + std::to_string(bytes.size()) +
+                 " bytes, expected a short text file (at most " + std::to_string(max_bytes) +
+                 " bytes)"};
   }
   return std::string(bytes.begin(), bytes.end());
 }

@@ -24,9 +24,9 @@ Result<RankFilter> RankFilter::parse(std::string_view text) {
     const auto dash = item.find('-');
     std::uint32_t lo = 0;
     std::uint32_t hi = 0;
-    const bool ok = dash == std::string_view::npos
-                        ? parse_u32(item, lo) && parse_u32(item, hi)
-                        : parse_u32(item.substr(0, dash), lo) && parse_u32(item.substr(dash + 1), hi);
+    const bool ok = dash == std::string_view::npos ? parse_u32(item, lo) && parse_u32(item, hi)
+                                                   : parse_u32(item.substr(0, dash), lo) &&
+                                                         parse_u32(item.substr(dash + 1), hi);
     if (!ok || lo > hi) {
       return Error{"--ranks: '" + std::string(item) +
                    "' is not a rank or a range; expected e.g. 0,2-5,7"};

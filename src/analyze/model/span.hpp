@@ -14,10 +14,11 @@ namespace npkit {
 
 struct Span {
   TrackRef track;
-  std::uint16_t base = 0;   // EventTable base-name index
-  std::uint16_t phase = 0;  // PhaseAssignment phase id
-  std::uint32_t depth = 0;  // number of enclosing open spans (GPU); 0 on CPU tracks
-  std::uint32_t lane = 0;   // CPU "fiber" (lowest free lane at ENTRY); 0 on GPU tracks
+  std::uint16_t base = 0;       // EventTable base-name index
+  std::uint16_t phase = 0;      // PhaseAssignment phase id
+  std::uint16_t root_base = 0;  // base name of the outermost span open at ENTRY (itself at depth 0)
+  std::uint32_t depth = 0;      // number of enclosing open spans (GPU); 0 on CPU tracks
+  std::uint32_t lane = 0;       // CPU "fiber" (lowest free lane at ENTRY); 0 on GPU tracks
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int64_t child_ns = 0;

@@ -17,7 +17,9 @@ struct TrackRef {
   friend bool operator==(const TrackRef&, const TrackRef&) = default;
 };
 
-inline const char* track_kind_name(TrackKind kind) { return kind == TrackKind::kGpu ? "gpu" : "cpu"; }
+inline const char* track_kind_name(TrackKind kind) {
+  return kind == TrackKind::kGpu ? "gpu" : "cpu";
+}
 
 // "rank 3 gpu buffer 17" — for messages.
 std::string describe_track(const TrackRef& track);

@@ -4,7 +4,8 @@
 
 namespace npkit {
 
-NestedPairer::NestedPairer(const std::vector<std::uint16_t>& phase_of_base, std::uint16_t other_phase)
+NestedPairer::NestedPairer(const std::vector<std::uint16_t>& phase_of_base,
+                           std::uint16_t other_phase)
     : phase_of_base_(phase_of_base), other_phase_(other_phase), seq_(phase_of_base.size(), 0) {}
 
 void NestedPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t rsvd,
@@ -12,16 +13,18 @@ void NestedPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size,
   std::uint16_t phase = base < phase_of_base_.size() ? phase_of_base_[base] : kInheritPhase;
   if (phase == kInheritPhase) phase = stack_.empty() ? other_phase_ : stack_.back().phase;
   if (base >= seq_.size()) seq_.resize(base + 1u, 0);
-  stack_.push_back(OpenEvent{base, phase, ns, 0, size, rsvd, record, seq_[base]++});
+  const std::uint16_t root = stack_.empty() ? base : stack_.front().root_base;
+  stack_.push_back(OpenEvent{base, phase, root, ns, 0, size, rsvd, record, seq_[base]++});
 }
 
-bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t rsvd,
-                         std::uint64_t record, Span& out) {
+bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size,
+                         std::uint32_t rsvd, std::uint64_t record, Span& out) {
   for (std::size_t i = stack_.size(); i-- > 0;) {
     const OpenEvent& o = stack_[i];
     if (o.base != base) continue;
     out.base = base;
     out.phase = o.phase;
+    out.root_base = o.root_base;
     out.depth = static_cast<std::uint32_t>(i);
     out.lane = 0;
     out.start_ns = o.start_ns;

@@ -16,6 +16,7 @@ namespace npkit {
 struct OpenEvent {
   std::uint16_t base = 0;
   std::uint16_t phase = 0;
+  std::uint16_t root_base = 0;
   std::int64_t start_ns = 0;
   std::int64_t child_ns = 0;
   std::uint32_t size = 0;

@@ -16,7 +16,8 @@ void SlotPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size, s
   std::uint16_t phase = base < phase_of_base_.size() ? phase_of_base_[base] : kInheritPhase;
   if (phase == kInheritPhase) phase = other_phase_;
   if (base >= seq_.size()) seq_.resize(base + 1u, 0);
-  open_.push_back(Open{OpenEvent{base, phase, ns, 0, size, slot, record, seq_[base]++}, lane});
+  open_.push_back(
+      Open{OpenEvent{base, phase, base, ns, 0, size, slot, record, seq_[base]++}, lane});
 }
 
 bool SlotPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t slot,
@@ -26,6 +27,7 @@ bool SlotPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size, 
     if (o.event.base != base || o.event.rsvd != slot) continue;
     out.base = base;
     out.phase = o.event.phase;
+    out.root_base = base;
     out.depth = 0;
     out.lane = o.lane;
     out.start_ns = o.event.start_ns;

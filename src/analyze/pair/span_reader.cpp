@@ -126,8 +126,8 @@ class TrackReader {
       const std::int64_t ns = clock.to_ns(ticks);
       note_time(stats, ns);
       const std::uint32_t size = load_le32(p + 1);
-      const std::uint32_t rsvd = p[5] | static_cast<std::uint32_t>(p[6]) << 8 |
-                                 static_cast<std::uint32_t>(p[7]) << 16;
+      const std::uint32_t rsvd =
+          p[5] | static_cast<std::uint32_t>(p[6]) << 8 | static_cast<std::uint32_t>(p[7]) << 16;
       if (e.kind == EventKind::kEntry) {
         pairer.open(e.base, ns, size, rsvd, i);
       } else if (e.kind == EventKind::kExit) {
@@ -147,8 +147,8 @@ class TrackReader {
     }
   }
 
-  void read_cpu(const TrackFile& file, const RankClocks& clocks, std::size_t n, unsigned record_size,
-                TrackStats& stats) {
+  void read_cpu(const TrackFile& file, const RankClocks& clocks, std::size_t n,
+                unsigned record_size, TrackStats& stats) {
     const EventTable& table = dump_.table;
     stats.domain = TimeDomain::kHost;
     sink_.begin_track(file, stats.domain);
@@ -198,22 +198,25 @@ class TrackReader {
     for (int id = 0; id < 256; ++id) {
       if (unknown_[id] == 0) continue;
       diagnostics_.warn("unknown event id",
-                        where + ": id " + hex_id(static_cast<std::uint8_t>(id)) + " is not in event table '" +
-                            dump_.table.label() + "' (" + std::to_string(unknown_[id]) +
-                            " records, read as UNKNOWN_" + hex_id(static_cast<std::uint8_t>(id)) +
+                        where + ": id " + hex_id(static_cast<std::uint8_t>(id)) +
+                            " is not in event table '" + dump_.table.label() + "' (" +
+                            std::to_string(unknown_[id]) + " records, read as UNKNOWN_" +
+                            hex_id(static_cast<std::uint8_t>(id)) +
                             "); pick the dump's table with --event-table",
                         unknown_[id]);
     }
     if (s.partial_bytes > 0) {
       diagnostics_.warn("truncated file", where + ": " + std::to_string(s.partial_bytes) +
                                               " trailing byte(s) at offset " +
-                                              std::to_string(s.records * record_size) + " (" + std::to_string(record_size) + "-byte records)" +
+                                              std::to_string(s.records * record_size) + " (" +
+                                              std::to_string(record_size) + "-byte records)" +
                                               " do not form a whole record and were dropped");
     }
     if (s.nonmonotonic > 0) {
       diagnostics_.warn("non-monotonic timestamps",
                         where + ": " + std::to_string(s.nonmonotonic) +
-                            " record(s) have a timestamp earlier than the record before", s.nonmonotonic);
+                            " record(s) have a timestamp earlier than the record before",
+                        s.nonmonotonic);
     }
     if (s.overflowed) {
       diagnostics_.warn("buffer probably overflowed",
@@ -221,20 +224,23 @@ class TrackReader {
                             " records, the buffer's capacity; later events were probably dropped");
     }
     if (s.before_first_sync > 0) {
-      diagnostics_.warn("events before first TIME_SYNC",
-                        where + ": " + std::to_string(s.before_first_sync) +
-                            " record(s) precede the first TIME_SYNC_CPU; converted with the first sync pair",
-                        s.before_first_sync);
+      diagnostics_.warn(
+          "events before first TIME_SYNC",
+          where + ": " + std::to_string(s.before_first_sync) +
+              " record(s) precede the first TIME_SYNC_CPU; converted with the first sync pair",
+          s.before_first_sync);
     }
     if (s.domain == TimeDomain::kGpuCounter && s.spans > 0) {
       diagnostics_.warn("no TIME_SYNC events",
-                        where + ": no TIME_SYNC_CPU record; GPU times stay on the GPU counter "
-                                "(ticks / clock rate) and are not aligned with host time");
+                        where +
+                            ": no TIME_SYNC_CPU record; GPU times stay on the GPU counter "
+                            "(ticks / clock rate) and are not aligned with host time");
     }
     if (s.unmatched_entries + s.unmatched_exits > 0) {
-      diagnostics_.warn("unmatched events", where + ": " + std::to_string(s.unmatched_entries) +
-                                                " ENTRY without EXIT, " +
-                                                std::to_string(s.unmatched_exits) + " EXIT without ENTRY",
+      diagnostics_.warn("unmatched events",
+                        where + ": " + std::to_string(s.unmatched_entries) +
+                            " ENTRY without EXIT, " + std::to_string(s.unmatched_exits) +
+                            " EXIT without ENTRY",
                         s.unmatched_entries + s.unmatched_exits);
     }
   }

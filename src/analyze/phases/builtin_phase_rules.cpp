@@ -29,10 +29,10 @@ ALL_REDUCE_TREE_UPDOWN_BROADCAST               broadcast
 ALL_REDUCE_TREE_SPLIT_REDUCE_BROADCAST         reduce_broadcast
 ALL_REDUCE_TREE_SPLIT_REDUCE                   reduce
 ALL_REDUCE_TREE_SPLIT_BROADCAST                broadcast
-# Point-to-point (send/recv, alltoall).
-SEND_RECV_SEND                                 p2p_send
-SEND_RECV_RECV                                 p2p_recv
-SEND_RECV_LOCAL_COPY                           local_copy
+# Point-to-point (send/recv, alltoall): sizes are per channel chunk, so no per-collective grouping.
+SEND_RECV_SEND                                 p2p_send          sendrecv    p2p
+SEND_RECV_RECV                                 p2p_recv          sendrecv    p2p
+SEND_RECV_LOCAL_COPY                           local_copy        sendrecv    p2p
 # Waiting for peers.
 PRIM_*_WAIT_*                                  sync
 EXECUTOR_WAIT                                  sync

@@ -41,15 +41,17 @@ Result<PhaseMap> PhaseMap::parse(std::string_view text, const std::string& sourc
     if (f.empty()) continue;
     const std::string where = source + ":" + std::to_string(line_no);
     if (f.size() != 2 && f.size() != 4) {
-      return Error{where + ": expected 'PATTERN PHASE' or 'PATTERN PHASE COLLECTIVE ALGORITHM', got " +
+      return Error{where +
+                   ": expected 'PATTERN PHASE' or 'PATTERN PHASE COLLECTIVE ALGORITHM', got " +
                    std::to_string(f.size()) + " fields"};
     }
     for (const auto& field : f) {
       for (char c : field) {
-        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-                        c == '_' || c == '*' || c == '-' || c == '.';
-        if (!ok) return Error{where + ": '" + field + "' contains '" + std::string(1, c) +
-                              "'; expected letters, digits, '_', '-', '.' or '*'"};
+        const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') ||
+                        (c >= '0' && c <= '9') || c == '_' || c == '*' || c == '-' || c == '.';
+        if (!ok)
+          return Error{where + ": '" + field + "' contains '" + std::string(1, c) +
+                       "'; expected letters, digits, '_', '-', '.' or '*'"};
       }
     }
     PhaseRule rule{f[0], f[1], f.size() == 4 ? f[2] : "", f.size() == 4 ? f[3] : "", where};

@@ -49,9 +49,9 @@ struct CollectiveKind {
 
 // The rules resolved against one event table: per base name, its phase and collective kind.
 struct PhaseAssignment {
-  std::vector<std::string> phase_names;      // phase id → name; "other" is always present
+  std::vector<std::string> phase_names;  // phase id → name; "other" is always present
   std::uint16_t other_phase = 0;
-  std::vector<std::uint16_t> phase_of_base;  // kInheritPhase where the rule says inherit
+  std::vector<std::uint16_t> phase_of_base;      // kInheritPhase where the rule says inherit
   std::vector<std::int32_t> collective_of_base;  // index into collectives or kNoCollective
   std::vector<CollectiveKind> collectives;
 };

@@ -43,8 +43,8 @@ using Status = Result<Ok>;
 }  // namespace npkit
 
 // Returns the error of `expr` (a Result) from the enclosing function if it holds one.
-#define NPKIT_TRY(expr)                                       \
-  do {                                                        \
-    auto&& npkit_try_result_ = (expr);                        \
+#define NPKIT_TRY(expr)                                            \
+  do {                                                             \
+    auto&& npkit_try_result_ = (expr);                             \
     if (!npkit_try_result_.ok()) return npkit_try_result_.error(); \
   } while (0)

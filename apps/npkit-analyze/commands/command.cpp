@@ -1,0 +1,120 @@
+#include "commands/command.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "io/file_io.hpp"
+
+namespace npkit::cli {
+
+void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
+  cmd.add_option("PATH", o.path, "NPKit dump directory")->required();
+  if (with_format) {
+    cmd.add_option("--format", o.format, "Output format")
+        ->check(CLI::IsMember({"table", "json", "csv"}))
+        ->capture_default_str();
+  }
+  cmd.add_option("-o,--output", o.output, "Write the result to FILE instead of standard output");
+  cmd.add_option("--ranks", o.ranks, "Ranks to analyse, e.g. 0,2-5 (default: all)")
+      ->capture_default_str();
+  cmd.add_flag("-q,--quiet", o.quiet, "Do not print the warning summary");
+  cmd.add_option("--event-table", o.event_table,
+                 "Event-id table: auto, nccl, rccl, msccl, msccl-0.1, mscclpp, npkit-2021, "
+                 "nccl-2.20-port, or the path of an npkit_event.h")
+      ->capture_default_str();
+  cmd.add_option("--phase-map", o.phase_map,
+                 "Extra phase rules (PATTERN PHASE [COLLECTIVE ALGO]) taking precedence");
+  cmd.add_option("--cpu-record-size", o.cpu_record_size,
+                 "CPU record size in bytes (16, 18, 22; default: detect)");
+}
+
+OutputFormat output_format(const CommonOptions& o) {
+  if (o.format == "json") return OutputFormat::kJson;
+  if (o.format == "csv") return OutputFormat::kCsv;
+  return OutputFormat::kTable;
+}
+
+Result<LoadedDump> load_dump(const CommonOptions& o) {
+  LoadedDump loaded;
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  loaded.read.ranks = *filter;
+  LegacyDumpOptions options;
+  options.event_table = o.event_table;
+  options.cpu_record_size = o.cpu_record_size;
+  auto dump = open_legacy_dump(o.path, options, loaded.diagnostics);
+  if (!dump) return dump.error();
+  loaded.dump = std::move(*dump);
+  PhaseMap map = PhaseMap::builtin();
+  if (!o.phase_map.empty()) {
+    auto text = io::read_text_file(o.phase_map, 1 << 20);
+    if (!text) return text.error();
+    auto user = PhaseMap::parse(*text, o.phase_map);
+    if (!user) return user.error();
+    map = map.with_user_rules(*user);
+  }
+  loaded.phases = assign_phases(map, loaded.dump.table);
+  return loaded;
+}
+
+Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {
+  if (o.output.empty() || o.output == "-") {
+    context.out << text;
+    return Ok{};
+  }
+  const std::string tmp = o.output + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    if (!f) return Error{"cannot write " + o.output + ": cannot create " + tmp};
+    f << text;
+    f.flush();
+    if (!f) return Error{"cannot write " + o.output + " (disk full?)"};
+  }
+  if (std::rename(tmp.c_str(), o.output.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return Error{"cannot write " + o.output + ": rename failed"};
+  }
+  return Ok{};
+}
+
+void print_warnings(const Diagnostics& d, const CommonOptions& o, CliContext& context) {
+  if (o.quiet || d.warnings().empty()) return;
+  context.err << fmt::format("npkit-analyze: {} warning(s) in {} categories:\n", d.total(),
+                             d.warnings().size());
+  for (const auto& g : d.warnings()) {
+    context.err << fmt::format("  {} × {}: {}\n", g.count, g.category,
+                               g.examples.empty() ? "" : g.examples.front());
+    for (std::size_t i = 1; i < g.examples.size(); ++i)
+      context.err << "      " << g.examples[i] << "\n";
+  }
+}
+
+void write_warnings_json(JsonWriter& w, const Diagnostics& d) {
+  w.key("warnings");
+  w.begin_array();
+  for (const auto& g : d.warnings()) {
+    w.begin_object();
+    w.field("category", g.category);
+    w.field("count", g.count);
+    w.key("examples");
+    w.begin_array();
+    for (const auto& e : g.examples) w.value(e);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+std::string ms(std::int64_t ns) {
+  return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6);
+}
+std::string us(double ns) {
+  return fmt::format("{:.3f}", ns / 1e3);
+}
+std::string percent(double f) {
+  return fmt::format("{:.1f}%", 100.0 * f);
+}
+
+}  // namespace npkit::cli

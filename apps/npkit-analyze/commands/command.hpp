@@ -1,0 +1,75 @@
+// command.hpp — what every subcommand shares: options, loading a dump, writing results.
+// Contract: each subcommand file registers itself with register_<name>(app, context); its
+// callback stores the outcome (an exit code or an Error) in context.outcome. Loading applies
+// --event-table, --phase-map, --cpu-record-size and --ranks uniformly; output goes to -o FILE or
+// to the context's stream; warnings are summarised on the error stream unless --quiet.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "ingest/legacy_dump.hpp"
+#include "pair/span_reader.hpp"
+#include "phases/phase_map.hpp"
+#include "render/json_writer.hpp"
+#include "util/diagnostics.hpp"
+#include "util/result.hpp"
+
+namespace npkit::cli {
+
+struct CliContext {
+  std::ostream& out;
+  std::ostream& err;
+  std::optional<Result<int>> outcome;
+};
+
+enum class OutputFormat { kTable, kJson, kCsv };
+
+struct CommonOptions {
+  std::string path;
+  std::string format = "table";
+  std::string output;
+  std::string ranks = "all";
+  bool quiet = false;
+  std::string event_table = "auto";
+  std::string phase_map;
+  unsigned cpu_record_size = 0;
+};
+
+// Adds PATH and the options every analysis command takes. `with_format`: --format table|json|csv.
+void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true);
+
+OutputFormat output_format(const CommonOptions& options);
+
+struct LoadedDump {
+  LegacyDump dump;
+  PhaseAssignment phases;
+  SpanReadOptions read;
+  Diagnostics diagnostics;
+};
+
+Result<LoadedDump> load_dump(const CommonOptions& options);
+
+// Writes `text` to -o FILE (replacing it) or to the context's output stream.
+Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);
+
+// Prints the warning summary to the error stream (nothing with --quiet or no warnings).
+void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options,
+                    CliContext& context);
+
+// Writes "warnings": [{category, count, examples}] into the open JSON object.
+void write_warnings_json(JsonWriter& w, const Diagnostics& diagnostics);
+
+// "1.234" milliseconds / microseconds with three decimals, for text tables.
+std::string ms(std::int64_t ns);
+std::string us(double ns);
+std::string percent(double fraction);
+
+void register_info(CLI::App& app, CliContext& context);
+void register_report(CLI::App& app, CliContext& context);
+void register_bandwidth(CLI::App& app, CliContext& context);
+void register_trace(CLI::App& app, CliContext& context);
+}  // namespace npkit::cli

@@ -1,0 +1,212 @@
+// `npkit-analyze info PATH`: what a dump holds.
+#include <fmt/format.h>
+
+#include <ctime>
+#include <memory>
+
+#include "commands/command.hpp"
+#include "inventory/dump_inventory.hpp"
+#include "render/text_table.hpp"
+
+namespace npkit::cli {
+namespace {
+
+// Epoch nanoseconds after 2001 print as UTC; smaller values are a boot-relative steady clock.
+std::string describe_time(std::int64_t ns) {
+  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
+  if (ns < kYear2001)
+    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
+  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
+}
+
+std::string gpu_time_method(const RankInventory& r) {
+  if (r.gpu_files == 0) return "no GPU buffers";
+  if (r.unaligned_gpu_tracks == 0) return "TIME_SYNC aligned (per-launch CPU/GPU sync pairs)";
+  return fmt::format("{} GPU buffer(s) without TIME_SYNC: on the GPU counter, not host-aligned",
+                     r.unaligned_gpu_tracks);
+}
+
+void write_json(const LoadedDump& d, const InventorySink& inv, const CommonOptions& o,
+                std::string& out) {
+  const RankInventory t = inv.totals();
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.info");
+  w.field("schema_version", 1);
+  w.field("path", o.path);
+  w.field("variant", d.dump.variant);
+  w.key("event_table");
+  w.begin_object();
+  w.field("name", d.dump.table.label());
+  w.field("reason", d.dump.table_reason);
+  w.end_object();
+  w.key("cpu_record_size");
+  w.begin_object();
+  w.field("bytes", d.dump.cpu_record_size);
+  w.field("reason", d.dump.cpu_record_reason);
+  w.end_object();
+  w.key("totals");
+  w.begin_object();
+  w.field("ranks", static_cast<std::uint64_t>(inv.ranks().size()));
+  w.field("tracks", t.nonempty_tracks);
+  w.field("records", t.records);
+  w.field("pairs", t.pairs);
+  w.field("unmatched", t.unmatched_entries + t.unmatched_exits);
+  w.field("dropped", t.dropped_records);
+  w.field("overflowed_buffers", t.overflowed_buffers);
+  w.field("unknown_ids", t.unknown_ids);
+  w.field("max_depth", t.max_depth);
+  w.end_object();
+  w.key("time_span");
+  w.begin_object();
+  if (t.first_ns <= t.last_ns) {
+    w.field("first_ns", t.first_ns);
+    w.field("last_ns", t.last_ns);
+    w.field("duration_ns", t.last_ns - t.first_ns);
+  }
+  w.end_object();
+  w.key("ranks");
+  w.begin_array();
+  for (std::size_t i = 0; i < inv.ranks().size(); ++i) {
+    const RankInventory& r = inv.ranks()[i];
+    w.begin_object();
+    w.field("rank", r.rank);
+    w.field("gpu_files", r.gpu_files);
+    w.field("cpu_files", r.cpu_files);
+    w.field("tracks", r.nonempty_tracks);
+    w.field("records", r.records);
+    w.field("pairs", r.pairs);
+    w.field("unmatched_entries", r.unmatched_entries);
+    w.field("unmatched_exits", r.unmatched_exits);
+    w.field("dropped", r.dropped_records);
+    w.field("unknown_ids", r.unknown_ids);
+    w.field("overflowed_buffers", r.overflowed_buffers);
+    w.key("overflowed_files");
+    w.begin_array();
+    for (const auto& f : r.overflowed_files) w.value(f);
+    w.end_array();
+    w.field("max_depth", r.max_depth);
+    w.field("gpu_time", gpu_time_method(r));
+    if (r.first_ns <= r.last_ns) {
+      w.field("first_ns", r.first_ns);
+      w.field("last_ns", r.last_ns);
+    }
+    for (std::size_t k = 0; k < d.dump.layout.ranks.size(); ++k) {
+      if (d.dump.layout.ranks[k].rank != r.rank) continue;
+      w.key("clocks");
+      w.begin_object();
+      w.field("cpu", d.dump.clocks[k].cpu_source);
+      w.field("gpu", d.dump.clocks[k].gpu_source);
+      w.end_object();
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.key("unmatched_examples");
+  w.begin_array();
+  for (const auto& e : inv.unmatched_examples()) {
+    w.begin_object();
+    w.field("rank", e.track.rank);
+    w.field("track", track_kind_name(e.track.kind));
+    w.field("index", e.track.index);
+    w.field("name", e.name);
+    w.field("event", e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+    w.field("record", e.record);
+    w.end_object();
+  }
+  w.end_array();
+  write_warnings_json(w, d.diagnostics);
+  w.end_object();
+}
+
+TextTable rank_table(const InventorySink& inv) {
+  TextTable t;
+  t.columns = {"rank",      "gpu files", "cpu files",  "records",   "pairs",
+               "unmatched", "dropped",   "overflowed", "max depth", "span (ms)"};
+  for (const auto& r : inv.ranks()) {
+    t.add_row({std::to_string(r.rank), std::to_string(r.gpu_files), std::to_string(r.cpu_files),
+               std::to_string(r.records), std::to_string(r.pairs),
+               std::to_string(r.unmatched_entries + r.unmatched_exits),
+               std::to_string(r.dropped_records), std::to_string(r.overflowed_buffers),
+               std::to_string(r.max_depth),
+               r.first_ns <= r.last_ns ? ms(r.last_ns - r.first_ns) : "-"});
+  }
+  return t;
+}
+
+void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptions& o,
+                std::string& out) {
+  const RankInventory t = inv.totals();
+  out += fmt::format("dump          {}\n", o.path);
+  out += fmt::format("variant       {}\n", d.dump.variant);
+  out += fmt::format("event table   {} ({})\n", d.dump.table.label(), d.dump.table_reason);
+  out += fmt::format("cpu records   {}\n", d.dump.cpu_record_reason);
+  if (t.first_ns <= t.last_ns) {
+    out += fmt::format("time span     {} ms, from {}\n", ms(t.last_ns - t.first_ns),
+                       describe_time(t.first_ns));
+  }
+  out += fmt::format(
+      "totals        {} records, {} pairs, {} unmatched, {} dropped, {} overflowed buffer(s), "
+      "{} unknown-id record(s), nesting depth up to {}\n\n",
+      t.records, t.pairs, t.unmatched_entries + t.unmatched_exits, t.dropped_records,
+      t.overflowed_buffers, t.unknown_ids, t.max_depth);
+  render_text(rank_table(inv), out);
+  out += "\nclocks\n";
+  for (std::size_t k = 0; k < d.dump.layout.ranks.size(); ++k) {
+    const std::uint32_t rank = d.dump.layout.ranks[k].rank;
+    if (!d.read.ranks.contains(rank)) continue;
+    std::string method = "no GPU buffers";
+    for (const auto& r : inv.ranks()) {
+      if (r.rank == rank) method = gpu_time_method(r);
+    }
+    out += fmt::format("  rank {}: cpu {}; gpu {}; GPU time {}\n", rank,
+                       d.dump.clocks[k].cpu_source, d.dump.clocks[k].gpu_source, method);
+  }
+  if (!inv.unmatched_examples().empty()) {
+    out += "\nunmatched events (first ones)\n";
+    for (const auto& e : inv.unmatched_examples()) {
+      out += fmt::format("  {} record {}: {} {}\n", describe_track(e.track), e.record, e.name,
+                         e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+    }
+  }
+}
+
+Result<int> run_info(const CommonOptions& o, CliContext& context) {
+  auto loaded = load_dump(o);
+  if (!loaded) return loaded.error();
+  InventorySink inv(loaded->dump.table);
+  NPKIT_TRY(
+      read_legacy_spans(loaded->dump, loaded->phases, loaded->read, inv, loaded->diagnostics));
+  std::string text;
+  switch (output_format(o)) {
+    case OutputFormat::kJson:
+      write_json(*loaded, inv, o, text);
+      break;
+    case OutputFormat::kCsv:
+      render_csv(rank_table(inv), text);
+      break;
+    case OutputFormat::kTable:
+      write_text(*loaded, inv, o, text);
+      break;
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded->diagnostics, o, context);
+  return 0;
+}
+
+}  // namespace
+
+void register_info(CLI::App& app, CliContext& context) {
+  auto options = std::make_shared<CommonOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "info", "What a dump holds: variant, table, ranks, records, pairs, clocks");
+  add_common_options(*cmd, *options);
+  cmd->callback([options, &context] { context.outcome = run_info(*options, context); });
+}
+
+}  // namespace npkit::cli

@@ -1,0 +1,37 @@
+// nccl_tests_convention.hpp — algbw/busbw exactly as nccl-tests computes them.
+// Contract: algbw = S / t in GB/s (1 GB = 1e9 B), busbw = algbw × factor(n). S and the factor
+// depend on the collective (docs/phases.md, "Bandwidth"): AllReduce S = bytes, factor
+// 2(n−1)/n; AllGather, ReduceScatter, AlltoAll S = per-rank bytes × n, factor (n−1)/n;
+// Broadcast, Reduce, SendRecv S = bytes, factor 1.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace npkit {
+
+struct BusConvention {
+  bool bytes_times_ranks = false;  // S = size field × n
+  double factor = 1.0;
+};
+
+// nullopt for a collective name nccl-tests does not define.
+std::optional<BusConvention> nccl_tests_convention(std::string_view func, std::uint32_t nranks);
+
+// The bytes nccl-tests divides by time for a collective whose event carries `size_field` bytes.
+double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks);
+
+// Bytes per nanosecond = GB/s; 0 when the duration is not positive.
+inline double gb_per_s(double bytes, double ns) {
+  return ns > 0 ? bytes / ns : 0.0;
+}
+
+// The collective names accepted by `--coll` and what they select ("alltoall" selects the
+// send/recv events NCCL runs an alltoall with).
+bool coll_selects(std::string_view coll_option, std::string_view func);
+bool valid_coll_option(std::string_view coll_option);
+std::string coll_option_list();
+
+}  // namespace npkit

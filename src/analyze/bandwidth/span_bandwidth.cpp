@@ -1,0 +1,68 @@
+#include "bandwidth/span_bandwidth.hpp"
+
+#include <bit>
+
+#include "bandwidth/nccl_tests_convention.hpp"
+
+namespace npkit {
+
+std::uint64_t size_bucket(std::uint64_t bytes) {
+  return bytes == 0 ? 0 : std::bit_floor(bytes);
+}
+
+SpanBandwidthSink::SpanBandwidthSink(const PhaseAssignment& phases, const EventTable& table,
+                                     std::string coll)
+    : phases_(phases), table_(table), coll_(std::move(coll)) {}
+
+void SpanBandwidthSink::on_span(const Span& span) {
+  if (coll_ != "all") {
+    const std::int32_t c = span.root_base < phases_.collective_of_base.size()
+                               ? phases_.collective_of_base[span.root_base]
+                               : kNoCollective;
+    if (c == kNoCollective || !coll_selects(coll_, phases_.collectives[c].func)) return;
+  }
+  const bool gpu = span.track.kind == TrackKind::kGpu;
+  Samples& s = samples_[Key{span.track.rank, span.base, gpu, size_bucket(span.exit_size)}];
+  const double ns = static_cast<double>(span.duration_ns());
+  s.ns.push_back(ns);
+  if (ns > 0) s.gbps.push_back(gb_per_s(span.exit_size, ns));
+  s.bytes += span.exit_size;
+}
+
+std::vector<SpanBandwidthRow> SpanBandwidthSink::summarise() const {
+  std::vector<SpanBandwidthRow> rows;
+  std::map<std::tuple<std::string, bool, std::uint64_t>, Samples> pooled;
+  std::map<std::tuple<std::uint32_t, std::string, bool, std::uint64_t>, const Samples*> per_rank;
+  for (const auto& [key, s] : samples_) {
+    const auto& [rank, base, gpu, bucket] = key;
+    const std::string& name = table_.base_names()[base];
+    per_rank[{rank, name, gpu, bucket}] = &s;
+    Samples& p = pooled[{name, gpu, bucket}];
+    p.ns.insert(p.ns.end(), s.ns.begin(), s.ns.end());
+    p.gbps.insert(p.gbps.end(), s.gbps.begin(), s.gbps.end());
+    p.bytes += s.bytes;
+  }
+  const auto make = [](std::uint32_t rank, const std::string& name, bool gpu, std::uint64_t bucket,
+                       Samples s) {
+    SpanBandwidthRow row;
+    row.rank = rank;
+    row.name = name;
+    row.gpu = gpu;
+    row.bucket = bucket;
+    row.total_bytes = s.bytes;
+    row.duration_ns = summarize(s.ns);
+    row.gbps = summarize(s.gbps);
+    return row;
+  };
+  for (const auto& [key, s] : per_rank) {
+    const auto& [rank, name, gpu, bucket] = key;
+    rows.push_back(make(rank, name, gpu, bucket, *s));
+  }
+  for (auto& [key, s] : pooled) {
+    const auto& [name, gpu, bucket] = key;
+    rows.push_back(make(kAllRanks, name, gpu, bucket, std::move(s)));
+  }
+  return rows;
+}
+
+}  // namespace npkit
