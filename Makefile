@@ -1,0 +1,40 @@
+# Convenience entry points; the build itself is CMake's.
+#   make          install missing Debian packages, configure and build
+#   make demo     build, then analyze the shipped H200 ring all-reduce sample
+#   make test     build, then run every test
+# Override BUILD_DIR, BUILD_TYPE, CMAKE_FLAGS (extra cmake -D options) or JOBS on the command line.
+
+BUILD_DIR ?= build
+BUILD_TYPE ?= RelWithDebInfo
+CMAKE_FLAGS ?=
+JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+
+ANALYZER := $(BUILD_DIR)/bin/npkit-analyze
+DEMO_DUMP := samples/npkit-h200/ring_simple/dump
+
+.DEFAULT_GOAL := build
+.PHONY: deps build demo test format format-check clean
+
+deps:
+	scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+
+demo: build
+	$(ANALYZER) report $(DEMO_DUMP)
+	$(ANALYZER) bandwidth $(DEMO_DUMP) --coll allreduce
+
+# --no-tests=error: a suite that ran zero tests is a failure.
+test: build
+	ctest --test-dir $(BUILD_DIR) --output-on-failure --no-tests=error -j$(JOBS)
+
+format:
+	scripts/check-format.sh --fix
+
+format-check:
+	scripts/check-format.sh
+
+clean:
+	rm -rf $(BUILD_DIR)
