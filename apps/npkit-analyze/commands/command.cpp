@@ -107,9 +107,15 @@ void write_warnings_json(JsonWriter& w, const Diagnostics& d) {
   w.end_array();
 }
 
-std::string ms(std::int64_t ns) {
-  return fmt::format("{:.3f}", static_cast<double>(ns) / 1e6);
+std::string TimeScale::operator()(double ns) const {
+  return fmt::format("{:.3f}", ns / ns_per_unit);
 }
+
+TimeScale time_scale_for(std::int64_t max_ns) {
+  if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
+  return TimeScale{1e3, "us"};
+}
+
 std::string us(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
 }

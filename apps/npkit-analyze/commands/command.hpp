@@ -63,8 +63,16 @@ void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options
 // Writes "warnings": [{category, count, examples}] into the open JSON object.
 void write_warnings_json(JsonWriter& w, const Diagnostics& diagnostics);
 
-// "1.234" milliseconds / microseconds with three decimals, for text tables.
-std::string ms(std::int64_t ns);
+// Durations in text tables: milliseconds when the largest value shown is at least 10 ms, else
+// microseconds; three decimals.
+struct TimeScale {
+  double ns_per_unit = 1e6;
+  const char* unit = "ms";
+  std::string operator()(double ns) const;
+  std::string header(const std::string& what) const { return what + " (" + unit + ")"; }
+};
+TimeScale time_scale_for(std::int64_t max_ns);
+
 std::string us(double ns);
 std::string percent(double fraction);
 

@@ -125,16 +125,18 @@ void write_json(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 }
 
 TextTable rank_table(const InventorySink& inv) {
+  const RankInventory totals = inv.totals();
+  const TimeScale scale = time_scale_for(totals.last_ns - totals.first_ns);
   TextTable t;
   t.columns = {"rank",      "gpu files", "cpu files",  "records",   "pairs",
-               "unmatched", "dropped",   "overflowed", "max depth", "span (ms)"};
+               "unmatched", "dropped",   "overflowed", "max depth", scale.header("span")};
   for (const auto& r : inv.ranks()) {
     t.add_row({std::to_string(r.rank), std::to_string(r.gpu_files), std::to_string(r.cpu_files),
                std::to_string(r.records), std::to_string(r.pairs),
                std::to_string(r.unmatched_entries + r.unmatched_exits),
                std::to_string(r.dropped_records), std::to_string(r.overflowed_buffers),
                std::to_string(r.max_depth),
-               r.first_ns <= r.last_ns ? ms(r.last_ns - r.first_ns) : "-"});
+               r.first_ns <= r.last_ns ? scale(static_cast<double>(r.last_ns - r.first_ns)) : "-"});
   }
   return t;
 }
@@ -147,7 +149,9 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
   out += fmt::format("event table   {} ({})\n", d.dump.table.label(), d.dump.table_reason);
   out += fmt::format("cpu records   {}\n", d.dump.cpu_record_reason);
   if (t.first_ns <= t.last_ns) {
-    out += fmt::format("time span     {} ms, from {}\n", ms(t.last_ns - t.first_ns),
+    const TimeScale scale = time_scale_for(t.last_ns - t.first_ns);
+    out += fmt::format("time span     {} {}, from {}\n",
+                       scale(static_cast<double>(t.last_ns - t.first_ns)), scale.unit,
                        describe_time(t.first_ns));
   }
   out += fmt::format(

@@ -28,10 +28,18 @@ Totals reference_totals(const std::vector<RankPhases>& ranks) {
   return t;
 }
 
-TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& totals) {
+TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& totals,
+                       const TimeScale& ms) {
   TextTable t;
-  t.columns = {"phase",         "domain",      "count",    "total (ms)",  "share",
-               "rank min (ms)", "median (ms)", "max (ms)", "slowest rank"};
+  t.columns = {"phase",
+               "domain",
+               "count",
+               ms.header("total"),
+               "share",
+               ms.header("rank min"),
+               ms.header("median"),
+               ms.header("max"),
+               "slowest rank"};
   for (const auto& s : spreads) {
     t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), ms(s.total_ns),
                percent(share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)), ms(s.min_ns),
@@ -40,10 +48,24 @@ TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& to
   return t;
 }
 
-TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<PhaseSpread>& spreads,
-                     const PhaseAssignment& phases) {
+// Machine-readable: integer nanoseconds and shares as fractions.
+TextTable spread_csv(const std::vector<PhaseSpread>& spreads, const Totals& totals) {
   TextTable t;
-  t.columns = {"rank", "collective (ms)"};
+  t.columns = {"phase",       "domain",         "count",       "total_ns",    "share",
+               "rank_min_ns", "rank_median_ns", "rank_max_ns", "slowest_rank"};
+  for (const auto& s : spreads) {
+    t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), std::to_string(s.total_ns),
+               fmt::format("{:.6f}", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)),
+               std::to_string(s.min_ns), std::to_string(s.median_ns), std::to_string(s.max_ns),
+               std::to_string(s.slowest_rank)});
+  }
+  return t;
+}
+
+TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<PhaseSpread>& spreads,
+                     const PhaseAssignment& phases, const TimeScale& ms) {
+  TextTable t;
+  t.columns = {"rank", ms.header("collective")};
   std::vector<std::uint16_t> ids;
   for (const auto& s : spreads) {
     if (!s.gpu) continue;
@@ -135,15 +157,17 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
   }
   out += fmt::format("{}: {} rank(s), event table {}\n", o.path, sink.ranks().size(),
                      d.dump.table.label());
+  const TimeScale ms = time_scale_for(std::max(totals.gpu, totals.cpu));
   out += fmt::format(
-      "GPU collective time {} ms (top-level spans summed over buffers); phases explain {}",
-      ms(totals.gpu), percent(share(totals.gpu - other, totals.gpu)));
-  out += totals.cpu > 0 ? fmt::format("; CPU proxy span time {} ms\n\n", ms(totals.cpu)) : "\n\n";
-  TextTable spread = spread_table(spreads, totals);
+      "GPU collective time {} {} (top-level spans summed over buffers); phases explain {}",
+      ms(totals.gpu), ms.unit, percent(share(totals.gpu - other, totals.gpu)));
+  out += totals.cpu > 0 ? fmt::format("; CPU proxy span time {} {}\n\n", ms(totals.cpu), ms.unit)
+                        : "\n\n";
+  TextTable spread = spread_table(spreads, totals, ms);
   spread.title = "Phases (exclusive time; share of the domain's time; spread of per-rank totals)";
   render_text(spread, out);
   out += "\n";
-  TextTable ranks = rank_table(sink.ranks(), spreads, d.phases);
+  TextTable ranks = rank_table(sink.ranks(), spreads, d.phases, ms);
   ranks.title = "Per rank (GPU)";
   render_text(ranks, out);
 }
@@ -168,7 +192,7 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
       write_json(*loaded, sink, spreads, o, text);
       break;
     case OutputFormat::kCsv:
-      render_csv(spread_table(spreads, reference_totals(sink.ranks())), text);
+      render_csv(spread_csv(spreads, reference_totals(sink.ranks())), text);
       break;
     case OutputFormat::kTable:
       write_text(*loaded, sink, spreads, o, text);

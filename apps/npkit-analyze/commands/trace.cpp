@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <fstream>
 #include <memory>
 
 #include "commands/command.hpp"
@@ -10,55 +11,43 @@
 namespace npkit::cli {
 namespace {
 
-class FileCloser {
- public:
-  explicit FileCloser(std::FILE* f) : f_(f) {}
-  ~FileCloser() {
-    if (f_ != nullptr && f_ != stdout) std::fclose(f_);
-  }
-  void release() { f_ = nullptr; }
-  FileCloser(const FileCloser&) = delete;
-  FileCloser& operator=(const FileCloser&) = delete;
-
- private:
-  std::FILE* f_;
-};
+Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigins& origins,
+                   std::ostream& out, const std::string& out_name, std::uint64_t& events) {
+  TraceMetadata meta;
+  meta.source = o.path;
+  meta.event_table = loaded.dump.table.label();
+  meta.gpu_clock =
+      "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch (integer ns)";
+  ChromeTraceWriter writer(out, loaded.dump.table, loaded.phases, origins, meta);
+  NPKIT_TRY(read_legacy_spans(loaded.dump, loaded.phases, loaded.read, writer, loaded.diagnostics));
+  NPKIT_TRY(writer.finish(out_name));
+  events = writer.events_written();
+  return Ok{};
+}
 
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
   auto loaded = load_dump(o);
   if (!loaded) return loaded.error();
-  // Pass 1: the time origins (cheap: decoding runs at hundreds of millions of records/s).
+  // Pass 1: the time origins (cheap next to formatting JSON).
   TraceOriginSink origins;
   Diagnostics first_pass;
   NPKIT_TRY(read_legacy_spans(loaded->dump, loaded->phases, loaded->read, origins, first_pass));
 
-  const bool to_stdout = o.output.empty() || o.output == "-";
-  const std::string tmp = o.output + ".tmp";
-  std::FILE* f = to_stdout ? stdout : std::fopen(tmp.c_str(), "wb");
-  if (f == nullptr) return Error{"cannot write " + o.output + ": cannot create " + tmp};
-  FileCloser closer(f);
-  if (to_stdout) context.out.flush();
-
-  TraceMetadata meta;
-  meta.source = o.path;
-  meta.event_table = loaded->dump.table.label();
-  meta.gpu_clock =
-      "GPU ticks converted through TIME_SYNC_CPU/GPU pairs per kernel launch (integer ns)";
-  ChromeTraceWriter writer(f, loaded->dump.table, loaded->phases, origins.origins(), meta);
-  NPKIT_TRY(
-      read_legacy_spans(loaded->dump, loaded->phases, loaded->read, writer, loaded->diagnostics));
-  const Status done = writer.finish(to_stdout ? "standard output" : o.output);
-  if (!done) {
-    if (!to_stdout) std::remove(tmp.c_str());
-    return done.error();
-  }
-  if (!to_stdout) {
-    closer.release();
-    if (std::fclose(f) != 0) return Error{"cannot write " + o.output};
-    if (std::rename(tmp.c_str(), o.output.c_str()) != 0)
-      return Error{"cannot write " + o.output + ": rename failed"};
-    if (!o.quiet)
-      context.err << fmt::format("wrote {} events to {}\n", writer.events_written(), o.output);
+  std::uint64_t events = 0;
+  if (o.output.empty() || o.output == "-") {
+    NPKIT_TRY(write_trace(*loaded, o, origins.origins(), context.out, "standard output", events));
+  } else {
+    // Written beside the target and renamed, so a failed run never leaves a half file.
+    const std::string tmp = o.output + ".tmp";
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    if (!file) return Error{"cannot write " + o.output + ": cannot create " + tmp};
+    const Status written = write_trace(*loaded, o, origins.origins(), file, o.output, events);
+    file.close();
+    if (!written || std::rename(tmp.c_str(), o.output.c_str()) != 0) {
+      std::remove(tmp.c_str());
+      return written ? Error{"cannot write " + o.output + ": rename failed"} : written.error();
+    }
+    if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);
   }
   print_warnings(loaded->diagnostics, o, context);
   return 0;

@@ -2,9 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include "npkit/version.hpp"
 #include "render/json_writer.hpp"
 
@@ -29,7 +26,7 @@ void TraceOriginSink::end_track(const TrackFile& file, const TrackStats& s) {
   }
 }
 
-ChromeTraceWriter::ChromeTraceWriter(std::FILE* out, const EventTable& table,
+ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
                                      const PhaseAssignment& phases, TraceOrigins origins,
                                      const TraceMetadata& metadata)
     : out_(out), table_(table), phases_(phases), origins_(std::move(origins)) {
@@ -66,7 +63,8 @@ ChromeTraceWriter::ChromeTraceWriter(std::FILE* out, const EventTable& table,
 
 void ChromeTraceWriter::flush_if_full() {
   if (buffer_.size() < kFlushBytes) return;
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()) write_failed_ = true;
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+  if (!out_) write_failed_ = true;
   buffer_.clear();
 }
 
@@ -181,10 +179,10 @@ void ChromeTraceWriter::on_unmatched(const UnmatchedEvent& e) {
 
 Status ChromeTraceWriter::finish(const std::string& path) {
   buffer_.append("\n]}\n");
-  if (std::fwrite(buffer_.data(), 1, buffer_.size(), out_) != buffer_.size()) write_failed_ = true;
+  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
   buffer_.clear();
-  if (std::fflush(out_) != 0) write_failed_ = true;
-  if (write_failed_) return Error{"cannot write " + path + ": " + std::strerror(errno)};
+  out_.flush();
+  if (!out_ || write_failed_) return Error{"cannot write " + path + " (disk full?)"};
   return Ok{};
 }
 

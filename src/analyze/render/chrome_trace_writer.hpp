@@ -10,8 +10,8 @@
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <map>
+#include <ostream>
 #include <set>
 #include <string>
 #include <vector>
@@ -47,7 +47,7 @@ class ChromeTraceWriter : public SpanSink {
  public:
   static constexpr std::uint32_t kGpuCounterPidBase = 100000;
 
-  ChromeTraceWriter(std::FILE* out, const EventTable& table, const PhaseAssignment& phases,
+  ChromeTraceWriter(std::ostream& out, const EventTable& table, const PhaseAssignment& phases,
                     TraceOrigins origins, const TraceMetadata& metadata);
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
@@ -66,7 +66,7 @@ class ChromeTraceWriter : public SpanSink {
   void append_duration(std::int64_t ns);
   void begin_event();
 
-  std::FILE* out_;
+  std::ostream& out_;
   const EventTable& table_;
   const PhaseAssignment& phases_;
   TraceOrigins origins_;
