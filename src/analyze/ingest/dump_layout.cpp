@@ -41,23 +41,9 @@ bool match_rank(std::string_view name, std::string_view prefix, std::uint32_t& r
   return consume(name, prefix) && parse_number(name, rank) && name.empty();
 }
 
-void check_buffer_sets(const DumpLayout& layout, Diagnostics& diagnostics) {
-  std::size_t max_gpu = 0;
-  std::size_t max_cpu = 0;
-  for (const auto& r : layout.ranks) {
-    max_gpu = std::max(max_gpu, r.gpu.size());
-    max_cpu = std::max(max_cpu, r.cpu.size());
-  }
-  for (const auto& r : layout.ranks) {
-    if (r.gpu.size() < max_gpu || r.cpu.size() < max_cpu) {
-      diagnostics.warn("rank with fewer buffer files",
-                       layout.dir + ": rank " + std::to_string(r.rank) + " has " +
-                           std::to_string(r.gpu.size()) + " GPU and " +
-                           std::to_string(r.cpu.size()) + " CPU event files, other ranks up to " +
-                           std::to_string(max_gpu) + " and " + std::to_string(max_cpu) +
-                           " (missing files are read as empty)");
-    }
-  }
+// Ranks may hold different buffer sets (missing files read as empty; `info` lists the counts);
+// a gap in the rank numbers is worth a warning.
+void check_rank_numbers(const DumpLayout& layout, Diagnostics& diagnostics) {
   for (std::size_t i = 0; i < layout.ranks.size(); ++i) {
     const std::uint32_t expected = i == 0 ? 0 : layout.ranks[i - 1].rank + 1;
     if (layout.ranks[i].rank != expected) {
@@ -144,7 +130,7 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
                      dir + ": " + std::to_string(layout.ignored_files) +
                          " file(s) are not part of an NPKit dump and were ignored");
   }
-  check_buffer_sets(layout, diagnostics);
+  check_rank_numbers(layout, diagnostics);
   return layout;
 }
 

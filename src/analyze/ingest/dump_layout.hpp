@@ -1,9 +1,9 @@
 // dump_layout.hpp — which files a legacy NPKit dump directory holds, grouped by rank.
 // Contract: scan_dump_layout lists the directory once and classifies every file by name
 // (docs/formats.md, "Files"); it opens nothing. Ranks are sorted; each rank's track files are
-// sorted by index. Anything unexpected (unknown names, ranks with fewer buffer files than
-// others, gaps in the rank numbers) becomes a counted warning, not an error; a directory with no
-// event files at all is an error.
+// sorted by index. Ranks may hold different buffer sets (a missing file reads as an empty
+// buffer). Anything unexpected (unknown names, gaps in the rank numbers) becomes a counted
+// warning, not an error; a directory with no event files at all is an error.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,92 @@
+// Every real data set in ../shared/data reads without error, and `info --format json` agrees
+// with a count made here independently from the raw files: records = file size / record size,
+// TIME_SYNC records by id, and — since every set pairs cleanly (shared/data SOURCE.txt) —
+// pairs = (records − sync records) / 2.
+#include <simdjson.h>
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "support/cli_runner.hpp"
+#include "support/real_dump.hpp"
+#include "support/shared_data.hpp"
+#include "support/temp_dir.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct RawCount {
+  std::uint64_t records = 0;
+  std::uint64_t sync = 0;
+};
+
+RawCount count_raw(const std::string& dump, unsigned cpu_record_size, std::uint8_t sync_gpu,
+                   std::uint8_t sync_cpu) {
+  RawCount c;
+  for (const auto& e : fs::directory_iterator(dump)) {
+    const std::string name = e.path().filename().string();
+    const bool gpu = name.rfind("gpu_events_", 0) == 0;
+    const bool cpu = name.rfind("cpu_events_", 0) == 0;
+    if (!gpu && !cpu) continue;
+    const unsigned size = gpu ? 16 : cpu_record_size;
+    std::ifstream in(e.path(), std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() % size == 0);
+    for (std::size_t off = 0; off < bytes.size(); off += size) {
+      ++c.records;
+      const auto id = static_cast<std::uint8_t>(bytes[off]);
+      if (gpu && (id == sync_gpu || id == sync_cpu)) ++c.sync;
+    }
+  }
+  return c;
+}
+
+void check_set(const std::string& relative, unsigned cpu_record_size, const std::string& table,
+               std::uint64_t ranks) {
+  const std::string dir = npkit::test::shared_data_path(relative);
+  NPKIT_REQUIRE_PATH(dir);
+  npkit::test::TempDir tmp;
+  const std::string dump = npkit::test::rebuild_from_manifest(dir, tmp);
+  const RawCount raw = count_raw(dump, cpu_record_size, 0x33, 0x34);
+  const auto run = npkit::test::run_cli({"info", dump, "--format", "json", "--quiet"});
+  INFO(relative << "\n" << run.err);
+  REQUIRE(run.exit_code == 0);
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(run.out);
+  CHECK(doc["event_table"]["name"].get_string().value() == table);
+  CHECK(doc["cpu_record_size"]["bytes"].get_uint64().value() == cpu_record_size);
+  CHECK(doc["totals"]["ranks"].get_uint64().value() == ranks);
+  CHECK(doc["totals"]["records"].get_uint64().value() == raw.records);
+  CHECK(doc["totals"]["pairs"].get_uint64().value() == (raw.records - raw.sync) / 2);
+  CHECK(doc["totals"]["unmatched"].get_uint64().value() == 0);
+  CHECK(doc["totals"]["dropped"].get_uint64().value() == 0);
+  CHECK(doc["totals"]["unknown_ids"].get_uint64().value() == 0);
+  CHECK(doc["totals"]["overflowed_buffers"].get_uint64().value() == 0);
+  // A complete directory (empty files included) raises no warning at all.
+  CHECK(doc["warnings"].get_array().size() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("real dump: NCCL 2.20 port ring, 2 ranks, 18-byte CPU records", "[real]") {
+  check_set("npkit-real/B_nccl2.20port-ring_2rank_cpu18B", 18, "nccl-2.20-port", 2);
+}
+
+TEST_CASE("real dump: NCCL 2.20 port tree split, 4 ranks, 22-byte CPU records", "[real]") {
+  check_set("npkit-real/C_nccl2.20port-treesplit_4rank_cpu22B", 22, "nccl-2.20-port", 4);
+}
+
+TEST_CASE("real dump: H200 ring all-reduce", "[real]") {
+  check_set("npkit-h200/ring_simple", 16, "nccl", 2);
+}
+
+TEST_CASE("real dump: H200 tree all-reduce", "[real]") {
+  check_set("npkit-h200/tree_simple", 16, "nccl", 2);
+}
+
+TEST_CASE("real dump: H200 alltoall", "[real]") {
+  check_set("npkit-h200/alltoall", 16, "nccl", 2);
+}
