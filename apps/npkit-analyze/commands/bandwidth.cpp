@@ -128,7 +128,7 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
   if (!valid_coll_option(o.coll)) {
     return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
   }
-  auto loaded = load_dump(o.common);
+  auto loaded = load_dump(o.common, context);
   if (!loaded) return loaded.error();
   const auto nranks = static_cast<std::uint32_t>(loaded->dump.layout.ranks.size());
   CollectiveBandwidthSink colls(loaded->phases, o.coll);

@@ -2,10 +2,16 @@
 
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
 
 #include "io/file_io.hpp"
+
+#include <unistd.h>
 
 namespace npkit::cli {
 
@@ -36,7 +42,32 @@ OutputFormat output_format(const CommonOptions& o) {
   return OutputFormat::kTable;
 }
 
-Result<LoadedDump> load_dump(const CommonOptions& o) {
+namespace {
+
+// A one-line "reading 45% (230 / 512 MB)" on a terminal, redrawn at most every 200 ms.
+std::function<void(std::uint64_t, std::uint64_t)> terminal_progress(std::ostream& err) {
+  using Clock = std::chrono::steady_clock;
+  auto last = std::make_shared<Clock::time_point>(Clock::now());
+  return [&err, last](std::uint64_t done, std::uint64_t total) {
+    constexpr std::uint64_t kMinBytes = 64ull << 20;
+    if (total < kMinBytes) return;
+    if (done == total) {
+      err << "\r\033[K" << std::flush;
+      return;
+    }
+    const auto now = Clock::now();
+    if (now - *last < std::chrono::milliseconds(200)) return;
+    *last = now;
+    err << fmt::format("\rnpkit-analyze: reading {:3.0f}% ({} / {} MB)",
+                       100.0 * static_cast<double>(done) / static_cast<double>(total), done >> 20,
+                       total >> 20)
+        << std::flush;
+  };
+}
+
+}  // namespace
+
+Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
   LoadedDump loaded;
   auto filter = RankFilter::parse(o.ranks);
   if (!filter) return filter.error();
@@ -56,6 +87,9 @@ Result<LoadedDump> load_dump(const CommonOptions& o) {
     map = map.with_user_rules(*user);
   }
   loaded.phases = assign_phases(map, loaded.dump.table);
+  if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
+    loaded.read.progress = terminal_progress(context.err);
+  }
   return loaded;
 }
 

@@ -51,7 +51,9 @@ struct LoadedDump {
   Diagnostics diagnostics;
 };
 
-Result<LoadedDump> load_dump(const CommonOptions& options);
+// Opens the dump and resolves the phase rules. When standard error is a terminal (and not
+// --quiet), reading reports its progress there.
+Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

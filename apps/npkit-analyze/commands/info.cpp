@@ -181,7 +181,7 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 }
 
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
-  auto loaded = load_dump(o);
+  auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   InventorySink inv(loaded->dump.table);
   NPKIT_TRY(

@@ -173,7 +173,7 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
 }
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
-  auto loaded = load_dump(o);
+  auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   PhaseBreakdownSink sink(loaded->phases);
   NPKIT_TRY(

@@ -26,7 +26,7 @@ Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigin
 }
 
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
-  auto loaded = load_dump(o);
+  auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   // Pass 1: the time origins (cheap next to formatting JSON).
   TraceOriginSink origins;

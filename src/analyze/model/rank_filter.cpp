@@ -17,10 +17,11 @@ bool parse_u32(std::string_view s, std::uint32_t& out) {
 Result<RankFilter> RankFilter::parse(std::string_view text) {
   RankFilter f;
   if (text.empty() || text == "all") return f;
-  while (!text.empty()) {
+  for (bool more = true; more;) {
     const auto comma = text.find(',');
     const std::string_view item = text.substr(0, comma);
-    text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+    more = comma != std::string_view::npos;
+    text = more ? text.substr(comma + 1) : std::string_view{};
     const auto dash = item.find('-');
     std::uint32_t lo = 0;
     std::uint32_t hi = 0;

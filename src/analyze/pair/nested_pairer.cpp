@@ -1,5 +1,7 @@
 #include "pair/nested_pairer.hpp"
 
+#include <algorithm>
+
 #include "phases/phase_map.hpp"
 
 namespace npkit {
@@ -14,7 +16,15 @@ void NestedPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size,
   if (phase == kInheritPhase) phase = stack_.empty() ? other_phase_ : stack_.back().phase;
   if (base >= seq_.size()) seq_.resize(base + 1u, 0);
   const std::uint16_t root = stack_.empty() ? base : stack_.front().root_base;
-  stack_.push_back(OpenEvent{base, phase, root, ns, 0, size, rsvd, record, seq_[base]++});
+  stack_.push_back(OpenEvent{.base = base,
+                             .phase = phase,
+                             .root_base = root,
+                             .start_ns = ns,
+                             .credit_from_ns = ns,
+                             .size = size,
+                             .rsvd = rsvd,
+                             .record = record,
+                             .seq = seq_[base]++});
 }
 
 bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size,
@@ -37,7 +47,17 @@ bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size
     out.seq = o.seq;
     out.entry_record = o.record;
     out.exit_record = record;
-    if (i > 0) stack_[i - 1].child_ns += ns - o.start_ns;
+    if (i + 1 < stack_.size()) {
+      // A span opened inside this one is still open: the part of it up to now lies inside this
+      // span, and the span below must not count it again.
+      OpenEvent& inner = stack_[i + 1];
+      out.child_ns +=
+          std::max<std::int64_t>(0, ns - std::max(inner.start_ns, inner.credit_from_ns));
+      inner.credit_from_ns = std::max(inner.credit_from_ns, ns);
+    }
+    if (i > 0)
+      stack_[i - 1].child_ns +=
+          std::max<std::int64_t>(0, ns - std::max(o.start_ns, o.credit_from_ns));
     stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
   }

@@ -1,7 +1,9 @@
 // nested_pairer.hpp — ENTRY/EXIT pairing on a GPU track: a stack keyed by event name.
 // Contract: open() pushes an ENTRY; close() matches an EXIT with the innermost open ENTRY of the
-// same base name, at any depth, and fills the Span (depth = open spans below it; its duration is
-// added to the enclosing span's child time). Never pairs by id parity or "EXIT = ENTRY + 1".
+// same base name, at any depth, and fills the Span (depth = open spans below it). A closed span's
+// time counts as child time of the span below it; when events interleave (a span closes while a
+// span opened inside it is still open), time covered by two children is counted once, so
+// child_ns never exceeds the duration. Never pairs by id parity or "EXIT = ENTRY + 1".
 // An EXIT with no open ENTRY of its name returns false (the caller counts it as unmatched);
 // entries still open at the end are handed out by drain_unmatched().
 #pragma once
@@ -19,6 +21,7 @@ struct OpenEvent {
   std::uint16_t root_base = 0;
   std::int64_t start_ns = 0;
   std::int64_t child_ns = 0;
+  std::int64_t credit_from_ns = 0;  // time before this is already counted in an enclosing child
   std::uint32_t size = 0;
   std::uint32_t rsvd = 0;
   std::uint64_t record = 0;

@@ -16,8 +16,16 @@ void SlotPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size, s
   std::uint16_t phase = base < phase_of_base_.size() ? phase_of_base_[base] : kInheritPhase;
   if (phase == kInheritPhase) phase = other_phase_;
   if (base >= seq_.size()) seq_.resize(base + 1u, 0);
-  open_.push_back(
-      Open{OpenEvent{base, phase, base, ns, 0, size, slot, record, seq_[base]++}, lane});
+  open_.push_back(Open{OpenEvent{.base = base,
+                                 .phase = phase,
+                                 .root_base = base,
+                                 .start_ns = ns,
+                                 .credit_from_ns = ns,
+                                 .size = size,
+                                 .rsvd = slot,
+                                 .record = record,
+                                 .seq = seq_[base]++},
+                       lane});
 }
 
 bool SlotPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t slot,

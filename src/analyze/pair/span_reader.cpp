@@ -257,12 +257,25 @@ class TrackReader {
 
 Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
                          const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics) {
+  std::uint64_t total = 0;
+  for (const RankFiles& rank : dump.layout.ranks) {
+    if (!options.ranks.contains(rank.rank)) continue;
+    for (const auto* files : {&rank.gpu, &rank.cpu}) {
+      for (const auto& f : *files) total += f.bytes;
+    }
+  }
   TrackReader reader(dump, phases, sink, diagnostics);
+  std::uint64_t done = 0;
   for (std::size_t r = 0; r < dump.layout.ranks.size(); ++r) {
     const RankFiles& rank = dump.layout.ranks[r];
     if (!options.ranks.contains(rank.rank)) continue;
-    for (const auto& f : rank.gpu) NPKIT_TRY(reader.read(f, dump.clocks[r]));
-    for (const auto& f : rank.cpu) NPKIT_TRY(reader.read(f, dump.clocks[r]));
+    for (const auto* files : {&rank.gpu, &rank.cpu}) {
+      for (const auto& f : *files) {
+        NPKIT_TRY(reader.read(f, dump.clocks[r]));
+        done += f.bytes;
+        if (options.progress) options.progress(done, total);
+      }
+    }
   }
   return Ok{};
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 
@@ -64,6 +65,8 @@ class SpanSink {
 
 struct SpanReadOptions {
   RankFilter ranks;
+  // Called after each file with the bytes read so far and the total to read (optional).
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
