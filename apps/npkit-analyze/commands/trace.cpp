@@ -16,6 +16,7 @@ Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigin
   TraceMetadata meta;
   meta.source = o.path;
   meta.event_table = loaded.dump.table.label();
+  meta.cpu_record_size = loaded.dump.cpu_record_size;
   meta.gpu_clock =
       "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch (integer ns)";
   ChromeTraceWriter writer(out, loaded.dump.table, loaded.phases, origins, meta);

@@ -82,11 +82,29 @@ static std::int64_t scale(__int128 a, std::uint64_t b, std::uint64_t c, std::uin
 }
 
 std::int64_t cpu_ticks_to_ns(std::uint64_t ticks, const Rational& tick_seconds) {
+  // Fast path: a whole number of nanoseconds per tick (1 on Linux) and no overflow.
+  const __int128 per_tick = static_cast<__int128>(tick_seconds.num) * 1000000000;
+  if (per_tick % tick_seconds.den == 0) {
+    const auto factor = static_cast<std::uint64_t>(per_tick / tick_seconds.den);
+    std::uint64_t ns = 0;
+    if (!__builtin_mul_overflow(ticks, factor, &ns) &&
+        ns <= static_cast<std::uint64_t>(INT64_MAX)) {
+      return static_cast<std::int64_t>(ns);
+    }
+  }
   return scale(ticks, tick_seconds.num, 1000000000, tick_seconds.den);
 }
 
 std::int64_t gpu_ticks_to_ns(std::int64_t ticks, const Rational& khz) {
-  // ns = ticks / (khz * 1e3) * 1e9 = ticks * 1e6 * den / num
+  // ns = ticks / (khz * 1e3) * 1e9 = ticks * 1e6 * den / num, rounded to nearest.
+  // Fast path in 64-bit arithmetic while |ticks| * 2e6 * den cannot overflow.
+  constexpr std::int64_t kLimit = std::int64_t{1} << 40;  // ~9 minutes at 2 GHz
+  if (ticks > -kLimit && ticks < kLimit && khz.den <= 1000 && khz.num <= (std::uint64_t{1} << 40)) {
+    const std::int64_t num = static_cast<std::int64_t>(khz.num);
+    const std::int64_t scaled = ticks * 2000000 * static_cast<std::int64_t>(khz.den);
+    const std::int64_t q = (scaled < 0 ? scaled - num : scaled + num) / (2 * num);
+    return q;
+  }
   return scale(ticks, 1000000, khz.den, khz.num);
 }
 

@@ -2,13 +2,39 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <charconv>
+
 #include "npkit/version.hpp"
 #include "render/json_writer.hpp"
 
 namespace npkit {
 namespace {
 
+using namespace std::string_view_literals;
+
 constexpr std::size_t kFlushBytes = 1 << 20;
+
+void append_uint(std::string& out, std::uint64_t v) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
+  out.append(digits, end);
+}
+
+// `thousandths` / 1000 with exactly three decimals: microseconds from nanoseconds, GB/s from MB/s.
+void append_fixed3(std::string& out, std::int64_t thousandths) {
+  std::uint64_t mag = static_cast<std::uint64_t>(thousandths);
+  if (thousandths < 0) {
+    out.push_back('-');
+    mag = 0 - mag;
+  }
+  append_uint(out, mag / 1000);
+  const auto frac = static_cast<unsigned>(mag % 1000);
+  const char tail[4] = {'.', static_cast<char>('0' + frac / 100),
+                        static_cast<char>('0' + frac / 10 % 10),
+                        static_cast<char>('0' + frac % 10)};
+  out.append(tail, 4);
+}
 
 std::uint32_t thread_id(const TrackRef& t, std::uint32_t lane) {
   return t.kind == TrackKind::kGpu ? t.index + 1 : (t.index + 1) * 1000 + lane;
@@ -29,7 +55,11 @@ void TraceOriginSink::end_track(const TrackFile& file, const TrackStats& s) {
 ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
                                      const PhaseAssignment& phases, TraceOrigins origins,
                                      const TraceMetadata& metadata)
-    : out_(out), table_(table), phases_(phases), origins_(std::move(origins)) {
+    : writer_(out),
+      table_(table),
+      phases_(phases),
+      origins_(std::move(origins)),
+      cpu_record_size_(metadata.cpu_record_size) {
   if (origins_.host_ns == INT64_MAX) origins_.host_ns = 0;
   for (const auto& name : table_.base_names()) {
     std::string q;
@@ -63,9 +93,8 @@ ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
 
 void ChromeTraceWriter::flush_if_full() {
   if (buffer_.size() < kFlushBytes) return;
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  if (!out_) write_failed_ = true;
-  buffer_.clear();
+  writer_.submit(buffer_);
+  buffer_.reserve(kFlushBytes + 4096);
 }
 
 void ChromeTraceWriter::begin_event() {
@@ -74,16 +103,11 @@ void ChromeTraceWriter::begin_event() {
 }
 
 void ChromeTraceWriter::append_time(std::int64_t ns) {
-  const std::int64_t rel = ns - origin_;
-  const std::uint64_t mag =
-      rel < 0 ? 0 - static_cast<std::uint64_t>(rel) : static_cast<std::uint64_t>(rel);
-  fmt::format_to(std::back_inserter(buffer_), "{}{}.{:03}", rel < 0 ? "-" : "", mag / 1000,
-                 mag % 1000);
+  append_fixed3(buffer_, ns - origin_);
 }
 
 void ChromeTraceWriter::append_duration(std::int64_t ns) {
-  const std::uint64_t mag = ns < 0 ? 0 : static_cast<std::uint64_t>(ns);
-  fmt::format_to(std::back_inserter(buffer_), "{}.{:03}", mag / 1000, mag % 1000);
+  append_fixed3(buffer_, std::max<std::int64_t>(ns, 0));
 }
 
 void ChromeTraceWriter::begin_track(const TrackFile& file, TimeDomain domain) {
@@ -134,28 +158,61 @@ void ChromeTraceWriter::on_span(const Span& s) {
   ensure_names(pid, tid, s.track, s.lane);
   const bool gpu = s.track.kind == TrackKind::kGpu;
   const std::int64_t dur = s.duration_ns();
-  const double bw = dur > 0 ? static_cast<double>(s.exit_size) / static_cast<double>(dur) : 0.0;
   begin_event();
-  buffer_.append(R"({"name":)");
+  buffer_.append(R"({"name":)"sv);
   buffer_.append(quoted_names_[s.base]);
-  buffer_.append(gpu ? R"(,"cat":"gpu,)" : R"(,"cat":"cpu,)");
-  buffer_.append(quoted_phases_[s.phase], 1, quoted_phases_[s.phase].size() - 1);
-  fmt::format_to(std::back_inserter(buffer_), R"(,"ph":"X","pid":{},"tid":{},"ts":)", pid, tid);
+  buffer_.append(gpu ? R"(,"cat":"gpu,)"sv : R"(,"cat":"cpu,)"sv);
+  buffer_.append(quoted_phases_[s.phase], 1, std::string::npos);
+  buffer_.append(R"(,"ph":"X","pid":)"sv);
+  append_uint(buffer_, pid);
+  buffer_.append(R"(,"tid":)"sv);
+  append_uint(buffer_, tid);
+  buffer_.append(R"(,"ts":)"sv);
   append_time(s.start_ns);
-  buffer_.append(R"(,"dur":)");
+  buffer_.append(R"(,"dur":)"sv);
   append_duration(dur);
-  fmt::format_to(std::back_inserter(buffer_),
-                 R"(,"args":{{"size":{},"entry_size":{},"seq":{},"bw_gbps":{:.3f},"phase":{})",
-                 s.exit_size, s.entry_size, s.seq, bw, quoted_phases_[s.phase]);
-  if (gpu) {
-    fmt::format_to(std::back_inserter(buffer_), R"(,"rsvd":{},"depth":{})", s.exit_rsvd, s.depth);
-  } else {
-    fmt::format_to(std::back_inserter(buffer_),
-                   R"(,"slot":{},"lane":{},"sender_rank":{},"receiver_rank":{},"step":{})",
-                   s.entry_rsvd, s.lane, s.sender_rank, s.receiver_rank, s.step);
+  buffer_.append(R"(,"args":{"size":)"sv);
+  append_uint(buffer_, s.exit_size);
+  if (s.entry_size != s.exit_size) {
+    buffer_.append(R"(,"entry_size":)"sv);
+    append_uint(buffer_, s.entry_size);
   }
-  fmt::format_to(std::back_inserter(buffer_), R"(,"records":[{},{}]}}}})", s.entry_record,
-                 s.exit_record);
+  buffer_.append(R"(,"seq":)"sv);
+  append_uint(buffer_, s.seq);
+  buffer_.append(R"(,"bw_gbps":)"sv);
+  // GB/s = bytes per ns, in thousandths, rounded: exact integer arithmetic.
+  append_fixed3(buffer_, dur > 0 ? static_cast<std::int64_t>((std::uint64_t{s.exit_size} * 2000 +
+                                                              static_cast<std::uint64_t>(dur)) /
+                                                             (2 * static_cast<std::uint64_t>(dur)))
+                                 : 0);
+  if (gpu) {
+    if (s.exit_rsvd != 0) {
+      buffer_.append(R"(,"rsvd":)"sv);
+      append_uint(buffer_, s.exit_rsvd);
+    }
+    buffer_.append(R"(,"depth":)"sv);
+    append_uint(buffer_, s.depth);
+  } else {
+    buffer_.append(R"(,"slot":)"sv);
+    append_uint(buffer_, s.entry_rsvd);
+    buffer_.append(R"(,"lane":)"sv);
+    append_uint(buffer_, s.lane);
+    if (cpu_record_size_ >= 18) {
+      buffer_.append(R"(,"sender_rank":)"sv);
+      append_uint(buffer_, s.sender_rank);
+      buffer_.append(R"(,"receiver_rank":)"sv);
+      append_uint(buffer_, s.receiver_rank);
+    }
+    if (cpu_record_size_ >= 22) {
+      buffer_.append(R"(,"step":)"sv);
+      append_uint(buffer_, s.step);
+    }
+  }
+  buffer_.append(R"(,"records":[)"sv);
+  append_uint(buffer_, s.entry_record);
+  buffer_.push_back(',');
+  append_uint(buffer_, s.exit_record);
+  buffer_.append("]}}"sv);
   flush_if_full();
 }
 
@@ -165,8 +222,8 @@ void ChromeTraceWriter::on_unmatched(const UnmatchedEvent& e) {
   const std::uint32_t tid = thread_id(e.track, 0);
   ensure_names(pid, tid, e.track, 0);
   begin_event();
-  buffer_.append(e.kind == EventKind::kEntry ? R"({"name":"unmatched ENTRY )"
-                                             : R"({"name":"unmatched EXIT )");
+  buffer_.append(e.kind == EventKind::kEntry ? R"({"name":"unmatched ENTRY )"sv
+                                             : R"({"name":"unmatched EXIT )"sv);
   buffer_.append(quoted_names_[e.base], 1,
                  std::string::npos);  // the name without its opening quote
   fmt::format_to(std::back_inserter(buffer_),
@@ -179,10 +236,8 @@ void ChromeTraceWriter::on_unmatched(const UnmatchedEvent& e) {
 
 Status ChromeTraceWriter::finish(const std::string& path) {
   buffer_.append("\n]}\n");
-  out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
-  buffer_.clear();
-  out_.flush();
-  if (!out_ || write_failed_) return Error{"cannot write " + path + " (disk full?)"};
+  writer_.submit(buffer_);
+  if (!writer_.finish()) return Error{"cannot write " + path + " (disk full?)"};
   return Ok{};
 }
 

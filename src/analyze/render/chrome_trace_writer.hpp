@@ -3,10 +3,13 @@
 // Contract: ranks are processes (pid = rank), GPU buffers and CPU lanes are named threads
 // (tid = buffer + 1; CPU (channel + 1) × 1000 + lane, as NPKit's generator numbers them); each
 // span is one "X" event whose ts/dur are microseconds relative to the trace origin with three
-// decimals (exact nanoseconds — epoch-µs doubles would round to 0.25 µs). GPU buffers without
-// TIME_SYNC are put in a separate process per rank ("rank R (GPU clock)", pid 100000 + R) with
-// their own origin, because their times are not host times. Unmatched events become instant
-// events. The writer streams: memory stays constant however long the trace.
+// decimals (exact nanoseconds — epoch-µs doubles would round to 0.25 µs). Args hold the EXIT
+// size (and the ENTRY size where it differs), seq, bandwidth, depth/rsvd or CPU slot/lane (and
+// the 2.20 port's sender/receiver/step), and the two record indices in the file. GPU buffers
+// without TIME_SYNC are put in a separate process per rank ("rank R (GPU clock)", pid 100000 + R)
+// with their own origin, because their times are not host times. Unmatched events become instant
+// events. The writer streams through a background thread (formatting overlaps writing): memory
+// stays constant however long the trace.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "io/background_writer.hpp"
 #include "pair/span_reader.hpp"
 #include "phases/phase_map.hpp"
 
@@ -41,6 +45,7 @@ struct TraceMetadata {
   std::string source;
   std::string event_table;
   std::string gpu_clock;
+  unsigned cpu_record_size = 16;  // 18/22: CPU spans carry sender, receiver (and step)
 };
 
 class ChromeTraceWriter : public SpanSink {
@@ -66,7 +71,7 @@ class ChromeTraceWriter : public SpanSink {
   void append_duration(std::int64_t ns);
   void begin_event();
 
-  std::ostream& out_;
+  io::BackgroundWriter writer_;
   const EventTable& table_;
   const PhaseAssignment& phases_;
   TraceOrigins origins_;
@@ -78,7 +83,7 @@ class ChromeTraceWriter : public SpanSink {
   TimeDomain domain_ = TimeDomain::kHost;
   std::int64_t origin_ = 0;
   std::uint64_t events_ = 0;
-  bool write_failed_ = false;
+  unsigned cpu_record_size_ = 16;
 };
 
 }  // namespace npkit
