@@ -159,11 +159,15 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
       TextTable t = collective_table(coll_rows);
       t.title = fmt::format(
           "Collectives (nccl-tests conventions, n = {}; time = GPU span per rank, first ENTRY to "
-          "last EXIT "
-          "over its buffers)",
+          "last EXIT over its buffers)",
           nranks);
-      if (coll_rows.empty()) t.title += "\n(no collective-level events for --coll " + o.coll + ")";
-      render_text(t, text);
+      if (coll_rows.empty()) {
+        text += "No collective-level events for --coll " + o.coll +
+                " (such as ALL_REDUCE_RING; send/recv events carry per-channel chunk sizes, so "
+                "collectives cannot be rebuilt from them).\n";
+      } else {
+        render_text(t, text);
+      }
       text += "\n";
     }
     if (o.view != "collectives") {
