@@ -20,6 +20,23 @@ struct BandwidthOptions {
   bool per_rank = false;
 };
 
+// Both bandwidth views, fed from one pass over the dump.
+struct BandwidthSinks : SpanSink {
+  CollectiveBandwidthSink collectives;
+  SpanBandwidthSink spans;
+  BandwidthSinks(const PhaseAssignment& phases, const EventTable& table, const std::string& coll)
+      : collectives(phases, coll), spans(phases, table, coll) {}
+  void begin_track(const TrackFile& f, TimeDomain d) override { collectives.begin_track(f, d); }
+  void on_span(const Span& s) override {
+    collectives.on_span(s);
+    spans.on_span(s);
+  }
+  void merge(BandwidthSinks&& other) {
+    collectives.merge(other.collectives);
+    spans.merge(std::move(other.spans));
+  }
+};
+
 std::string gbps(double v) {
   return fmt::format("{:.2f}", v);
 }
@@ -131,22 +148,12 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
   auto loaded = load_dump(o.common, context);
   if (!loaded) return loaded.error();
   const auto nranks = static_cast<std::uint32_t>(loaded->dump.layout.ranks.size());
-  CollectiveBandwidthSink colls(loaded->phases, o.coll);
-  SpanBandwidthSink spans(loaded->phases, loaded->dump.table, o.coll);
-  struct Both : SpanSink {
-    CollectiveBandwidthSink& a;
-    SpanBandwidthSink& b;
-    Both(CollectiveBandwidthSink& x, SpanBandwidthSink& y) : a(x), b(y) {}
-    void begin_track(const TrackFile& f, TimeDomain d) override { a.begin_track(f, d); }
-    void on_span(const Span& s) override {
-      a.on_span(s);
-      b.on_span(s);
-    }
-  } both(colls, spans);
-  NPKIT_TRY(
-      read_legacy_spans(loaded->dump, loaded->phases, loaded->read, both, loaded->diagnostics));
-  const auto coll_rows = colls.summarise(nranks);
-  const auto span_rows = spans.summarise();
+  auto merged = read_merged<BandwidthSinks>(*loaded, o.common, [&] {
+    return BandwidthSinks(loaded->phases, loaded->dump.table, o.coll);
+  });
+  if (!merged) return merged.error();
+  const auto coll_rows = merged->collectives.summarise(nranks);
+  const auto span_rows = merged->spans.summarise();
   std::string text;
   const OutputFormat format = output_format(o.common);
   if (format == OutputFormat::kJson) {

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <thread>
 
 #include "io/file_io.hpp"
 
@@ -32,6 +34,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
       ->capture_default_str();
   cmd.add_option("--phase-map", o.phase_map,
                  "Extra phase rules (PATTERN PHASE [COLLECTIVE ALGO]) taking precedence");
+  cmd.add_option("--threads", o.threads,
+                 "Threads reading the dump (default: one per core, at most 8)");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size in bytes (16, 18, 22; default: detect)");
 }
@@ -91,6 +95,19 @@ Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
     loaded.read.progress = terminal_progress(context.err);
   }
   return loaded;
+}
+
+unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& o) {
+  if (o.threads != 0) return std::min(o.threads, 64u);
+  constexpr std::uint64_t kSmallDump = 16ull << 20;
+  std::uint64_t bytes = 0;
+  for (const auto& r : loaded.dump.layout.ranks) {
+    for (const auto* files : {&r.gpu, &r.cpu}) {
+      for (const auto& f : *files) bytes += f.bytes;
+    }
+  }
+  if (bytes < kSmallDump) return 1;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 }
 
 Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {

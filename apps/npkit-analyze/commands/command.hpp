@@ -7,9 +7,11 @@
 
 #include <CLI/CLI.hpp>
 
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include "ingest/legacy_dump.hpp"
 #include "pair/span_reader.hpp"
@@ -37,6 +39,7 @@ struct CommonOptions {
   std::string event_table = "auto";
   std::string phase_map;
   unsigned cpu_record_size = 0;
+  unsigned threads = 0;  // 0: one per core (at most 8); dumps under 16 MB use one
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format table|json|csv.
@@ -54,6 +57,25 @@ struct LoadedDump {
 // Opens the dump and resolves the phase rules. When standard error is a terminal (and not
 // --quiet), reading reports its progress there.
 Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
+
+// Reads the dump on the --threads worker threads, one sink each (made by `make_sink`), and
+// merges the sinks in track order into the first, so the result does not depend on timing.
+unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& options);
+
+template <typename Sink, typename MakeSink>
+Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
+  const unsigned n = reader_threads(loaded, options);
+  std::vector<std::unique_ptr<Sink>> sinks;
+  std::vector<SpanSink*> raw;
+  for (unsigned i = 0; i < n; ++i) {
+    sinks.push_back(std::make_unique<Sink>(make_sink()));
+    raw.push_back(sinks.back().get());
+  }
+  NPKIT_TRY(
+      read_legacy_spans_parallel(loaded.dump, loaded.phases, loaded.read, raw, loaded.diagnostics));
+  for (unsigned i = 1; i < n; ++i) sinks[0]->merge(std::move(*sinks[i]));
+  return std::move(*sinks[0]);
+}
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

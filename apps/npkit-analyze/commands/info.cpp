@@ -183,9 +183,10 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
-  InventorySink inv(loaded->dump.table);
-  NPKIT_TRY(
-      read_legacy_spans(loaded->dump, loaded->phases, loaded->read, inv, loaded->diagnostics));
+  auto merged =
+      read_merged<InventorySink>(*loaded, o, [&] { return InventorySink(loaded->dump.table); });
+  if (!merged) return merged.error();
+  const InventorySink& inv = *merged;
   std::string text;
   switch (output_format(o)) {
     case OutputFormat::kJson:

@@ -175,9 +175,10 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
-  PhaseBreakdownSink sink(loaded->phases);
-  NPKIT_TRY(
-      read_legacy_spans(loaded->dump, loaded->phases, loaded->read, sink, loaded->diagnostics));
+  auto merged = read_merged<PhaseBreakdownSink>(*loaded, o,
+                                                [&] { return PhaseBreakdownSink(loaded->phases); });
+  if (!merged) return merged.error();
+  const PhaseBreakdownSink& sink = *merged;
   if (sink.clamped_spans() > 0) {
     loaded->diagnostics.warn(
         "overlapping children",

@@ -30,6 +30,18 @@ void CollectiveBandwidthSink::on_span(const Span& span) {
   inst.host_aligned = inst.host_aligned && track_aligned_;
 }
 
+void CollectiveBandwidthSink::merge(const CollectiveBandwidthSink& other) {
+  for (const auto& [key, theirs] : other.instances_) {
+    auto& mine = instances_[key];
+    if (mine.size() < theirs.size()) mine.resize(theirs.size());
+    for (std::size_t k = 0; k < theirs.size(); ++k) {
+      mine[k].start = std::min(mine[k].start, theirs[k].start);
+      mine[k].end = std::max(mine[k].end, theirs[k].end);
+      mine[k].host_aligned = mine[k].host_aligned && theirs[k].host_aligned;
+    }
+  }
+}
+
 std::vector<CollectiveSizeRow> CollectiveBandwidthSink::summarise(std::uint32_t nranks) const {
   std::map<std::pair<std::int32_t, std::uint32_t>,
            std::vector<std::pair<std::uint32_t, const std::vector<Instance>*>>>

@@ -48,6 +48,8 @@ class CollectiveBandwidthSink : public SpanSink {
   void on_span(const Span& span) override;
   // `nranks`: the communicator size for the busbw factor (the dump's rank count).
   std::vector<CollectiveSizeRow> summarise(std::uint32_t nranks) const;
+  // Adds instances another sink saw on other tracks (the k-th instances combine).
+  void merge(const CollectiveBandwidthSink& other);
 
  private:
   struct Instance {

@@ -29,6 +29,16 @@ void SpanBandwidthSink::on_span(const Span& span) {
   s.bytes += span.exit_size;
 }
 
+void SpanBandwidthSink::merge(SpanBandwidthSink&& other) {
+  for (auto& [key, theirs] : other.samples_) {
+    Samples& mine = samples_[key];
+    mine.ns.insert(mine.ns.end(), theirs.ns.begin(), theirs.ns.end());
+    mine.gbps.insert(mine.gbps.end(), theirs.gbps.begin(), theirs.gbps.end());
+    mine.bytes += theirs.bytes;
+  }
+  other.samples_.clear();
+}
+
 std::vector<SpanBandwidthRow> SpanBandwidthSink::summarise() const {
   std::vector<SpanBandwidthRow> rows;
   std::map<std::tuple<std::string, bool, std::uint64_t>, Samples> pooled;

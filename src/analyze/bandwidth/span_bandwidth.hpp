@@ -39,6 +39,7 @@ class SpanBandwidthSink : public SpanSink {
   void on_span(const Span& span) override;
   // Rows per rank, then pooled rows (rank == kAllRanks), each sorted by name and bucket.
   std::vector<SpanBandwidthRow> summarise() const;
+  void merge(SpanBandwidthSink&& other);
 
  private:
   struct Samples {

@@ -1,6 +1,7 @@
 // Reads each rank's clock files; a rank missing a file borrows the value the other ranks agree
 // on (with a warning); differing values across ranks are reported but kept per rank.
 #include <map>
+#include <numeric>
 
 #include "ingest/legacy_dump.hpp"
 #include "io/file_io.hpp"
@@ -22,6 +23,11 @@ std::optional<Rational> read_rational(const std::optional<std::string>& path,
     return std::nullopt;
   }
   return *value;
+}
+
+Rational reduced(std::uint64_t num, std::uint64_t den) {
+  const std::uint64_t g = std::gcd(num, den);
+  return g == 0 ? Rational{num, den} : Rational{num / g, den / g};
 }
 
 // The value every rank that has one agrees on, if any.
@@ -64,7 +70,7 @@ std::vector<RankClocks> read_rank_clocks(const DumpLayout& layout, Diagnostics& 
     const auto use_num = num[i] ? num[i] : num_all;
     const auto use_den = den[i] ? den[i] : den_all;
     if (use_num && use_den) {
-      c.cpu_tick_seconds = Rational{use_num->num, use_den->num};
+      c.cpu_tick_seconds = reduced(use_num->num, use_den->num);
       c.cpu_source = "cpu_clock_period files: " + std::to_string(use_num->num) + "/" +
                      std::to_string(use_den->num) + " s per tick";
       if (!num[i] || !den[i]) {

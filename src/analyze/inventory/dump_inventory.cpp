@@ -53,25 +53,44 @@ void InventorySink::end_track(const TrackFile& file, const TrackStats& s) {
   }
 }
 
+namespace {
+
+void add(RankInventory& t, const RankInventory& r) {
+  t.gpu_files += r.gpu_files;
+  t.cpu_files += r.cpu_files;
+  t.nonempty_tracks += r.nonempty_tracks;
+  t.records += r.records;
+  t.pairs += r.pairs;
+  t.sync_records += r.sync_records;
+  t.unmatched_entries += r.unmatched_entries;
+  t.unmatched_exits += r.unmatched_exits;
+  t.unknown_ids += r.unknown_ids;
+  t.dropped_records += r.dropped_records;
+  t.overflowed_buffers += r.overflowed_buffers;
+  t.unaligned_gpu_tracks += r.unaligned_gpu_tracks;
+  t.max_depth = std::max(t.max_depth, r.max_depth);
+  t.first_ns = std::min(t.first_ns, r.first_ns);
+  t.last_ns = std::max(t.last_ns, r.last_ns);
+}
+
+}  // namespace
+
+void InventorySink::merge(const InventorySink& later) {
+  for (const auto& r : later.ranks_) {
+    RankInventory& mine = rank(r.rank);
+    add(mine, r);
+    for (const auto& f : r.overflowed_files) {
+      if (mine.overflowed_files.size() < 5) mine.overflowed_files.push_back(f);
+    }
+  }
+  for (const auto& e : later.examples_) {
+    if (examples_.size() < kMaxExamples) examples_.push_back(e);
+  }
+}
+
 RankInventory InventorySink::totals() const {
   RankInventory t;
-  for (const auto& r : ranks_) {
-    t.gpu_files += r.gpu_files;
-    t.cpu_files += r.cpu_files;
-    t.nonempty_tracks += r.nonempty_tracks;
-    t.records += r.records;
-    t.pairs += r.pairs;
-    t.sync_records += r.sync_records;
-    t.unmatched_entries += r.unmatched_entries;
-    t.unmatched_exits += r.unmatched_exits;
-    t.unknown_ids += r.unknown_ids;
-    t.dropped_records += r.dropped_records;
-    t.overflowed_buffers += r.overflowed_buffers;
-    t.unaligned_gpu_tracks += r.unaligned_gpu_tracks;
-    t.max_depth = std::max(t.max_depth, r.max_depth);
-    t.first_ns = std::min(t.first_ns, r.first_ns);
-    t.last_ns = std::max(t.last_ns, r.last_ns);
-  }
+  for (const auto& r : ranks_) add(t, r);
   return t;
 }
 

@@ -54,6 +54,8 @@ class InventorySink : public SpanSink {
   const std::vector<RankInventory>& ranks() const { return ranks_; }
   const std::vector<UnmatchedExample>& unmatched_examples() const { return examples_; }
   RankInventory totals() const;
+  // Adds what `later` saw; `later` read tracks that come after this sink's (examples keep order).
+  void merge(const InventorySink& later);
 
  private:
   RankInventory& rank(std::uint32_t r);

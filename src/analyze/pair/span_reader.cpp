@@ -2,7 +2,9 @@
 
 #include <array>
 #include <cstdio>
+#include <mutex>
 #include <optional>
+#include <thread>
 
 #include "align/gpu_clock.hpp"
 #include "ingest/legacy_record.hpp"
@@ -255,27 +257,99 @@ class TrackReader {
 
 }  // namespace
 
-Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
-                         const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics) {
-  std::uint64_t total = 0;
-  for (const RankFiles& rank : dump.layout.ranks) {
-    if (!options.ranks.contains(rank.rank)) continue;
-    for (const auto* files : {&rank.gpu, &rank.cpu}) {
-      for (const auto& f : *files) total += f.bytes;
-    }
-  }
-  TrackReader reader(dump, phases, sink, diagnostics);
-  std::uint64_t done = 0;
+namespace {
+
+struct TrackJob {
+  const TrackFile* file;
+  const RankClocks* clocks;
+};
+
+// The selected tracks in rank, GPU-then-CPU, index order.
+std::vector<TrackJob> selected_tracks(const LegacyDump& dump, const RankFilter& ranks) {
+  std::vector<TrackJob> jobs;
   for (std::size_t r = 0; r < dump.layout.ranks.size(); ++r) {
     const RankFiles& rank = dump.layout.ranks[r];
-    if (!options.ranks.contains(rank.rank)) continue;
+    if (!ranks.contains(rank.rank)) continue;
     for (const auto* files : {&rank.gpu, &rank.cpu}) {
-      for (const auto& f : *files) {
-        NPKIT_TRY(reader.read(f, dump.clocks[r]));
-        done += f.bytes;
-        if (options.progress) options.progress(done, total);
-      }
+      for (const auto& f : *files) jobs.push_back({&f, &dump.clocks[r]});
     }
+  }
+  return jobs;
+}
+
+class ProgressCounter {
+ public:
+  ProgressCounter(const SpanReadOptions& options, std::uint64_t total)
+      : callback_(options.progress), total_(total) {}
+  void add(std::uint64_t bytes) {
+    if (!callback_) return;
+    std::lock_guard lock(mutex_);
+    done_ += bytes;
+    callback_(done_, total_);
+  }
+
+ private:
+  const std::function<void(std::uint64_t, std::uint64_t)>& callback_;
+  std::uint64_t total_;
+  std::uint64_t done_ = 0;
+  std::mutex mutex_;
+};
+
+Status read_run(const LegacyDump& dump, const PhaseAssignment& phases, const TrackJob* begin,
+                const TrackJob* end, SpanSink& sink, Diagnostics& diagnostics,
+                ProgressCounter& progress) {
+  TrackReader reader(dump, phases, sink, diagnostics);
+  for (const TrackJob* job = begin; job != end; ++job) {
+    NPKIT_TRY(reader.read(*job->file, *job->clocks));
+    progress.add(job->file->bytes);
+  }
+  return Ok{};
+}
+
+}  // namespace
+
+Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
+                         const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics) {
+  const std::vector<TrackJob> jobs = selected_tracks(dump, options.ranks);
+  std::uint64_t total = 0;
+  for (const auto& j : jobs) total += j.file->bytes;
+  ProgressCounter progress(options, total);
+  return read_run(dump, phases, jobs.data(), jobs.data() + jobs.size(), sink, diagnostics,
+                  progress);
+}
+
+Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
+                                  const SpanReadOptions& options,
+                                  const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) {
+  const std::vector<TrackJob> jobs = selected_tracks(dump, options.ranks);
+  std::uint64_t total = 0;
+  for (const auto& j : jobs) total += j.file->bytes;
+  ProgressCounter progress(options, total);
+  // Contiguous runs of about equal bytes: run i covers tracks [bounds[i], bounds[i + 1]).
+  const std::size_t workers = sinks.size();
+  std::vector<std::size_t> bounds(workers + 1, jobs.size());
+  bounds[0] = 0;
+  std::uint64_t acc = 0;
+  std::size_t next = 1;
+  for (std::size_t t = 0; t < jobs.size() && next < workers; ++t) {
+    acc += jobs[t].file->bytes;
+    while (next < workers && acc * workers >= total * next) bounds[next++] = t + 1;
+  }
+  std::vector<Diagnostics> local(workers);
+  std::vector<Status> status(workers, Ok{});
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w) {
+    threads.emplace_back([&, w] {
+      status[w] = read_run(dump, phases, jobs.data() + bounds[w], jobs.data() + bounds[w + 1],
+                           *sinks[w], local[w], progress);
+    });
+  }
+  status[0] = read_run(dump, phases, jobs.data() + bounds[0], jobs.data() + bounds[1], *sinks[0],
+                       local[0], progress);
+  for (auto& t : threads) t.join();
+  for (std::size_t w = 0; w < workers; ++w) {
+    diagnostics.merge(local[w]);
+    if (!status[w]) return status[w].error();
   }
   return Ok{};
 }

@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "ingest/event_table.hpp"
 #include "ingest/legacy_dump.hpp"
@@ -71,5 +72,13 @@ struct SpanReadOptions {
 
 Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
                          const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics);
+
+// The same on sinks.size() threads: the selected tracks, in the order above, are split into
+// that many contiguous runs of about equal bytes; run i feeds sinks[i]. Warnings are merged in
+// run order, so the result does not depend on thread timing once the caller merges the sinks
+// in order. The first error (in run order) is returned.
+Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
+                                  const SpanReadOptions& options,
+                                  const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
 
 }  // namespace npkit

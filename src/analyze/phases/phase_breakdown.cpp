@@ -35,6 +35,21 @@ void PhaseBreakdownSink::on_span(const Span& span) {
   if (!gpu) r.cpu_reference_ns += span.duration_ns();
 }
 
+void PhaseBreakdownSink::merge(const PhaseBreakdownSink& other) {
+  for (const auto& o : other.ranks_) {
+    RankPhases& r = rank(o.rank);
+    r.gpu_reference_ns += o.gpu_reference_ns;
+    r.cpu_reference_ns += o.cpu_reference_ns;
+    for (std::size_t p = 0; p < r.gpu.size(); ++p) {
+      r.gpu[p].ns += o.gpu[p].ns;
+      r.gpu[p].count += o.gpu[p].count;
+      r.cpu[p].ns += o.cpu[p].ns;
+      r.cpu[p].count += o.cpu[p].count;
+    }
+  }
+  clamped_ += other.clamped_;
+}
+
 std::vector<PhaseSpread> phase_spreads(const std::vector<RankPhases>& ranks,
                                        const PhaseAssignment& phases) {
   std::vector<PhaseSpread> out;

@@ -35,6 +35,7 @@ class PhaseBreakdownSink : public SpanSink {
   void on_span(const Span& span) override;
   const std::vector<RankPhases>& ranks() const { return ranks_; }
   std::uint64_t clamped_spans() const { return clamped_; }
+  void merge(const PhaseBreakdownSink& other);
 
  private:
   RankPhases& rank(std::uint32_t r);

@@ -187,8 +187,7 @@ TEST_CASE("nested: sizes and rsvd of both ends are kept", "[pair][nested]") {
 
 // Interleaved children that overlap: covered time counts once, so child_ns never exceeds the
 // duration (B's share of C, 20..90, stays with B).
-TEST_CASE("nested: overlapping interleaved children count covered time once",
-          "[pair][nested]") {
+TEST_CASE("nested: overlapping interleaved children count covered time once", "[pair][nested]") {
   Pairer t;
   t.open(A, 0);
   t.open(B, 10);
