@@ -2,6 +2,7 @@
 #   make          install missing Debian packages, configure and build
 #   make demo     build, then analyze the shipped H200 ring all-reduce sample
 #   make test     build, then run every test
+#   make test-sanitize   every test under ASan + UBSan
 # Override BUILD_DIR, BUILD_TYPE, CMAKE_FLAGS (extra cmake -D options) or JOBS on the command line.
 
 BUILD_DIR ?= build
@@ -13,7 +14,7 @@ ANALYZER := $(BUILD_DIR)/bin/npkit-analyze
 DEMO_DUMP := samples/npkit-h200/ring_simple/dump
 
 .DEFAULT_GOAL := build
-.PHONY: deps build demo test format format-check clean
+.PHONY: deps build demo test test-sanitize format format-check clean
 
 deps:
 	scripts/install-deps.sh
@@ -29,6 +30,14 @@ demo: build
 # --no-tests=error: a suite that ran zero tests is a failure.
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --no-tests=error -j$(JOBS)
+
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it too).
+SANITIZE_DIR ?= build-sanitize
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=address,undefined -DNPKIT_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake --build $(SANITIZE_DIR) -j$(JOBS)
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure --no-tests=error -j$(JOBS)
 
 format:
 	scripts/check-format.sh --fix

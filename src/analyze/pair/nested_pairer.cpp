@@ -12,19 +12,17 @@ NestedPairer::NestedPairer(const std::vector<std::uint16_t>& phase_of_base,
 
 void NestedPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size, std::uint32_t rsvd,
                         std::uint64_t record) {
-  std::uint16_t phase = base < phase_of_base_.size() ? phase_of_base_[base] : kInheritPhase;
-  if (phase == kInheritPhase) phase = stack_.empty() ? other_phase_ : stack_.back().phase;
-  if (base >= seq_.size()) seq_.resize(base + 1u, 0);
+  const std::uint16_t inherited = stack_.empty() ? other_phase_ : stack_.back().phase;
   const std::uint16_t root = stack_.empty() ? base : stack_.front().root_base;
   stack_.push_back(OpenEvent{.base = base,
-                             .phase = phase,
+                             .phase = resolve_phase(phase_of_base_, base, inherited),
                              .root_base = root,
                              .start_ns = ns,
                              .credit_from_ns = ns,
                              .size = size,
                              .rsvd = rsvd,
                              .record = record,
-                             .seq = seq_[base]++});
+                             .seq = next_seq(seq_, base)});
 }
 
 bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size,
@@ -32,21 +30,8 @@ bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size
   for (std::size_t i = stack_.size(); i-- > 0;) {
     const OpenEvent& o = stack_[i];
     if (o.base != base) continue;
-    out.base = base;
-    out.phase = o.phase;
-    out.root_base = o.root_base;
+    out = close_span(o, ns, size, rsvd, record);
     out.depth = static_cast<std::uint32_t>(i);
-    out.lane = 0;
-    out.start_ns = o.start_ns;
-    out.end_ns = ns;
-    out.child_ns = o.child_ns;
-    out.entry_size = o.size;
-    out.exit_size = size;
-    out.entry_rsvd = o.rsvd;
-    out.exit_rsvd = rsvd;
-    out.seq = o.seq;
-    out.entry_record = o.record;
-    out.exit_record = record;
     if (i + 1 < stack_.size()) {
       // A span opened inside this one is still open: the part of it up to now lies inside this
       // span, and the span below must not count it again.
@@ -55,9 +40,10 @@ bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size
           std::max<std::int64_t>(0, ns - std::max(inner.start_ns, inner.credit_from_ns));
       inner.credit_from_ns = std::max(inner.credit_from_ns, ns);
     }
-    if (i > 0)
+    if (i > 0) {
       stack_[i - 1].child_ns +=
           std::max<std::int64_t>(0, ns - std::max(o.start_ns, o.credit_from_ns));
+    }
     stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
   }

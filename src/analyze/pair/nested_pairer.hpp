@@ -12,21 +12,9 @@
 #include <vector>
 
 #include "model/span.hpp"
+#include "pair/open_event.hpp"
 
 namespace npkit {
-
-struct OpenEvent {
-  std::uint16_t base = 0;
-  std::uint16_t phase = 0;
-  std::uint16_t root_base = 0;
-  std::int64_t start_ns = 0;
-  std::int64_t child_ns = 0;
-  std::int64_t credit_from_ns = 0;  // time before this is already counted in an enclosing child
-  std::uint32_t size = 0;
-  std::uint32_t rsvd = 0;
-  std::uint64_t record = 0;
-  std::uint64_t seq = 0;
-};
 
 class NestedPairer {
  public:

@@ -13,18 +13,15 @@ void SlotPairer::open(std::uint16_t base, std::int64_t ns, std::uint32_t size, s
   while (lane < lane_busy_.size() && lane_busy_[lane]) ++lane;
   if (lane == lane_busy_.size()) lane_busy_.push_back(false);
   lane_busy_[lane] = true;
-  std::uint16_t phase = base < phase_of_base_.size() ? phase_of_base_[base] : kInheritPhase;
-  if (phase == kInheritPhase) phase = other_phase_;
-  if (base >= seq_.size()) seq_.resize(base + 1u, 0);
   open_.push_back(Open{OpenEvent{.base = base,
-                                 .phase = phase,
+                                 .phase = resolve_phase(phase_of_base_, base, other_phase_),
                                  .root_base = base,
                                  .start_ns = ns,
                                  .credit_from_ns = ns,
                                  .size = size,
                                  .rsvd = slot,
                                  .record = record,
-                                 .seq = seq_[base]++},
+                                 .seq = next_seq(seq_, base)},
                        lane});
 }
 
@@ -33,21 +30,8 @@ bool SlotPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size, 
   for (std::size_t i = open_.size(); i-- > 0;) {
     const Open& o = open_[i];
     if (o.event.base != base || o.event.rsvd != slot) continue;
-    out.base = base;
-    out.phase = o.event.phase;
-    out.root_base = base;
-    out.depth = 0;
+    out = close_span(o.event, ns, size, slot, record);
     out.lane = o.lane;
-    out.start_ns = o.event.start_ns;
-    out.end_ns = ns;
-    out.child_ns = 0;
-    out.entry_size = o.event.size;
-    out.exit_size = size;
-    out.entry_rsvd = slot;
-    out.exit_rsvd = slot;
-    out.seq = o.event.seq;
-    out.entry_record = o.event.record;
-    out.exit_record = record;
     lane_busy_[o.lane] = false;
     open_.erase(open_.begin() + static_cast<std::ptrdiff_t>(i));
     return true;
