@@ -202,7 +202,7 @@ class TrackReader {
       diagnostics_.warn("unknown event id",
                         where + ": id " + hex_id(static_cast<std::uint8_t>(id)) +
                             " is not in event table '" + dump_.table.label() + "' (" +
-                            std::to_string(unknown_[id]) + " records, read as UNKNOWN_" +
+                            std::to_string(unknown_[id]) + " record(s), read as UNKNOWN_" +
                             hex_id(static_cast<std::uint8_t>(id)) +
                             "); pick the dump's table with --event-table",
                         unknown_[id]);
