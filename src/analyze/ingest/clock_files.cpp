@@ -97,13 +97,14 @@ std::int64_t cpu_ticks_to_ns(std::uint64_t ticks, const Rational& tick_seconds) 
 
 std::int64_t gpu_ticks_to_ns(std::int64_t ticks, const Rational& khz) {
   // ns = ticks / (khz * 1e3) * 1e9 = ticks * 1e6 * den / num, rounded to nearest.
-  // Fast path in 64-bit arithmetic while |ticks| * 2e6 * den cannot overflow.
-  constexpr std::int64_t kLimit = std::int64_t{1} << 40;  // ~9 minutes at 2 GHz
-  if (ticks > -kLimit && ticks < kLimit && khz.den <= 1000 && khz.num <= (std::uint64_t{1} << 40)) {
-    const std::int64_t num = static_cast<std::int64_t>(khz.num);
-    const std::int64_t scaled = ticks * 2000000 * static_cast<std::int64_t>(khz.den);
-    const std::int64_t q = (scaled < 0 ? scaled - num : scaled + num) / (2 * num);
-    return q;
+  // Fast path in 64-bit arithmetic whenever 2 * ticks * 1e6 * den ± num cannot overflow.
+  constexpr std::uint64_t kMaxOperand = std::uint64_t{1} << 40;
+  std::int64_t scaled = 0;
+  if (khz.den <= kMaxOperand && khz.num <= kMaxOperand &&
+      !__builtin_mul_overflow(ticks, static_cast<std::int64_t>(2000000 * khz.den), &scaled) &&
+      scaled > INT64_MIN / 2 && scaled < INT64_MAX / 2) {
+    const auto num = static_cast<std::int64_t>(khz.num);
+    return (scaled < 0 ? scaled - num : scaled + num) / (2 * num);
   }
   return scale(ticks, 1000000, khz.den, khz.num);
 }
