@@ -82,6 +82,13 @@ Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
   auto dump = open_legacy_dump(o.path, options, loaded.diagnostics);
   if (!dump) return dump.error();
   loaded.dump = std::move(*dump);
+  const auto& ranks = loaded.dump.layout.ranks;
+  if (std::none_of(ranks.begin(), ranks.end(),
+                   [&](const RankFiles& r) { return loaded.read.ranks.contains(r.rank); })) {
+    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
+                 std::to_string(ranks.front().rank) + ".." + std::to_string(ranks.back().rank) +
+                 ")"};
+  }
   PhaseMap map = PhaseMap::builtin();
   if (!o.phase_map.empty()) {
     auto text = io::read_text_file(o.phase_map, 1 << 20);
