@@ -1,12 +1,15 @@
 // fuzz_legacy_dump.cpp — libFuzzer target: a legacy NPKit dump directory built from the input,
-// opened with open_legacy_dump and decoded with read_legacy_spans.
+// opened with open_legacy_dump and decoded with read_legacy_spans (and, when the input asks for
+// it, again with read_legacy_spans_parallel, whose sinks must together see exactly what the
+// serial reader saw, with the same warnings).
 // Contract: never crashes, hangs or trips a sanitizer on any input; every span and track the
 // reader reports satisfies the span reader's contract (checked below, abort() otherwise).
 //
 // Input layout (tests/fuzz/README.md):
 //   byte 0   options: bits 0-1 CPU record size (detect, 16, 18, 22); bits 2-3 event table
 //            ("auto", the dump's npkit_event.h if one is given, a built-in picked by byte 1,
-//            "auto"); bit 4 GPU files named per channel (NPKit 2021) instead of per buffer
+//            "auto"); bit 4 GPU files named per channel (NPKit 2021) instead of per buffer;
+//            bits 5-6 number of sinks (threads) for the parallel read, 0 = no parallel read
 //   byte 1   built-in event table index
 //   then     entries: 1 header byte h, 2 length bytes (LE), then that many content bytes
 //            (fewer if the input ends). kind = h % 10: 0-2 GPU event file, 3-4 CPU event file,
@@ -18,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -107,11 +111,12 @@ class CheckingSink : public npkit::SpanSink {
   CheckingSink(const npkit::LegacyDump& dump, const npkit::PhaseAssignment& phases)
       : dump_(dump), phases_(phases) {}
 
-  void begin_track(const npkit::TrackFile& file, npkit::TimeDomain) override {
+  void begin_track(const npkit::TrackFile& file, npkit::TimeDomain domain) override {
     check(!in_track_, "begin_track while a track is open");
     in_track_ = true;
     track_ = file.track;
     spans_ = 0;
+    log(1, file.track.rank, file.track.index, static_cast<std::uint64_t>(domain));
   }
   void on_span(const npkit::Span& s) override {
     check(in_track_, "span outside a track");
@@ -123,11 +128,15 @@ class CheckingSink : public npkit::SpanSink {
     // What every analysis computes from a span.
     sum_ += static_cast<std::uint64_t>(s.duration_ns()) ^ static_cast<std::uint64_t>(s.child_ns);
     ++spans_;
+    log(2, s.base, static_cast<std::uint64_t>(s.start_ns), static_cast<std::uint64_t>(s.end_ns),
+        s.entry_record, s.exit_record, s.phase, s.depth, s.lane,
+        static_cast<std::uint64_t>(s.child_ns), s.seq);
   }
   void on_unmatched(const npkit::UnmatchedEvent& e) override {
     check(in_track_, "unmatched event outside a track");
     check(e.track == track_, "unmatched event of another track");
     check(e.base < dump_.table.base_names().size(), "unmatched base out of range");
+    log(3, e.base, e.record, static_cast<std::uint64_t>(e.ns));
   }
   void end_track(const npkit::TrackFile& file, const npkit::TrackStats& stats) override {
     check(in_track_ && file.track == track_, "end_track without its begin_track");
@@ -141,8 +150,13 @@ class CheckingSink : public npkit::SpanSink {
                   stats.instants + stats.unknown_ids <=
               stats.records,
           "more events accounted for than records read");
+    log(4, stats.records, stats.spans, stats.unmatched_entries, stats.unmatched_exits,
+        stats.nonmonotonic, static_cast<std::uint64_t>(stats.first_ns),
+        static_cast<std::uint64_t>(stats.last_ns));
   }
   std::uint64_t sum() const { return sum_; }
+  // One hash per callback, in order: what a second reader must reproduce.
+  const std::vector<std::uint64_t>& events() const { return events_; }
 
  private:
   const npkit::LegacyDump& dump_;
@@ -151,7 +165,28 @@ class CheckingSink : public npkit::SpanSink {
   npkit::TrackRef track_;
   std::uint64_t spans_ = 0;
   std::uint64_t sum_ = 0;
+  std::vector<std::uint64_t> events_;
+
+  template <typename... V>
+  void log(V... values) {
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (std::uint64_t v : {static_cast<std::uint64_t>(values)...}) h = (h ^ v) * 0x100000001b3ull;
+    events_.push_back(h);
+  }
 };
+
+bool same_warnings(const npkit::Diagnostics& a, const npkit::Diagnostics& b) {
+  const auto& x = a.warnings();
+  const auto& y = b.warnings();
+  if (x.size() != y.size()) return false;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (x[i].category != y[i].category || x[i].count != y[i].count ||
+        x[i].examples != y[i].examples) {
+      return false;
+    }
+  }
+  return true;
+}
 
 }  // namespace
 
@@ -208,11 +243,30 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       npkit::assign_phases(npkit::PhaseMap::builtin(), dump->table);
   CheckingSink sink(*dump, phases);
   const npkit::SpanReadOptions read_options;
-  auto status = npkit::read_legacy_spans(*dump, phases, read_options, sink, diagnostics);
+  npkit::Diagnostics read_diagnostics;
+  auto status = npkit::read_legacy_spans(*dump, phases, read_options, sink, read_diagnostics);
   if (!status) check(!status.error().message.empty(), "empty error message");
-  for (const auto& w : diagnostics.warnings()) {
-    check(w.examples.size() <= npkit::Diagnostics::kExamplesPerCategory, "too many examples");
+  for (const auto* d : {&diagnostics, &read_diagnostics}) {
+    for (const auto& w : d->warnings()) {
+      check(w.examples.size() <= npkit::Diagnostics::kExamplesPerCategory, "too many examples");
+    }
   }
   observed = sink.sum();
+
+  const unsigned workers = (options >> 5) & 3;
+  if (workers == 0) return 0;
+  std::deque<CheckingSink> sinks;
+  std::vector<npkit::SpanSink*> pointers;
+  for (unsigned w = 0; w < workers; ++w) pointers.push_back(&sinks.emplace_back(*dump, phases));
+  npkit::Diagnostics parallel_diagnostics;
+  auto parallel = npkit::read_legacy_spans_parallel(*dump, phases, read_options, pointers,
+                                                    parallel_diagnostics);
+  check(parallel.ok() == status.ok(), "parallel and serial reads disagree on failing");
+  if (!status) return 0;
+  std::vector<std::uint64_t> merged;
+  for (const auto& s : sinks) merged.insert(merged.end(), s.events().begin(), s.events().end());
+  check(merged == sink.events(), "parallel read delivered other callbacks than the serial read");
+  check(same_warnings(read_diagnostics, parallel_diagnostics),
+        "parallel read produced other warnings than the serial read");
   return 0;
 }

@@ -29,9 +29,11 @@ def entry(kind, rank, index, content):
     return bytes([h]) + struct.pack("<H", len(content)) + content
 
 
-def options(record_size=0, table=0, channel_naming=False, table_index=0):
-    """record_size: 0 detect, 1..3 = 16/18/22; table: 0 auto, 1 header, 2 built-in #table_index."""
-    return bytes([record_size | table << 2 | (0x10 if channel_naming else 0), table_index])
+def options(record_size=0, table=0, channel_naming=False, table_index=0, workers=0):
+    """record_size: 0 detect, 1..3 = 16/18/22; table: 0 auto, 1 header, 2 built-in #table_index;
+    workers: sinks of the extra parallel read (0 = none)."""
+    return bytes([record_size | table << 2 | (0x10 if channel_naming else 0) | workers << 5,
+                  table_index])
 
 
 def rec(id_, size=0, rsvd=0, ts=0, extra=b""):
@@ -70,6 +72,8 @@ def real_seeds():
                 if os.path.exists(p):
                     seed += entry(GPU, rank, b, head(p, 30 * 16))
         write("legacy_dump", f"seed_h200_{name}", seed)
+        if name == "ring_simple":
+            write("legacy_dump", "seed_h200_ring_simple_parallel", options(workers=3) + seed[2:])
 
     # NCCL 2.20 port: 18-byte (set B) and 22-byte (set C) CPU records, steady-clock CPU times.
     for name, cpu_size, forced in (("B_nccl2.20port-ring_2rank_cpu18B", 18, 2),
@@ -149,6 +153,8 @@ def edge_seeds():
                 "#define NPKIT_EVENT_ALL_REDUCE_RING_SEND_ENTRY 0x35\n#define NPKIT_EVENT_ALL_REDUCE_RING_SEND_EXIT 0x35\n"),
         "edge_same_slot_reused": base + entry(CPU, 0, 0, rec(0x2F, 1, 5, T) + rec(0x2F, 2, 5, T + 1) + rec(0x30, 1, 5, T + 2) + rec(0x30, 2, 5, T + 3) + rec(0x30, 3, 5, T + 4)),
     }
+    seeds["edge_parallel_2_sinks"] = options(workers=2) + seeds["edge_two_ranks_gpu_cpu"][2:]
+    seeds["edge_parallel_3_sinks_rank_gap"] = options(workers=3) + seeds["edge_rank_gap"][2:]
     for name, data in seeds.items():
         write("legacy_dump", "seed_" + name, data)
 

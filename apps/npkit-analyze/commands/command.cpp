@@ -122,16 +122,18 @@ Status write_output(const CommonOptions& o, const std::string& text, CliContext&
     context.out << text;
     return Ok{};
   }
-  const std::string tmp = o.output + ".tmp";
+  // Devices and pipes (/dev/null, a FIFO) are written in place; files through a temp + rename.
+  const bool in_place = io::is_special_file(o.output);
+  const std::string target = in_place ? o.output : o.output + ".tmp";
   {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + o.output + ": cannot create " + tmp};
+    std::ofstream f(target, std::ios::binary | std::ios::trunc);
+    if (!f) return Error{"cannot write " + o.output + ": cannot create " + target};
     f << text;
     f.flush();
     if (!f) return Error{"cannot write " + o.output + " (disk full?)"};
   }
-  if (std::rename(tmp.c_str(), o.output.c_str()) != 0) {
-    std::remove(tmp.c_str());
+  if (!in_place && std::rename(target.c_str(), o.output.c_str()) != 0) {
+    std::remove(target.c_str());
     return Error{"cannot write " + o.output + ": rename failed"};
   }
   return Ok{};

@@ -7,6 +7,7 @@
 #include "commands/command.hpp"
 #include "inventory/dump_inventory.hpp"
 #include "render/text_table.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -67,7 +68,7 @@ void write_json(const LoadedDump& d, const InventorySink& inv, const CommonOptio
   if (t.first_ns <= t.last_ns) {
     w.field("first_ns", t.first_ns);
     w.field("last_ns", t.last_ns);
-    w.field("duration_ns", t.last_ns - t.first_ns);
+    w.field("duration_ns", sat_sub(t.last_ns, t.first_ns));
   }
   w.end_object();
   w.key("ranks");
@@ -126,7 +127,7 @@ void write_json(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 
 TextTable rank_table(const InventorySink& inv) {
   const RankInventory totals = inv.totals();
-  const TimeScale scale = time_scale_for(totals.last_ns - totals.first_ns);
+  const TimeScale scale = time_scale_for(sat_sub(totals.last_ns, totals.first_ns));
   TextTable t;
   t.columns = {"rank",      "gpu files", "cpu files",  "records",   "pairs",
                "unmatched", "dropped",   "overflowed", "max depth", scale.header("span")};
@@ -136,7 +137,8 @@ TextTable rank_table(const InventorySink& inv) {
                std::to_string(r.unmatched_entries + r.unmatched_exits),
                std::to_string(r.dropped_records), std::to_string(r.overflowed_buffers),
                std::to_string(r.max_depth),
-               r.first_ns <= r.last_ns ? scale(static_cast<double>(r.last_ns - r.first_ns)) : "-"});
+               r.first_ns <= r.last_ns ? scale(static_cast<double>(sat_sub(r.last_ns, r.first_ns)))
+                                       : "-"});
   }
   return t;
 }
@@ -149,9 +151,9 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
   out += fmt::format("event table   {} ({})\n", d.dump.table.label(), d.dump.table_reason);
   out += fmt::format("cpu records   {}\n", d.dump.cpu_record_reason);
   if (t.first_ns <= t.last_ns) {
-    const TimeScale scale = time_scale_for(t.last_ns - t.first_ns);
+    const TimeScale scale = time_scale_for(sat_sub(t.last_ns, t.first_ns));
     out += fmt::format("time span     {} {}, from {}\n",
-                       scale(static_cast<double>(t.last_ns - t.first_ns)), scale.unit,
+                       scale(static_cast<double>(sat_sub(t.last_ns, t.first_ns))), scale.unit,
                        describe_time(t.first_ns));
   }
   out += fmt::format(

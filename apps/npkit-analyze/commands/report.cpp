@@ -6,6 +6,7 @@
 #include "commands/command.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/text_table.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -22,8 +23,8 @@ struct Totals {
 Totals reference_totals(const std::vector<RankPhases>& ranks) {
   Totals t;
   for (const auto& r : ranks) {
-    t.gpu += r.gpu_reference_ns;
-    t.cpu += r.cpu_reference_ns;
+    t.gpu = sat_add(t.gpu, r.gpu_reference_ns);
+    t.cpu = sat_add(t.cpu, r.cpu_reference_ns);
   }
   return t;
 }
@@ -100,7 +101,8 @@ void write_json(const LoadedDump& d, const PhaseBreakdownSink& sink,
   for (const auto& s : spreads) {
     if (s.gpu && s.phase == "other") other = s.total_ns;
   }
-  w.field("gpu_explained_share", totals.gpu > 0 ? share(totals.gpu - other, totals.gpu) : 0.0);
+  w.field("gpu_explained_share",
+          totals.gpu > 0 ? share(sat_sub(totals.gpu, other), totals.gpu) : 0.0);
   w.key("phases");
   w.begin_array();
   for (const auto& s : spreads) {
@@ -160,7 +162,7 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
   const TimeScale ms = time_scale_for(std::max(totals.gpu, totals.cpu));
   out += fmt::format(
       "GPU collective time {} {} (top-level spans summed over buffers); phases explain {}",
-      ms(totals.gpu), ms.unit, percent(share(totals.gpu - other, totals.gpu)));
+      ms(totals.gpu), ms.unit, percent(share(sat_sub(totals.gpu, other), totals.gpu)));
   out += totals.cpu > 0 ? fmt::format("; CPU proxy span time {} {}\n\n", ms(totals.cpu), ms.unit)
                         : "\n\n";
   TextTable spread = spread_table(spreads, totals, ms);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "io/file_io.hpp"
 #include "render/chrome_trace_writer.hpp"
 
 namespace npkit::cli {
@@ -38,16 +39,19 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
   if (o.output.empty() || o.output == "-") {
     NPKIT_TRY(write_trace(*loaded, o, origins.origins(), context.out, "standard output", events));
   } else {
-    // Written beside the target and renamed, so a failed run never leaves a half file.
-    const std::string tmp = o.output + ".tmp";
-    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
-    if (!file) return Error{"cannot write " + o.output + ": cannot create " + tmp};
+    // Written beside the target and renamed, so a failed run never leaves a half file; devices
+    // and pipes (/dev/null, a FIFO) are written in place.
+    const bool in_place = io::is_special_file(o.output);
+    const std::string target = in_place ? o.output : o.output + ".tmp";
+    std::ofstream file(target, std::ios::binary | std::ios::trunc);
+    if (!file) return Error{"cannot write " + o.output + ": cannot create " + target};
     const Status written = write_trace(*loaded, o, origins.origins(), file, o.output, events);
     file.close();
-    if (!written || std::rename(tmp.c_str(), o.output.c_str()) != 0) {
-      std::remove(tmp.c_str());
+    if (!in_place && (!written || std::rename(target.c_str(), o.output.c_str()) != 0)) {
+      std::remove(target.c_str());
       return written ? Error{"cannot write " + o.output + ": rename failed"} : written.error();
     }
+    if (!written) return written.error();
     if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);
   }
   print_warnings(loaded->diagnostics, o, context);

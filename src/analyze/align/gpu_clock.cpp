@@ -1,5 +1,7 @@
 #include "align/gpu_clock.hpp"
 
+#include "util/saturating.hpp"
+
 #include <algorithm>
 #include <cstdint>
 
@@ -30,7 +32,7 @@ std::int64_t GpuClock::to_ns(std::uint64_t gpu_ticks) {
   }
   if (!gpu_base_) gpu_base_ = gpu_ticks;
   const auto delta = static_cast<std::int64_t>(gpu_ticks - *gpu_base_);
-  return host_base_ns_ + gpu_ticks_to_ns(delta, khz_);
+  return sat_add(host_base_ns_, gpu_ticks_to_ns(delta, khz_));
 }
 
 }  // namespace npkit

@@ -32,6 +32,8 @@ Status read_prefix_into(const std::string& path, std::size_t max_bytes,
 Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes = 4096);
 
 bool is_directory(const std::string& path);
+// True if `path` exists and is not a regular file or directory (a device, FIFO, socket).
+bool is_special_file(const std::string& path);
 bool path_exists(const std::string& path);
 
 std::string join_path(const std::string& dir, const std::string& name);

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "model/track.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -33,7 +34,7 @@ struct Span {
   std::uint8_t receiver_rank = 0;  // 18/22-byte CPU records
   std::uint32_t step = 0;          // 22-byte CPU records
 
-  std::int64_t duration_ns() const { return end_ns - start_ns; }
+  std::int64_t duration_ns() const { return sat_sub(end_ns, start_ns); }
 };
 
 }  // namespace npkit

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "phases/phase_map.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -36,13 +37,15 @@ bool NestedPairer::close(std::uint16_t base, std::int64_t ns, std::uint32_t size
       // A span opened inside this one is still open: the part of it up to now lies inside this
       // span, and the span below must not count it again.
       OpenEvent& inner = stack_[i + 1];
-      out.child_ns +=
-          std::max<std::int64_t>(0, ns - std::max(inner.start_ns, inner.credit_from_ns));
+      out.child_ns = sat_add(
+          out.child_ns,
+          std::max<std::int64_t>(0, sat_sub(ns, std::max(inner.start_ns, inner.credit_from_ns))));
       inner.credit_from_ns = std::max(inner.credit_from_ns, ns);
     }
     if (i > 0) {
-      stack_[i - 1].child_ns +=
-          std::max<std::int64_t>(0, ns - std::max(o.start_ns, o.credit_from_ns));
+      stack_[i - 1].child_ns =
+          sat_add(stack_[i - 1].child_ns,
+                  std::max<std::int64_t>(0, sat_sub(ns, std::max(o.start_ns, o.credit_from_ns))));
     }
     stack_.erase(stack_.begin() + static_cast<std::ptrdiff_t>(i));
     return true;

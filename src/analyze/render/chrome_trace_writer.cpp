@@ -1,4 +1,5 @@
 #include "render/chrome_trace_writer.hpp"
+#include "util/saturating.hpp"
 
 #include <fmt/format.h>
 
@@ -103,7 +104,7 @@ void ChromeTraceWriter::begin_event() {
 }
 
 void ChromeTraceWriter::append_time(std::int64_t ns) {
-  append_fixed3(buffer_, ns - origin_);
+  append_fixed3(buffer_, sat_sub(ns, origin_));
 }
 
 void ChromeTraceWriter::append_duration(std::int64_t ns) {
