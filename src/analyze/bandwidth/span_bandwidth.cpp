@@ -24,16 +24,16 @@ void SpanBandwidthSink::on_span(const Span& span) {
   const bool gpu = span.track.kind == TrackKind::kGpu;
   Samples& s = samples_[Key{span.track.rank, span.base, gpu, size_bucket(span.exit_size)}];
   const double ns = static_cast<double>(span.duration_ns());
-  s.ns.push_back(ns);
-  if (ns > 0) s.gbps.push_back(gb_per_s(span.exit_size, ns));
+  s.ns.add(ns);
+  if (ns > 0) s.gbps.add(gb_per_s(span.exit_size, ns));
   s.bytes += span.exit_size;
 }
 
 void SpanBandwidthSink::merge(SpanBandwidthSink&& other) {
   for (auto& [key, theirs] : other.samples_) {
     Samples& mine = samples_[key];
-    mine.ns.insert(mine.ns.end(), theirs.ns.begin(), theirs.ns.end());
-    mine.gbps.insert(mine.gbps.end(), theirs.gbps.begin(), theirs.gbps.end());
+    mine.ns.merge(theirs.ns);
+    mine.gbps.merge(theirs.gbps);
     mine.bytes += theirs.bytes;
   }
   other.samples_.clear();
@@ -48,20 +48,20 @@ std::vector<SpanBandwidthRow> SpanBandwidthSink::summarise() const {
     const std::string& name = table_.base_names()[base];
     per_rank[{rank, name, gpu, bucket}] = &s;
     Samples& p = pooled[{name, gpu, bucket}];
-    p.ns.insert(p.ns.end(), s.ns.begin(), s.ns.end());
-    p.gbps.insert(p.gbps.end(), s.gbps.begin(), s.gbps.end());
+    p.ns.merge(s.ns);
+    p.gbps.merge(s.gbps);
     p.bytes += s.bytes;
   }
   const auto make = [](std::uint32_t rank, const std::string& name, bool gpu, std::uint64_t bucket,
-                       Samples s) {
+                       const Samples& s) {
     SpanBandwidthRow row;
     row.rank = rank;
     row.name = name;
     row.gpu = gpu;
     row.bucket = bucket;
     row.total_bytes = s.bytes;
-    row.duration_ns = summarize(s.ns);
-    row.gbps = summarize(s.gbps);
+    row.duration_ns = s.ns.summary();
+    row.gbps = s.gbps.summary();
     return row;
   };
   for (const auto& [key, s] : per_rank) {
@@ -70,7 +70,7 @@ std::vector<SpanBandwidthRow> SpanBandwidthSink::summarise() const {
   }
   for (auto& [key, s] : pooled) {
     const auto& [name, gpu, bucket] = key;
-    rows.push_back(make(kAllRanks, name, gpu, bucket, std::move(s)));
+    rows.push_back(make(kAllRanks, name, gpu, bucket, s));
   }
   return rows;
 }

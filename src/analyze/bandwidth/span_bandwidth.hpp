@@ -1,8 +1,9 @@
 // span_bandwidth.hpp — per event type and message size: durations and bandwidths of spans.
 // Contract: a span's bandwidth is its EXIT size divided by its own duration (its own ENTRY,
 // whatever nests inside — NPKit's generator measures against the previous record instead).
-// Sizes are grouped in power-of-two buckets [2^k, 2^(k+1)); size 0 is its own bucket. The sink
-// keeps every selected span's duration until summarise() (memory grows with the selected spans).
+// Sizes are grouped in power-of-two buckets [2^k, 2^(k+1)); size 0 is its own bucket. Order
+// statistics are exact up to QuantileSketch::kExactLimit spans per (rank, event, bucket) and
+// within 0.8 % beyond, so memory stays bounded however long the dump.
 // `coll` (a --coll value) selects spans by the collective around them (their top-level span's
 // rule); CPU and other unattributed spans are selected only by "all".
 #pragma once
@@ -15,6 +16,7 @@
 
 #include "pair/span_reader.hpp"
 #include "phases/phase_map.hpp"
+#include "util/quantile_sketch.hpp"
 #include "util/quantiles.hpp"
 
 namespace npkit {
@@ -43,8 +45,8 @@ class SpanBandwidthSink : public SpanSink {
 
  private:
   struct Samples {
-    std::vector<double> ns;
-    std::vector<double> gbps;
+    QuantileSketch ns;
+    QuantileSketch gbps;
     std::uint64_t bytes = 0;
   };
   using Key =
