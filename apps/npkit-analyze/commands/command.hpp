@@ -58,10 +58,11 @@ struct LoadedDump {
 // --quiet), reading reports its progress there.
 Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
 
-// Reads the dump on the --threads worker threads, one sink each (made by `make_sink`), and
-// merges the sinks in track order into the first, so the result does not depend on timing.
+// How many threads read the dump: --threads, else one per core (at most 8), one below 16 MB.
 unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& options);
 
+// Reads the dump on reader_threads() threads, one sink each (made by `make_sink`), and merges
+// the sinks in track order into the first, so the result does not depend on timing.
 template <typename Sink, typename MakeSink>
 Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
   const unsigned n = reader_threads(loaded, options);
