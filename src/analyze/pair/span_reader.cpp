@@ -15,6 +15,8 @@
 namespace npkit {
 namespace {
 
+constexpr std::uint32_t kNegativeSizeBit = 0x80000000u;
+
 std::string hex_id(std::uint8_t id) {
   char buf[8];
   std::snprintf(buf, sizeof buf, "0x%02X", static_cast<unsigned>(id));
@@ -76,6 +78,11 @@ class TrackReader {
   }
 
  private:
+  bool collective_level(std::uint16_t base) const {
+    return base < phases_.collective_of_base.size() &&
+           phases_.collective_of_base[base] != kNoCollective;
+  }
+
   void note_time(TrackStats& stats, std::int64_t ns) {
     if (ns < stats.first_ns) stats.first_ns = ns;
     if (ns > stats.last_ns) stats.last_ns = ns;
@@ -127,7 +134,13 @@ class TrackReader {
       }
       const std::int64_t ns = clock.to_ns(ticks);
       note_time(stats, ns);
-      const std::uint32_t size = load_le32(p + 1);
+      std::uint32_t size = load_le32(p + 1);
+      if (size >= kNegativeSizeBit && !collective_level(e.base)) {
+        // NPKit writes nelem * sizeof(T) as u32: a channel with nothing to do in a step has a
+        // negative nelem, which wraps. A step never moves 2 GiB; read it as 0 bytes.
+        ++stats.negative_sizes;
+        size = 0;
+      }
       const std::uint32_t rsvd =
           p[5] | static_cast<std::uint32_t>(p[6]) << 8 | static_cast<std::uint32_t>(p[7]) << 16;
       if (e.kind == EventKind::kEntry) {
@@ -213,6 +226,13 @@ class TrackReader {
                                               std::to_string(s.records * record_size) + " (" +
                                               std::to_string(record_size) + "-byte records)" +
                                               " do not form a whole record and were dropped");
+    }
+    if (s.negative_sizes > 0) {
+      diagnostics_.warn("negative sizes",
+                        where + ": " + std::to_string(s.negative_sizes) +
+                            " step record(s) carry a negative byte count (a channel with no data "
+                            "in that step, wrapped to 32 bits); read as 0 bytes",
+                        s.negative_sizes);
     }
     if (s.nonmonotonic > 0) {
       diagnostics_.warn("non-monotonic timestamps",

@@ -40,7 +40,8 @@ struct TrackStats {
   std::uint64_t partial_bytes = 0;  // trailing bytes that do not form a whole record
   std::uint64_t nonmonotonic = 0;   // records whose raw timestamp went backwards
   std::uint64_t before_first_sync = 0;
-  bool overflowed = false;  // exactly as many records as the buffer holds
+  std::uint64_t negative_sizes = 0;  // GPU step sizes ≥ 2^31 (wrapped negatives), read as 0
+  bool overflowed = false;           // exactly as many records as the buffer holds
   TimeDomain domain = TimeDomain::kHost;
   std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();
   std::int64_t last_ns = std::numeric_limits<std::int64_t>::min();
