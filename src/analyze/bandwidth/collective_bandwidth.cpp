@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "bandwidth/nccl_tests_convention.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -64,7 +65,7 @@ std::vector<CollectiveSizeRow> CollectiveBandwidthSink::summarise(std::uint32_t 
       std::vector<double> times;
       for (const auto& inst : *list) {
         if (inst.end < inst.start) continue;  // an instance index with no span on this rank
-        times.push_back(static_cast<double>(inst.end) - static_cast<double>(inst.start));
+        times.push_back(static_cast<double>(sat_sub(inst.end, inst.start)));
         aligned = aligned && inst.host_aligned;
       }
       row.instances = std::max<std::uint64_t>(row.instances, list->size());
@@ -86,7 +87,7 @@ std::vector<CollectiveSizeRow> CollectiveBandwidthSink::summarise(std::uint32_t 
           start = std::min(start, (*list)[k].start);
           end = std::max(end, (*list)[k].end);
         }
-        if (complete) cross.push_back(static_cast<double>(end) - static_cast<double>(start));
+        if (complete) cross.push_back(static_cast<double>(sat_sub(end, start)));
       }
       if (!cross.empty()) row.cross_rank_time_ns = summarize(cross);
     }
