@@ -115,14 +115,4 @@ void JsonWriter::value(double v) {
   fmt::format_to(std::back_inserter(out_), "{}", v);
 }
 
-void JsonWriter::value(bool v) {
-  before_value();
-  out_.append(v ? "true" : "false");
-}
-
-void JsonWriter::null() {
-  before_value();
-  out_.append("null");
-}
-
 }  // namespace npkit

@@ -30,8 +30,6 @@ class JsonWriter {
   void value(int v) { value(static_cast<std::int64_t>(v)); }
   void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
   void value(double v);
-  void value(bool v);
-  void null();
 
   template <typename T>
   void field(std::string_view k, const T& v) {
