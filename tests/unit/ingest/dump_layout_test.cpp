@@ -3,23 +3,18 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/find_warning.hpp"
 #include "support/legacy_dump_writer.hpp"
 #include "support/temp_dir.hpp"
 
 using npkit::Diagnostics;
 using npkit::GpuFileNaming;
 using npkit::scan_dump_layout;
+using npkit::test::find_warning;
 using npkit::test::TempDir;
 using npkit::test::write_legacy_dump;
 
 namespace {
-
-const npkit::WarningGroup* find_warning(const Diagnostics& d, std::string_view category) {
-  for (const auto& g : d.warnings()) {
-    if (g.category == category) return &g;
-  }
-  return nullptr;
-}
 
 std::vector<std::uint32_t> indices(const std::vector<npkit::TrackFile>& files) {
   std::vector<std::uint32_t> out;

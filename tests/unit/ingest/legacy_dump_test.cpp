@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "support/find_warning.hpp"
 #include "support/legacy_dump_writer.hpp"
 #include "support/temp_dir.hpp"
 
@@ -10,19 +11,13 @@ using npkit::Diagnostics;
 using npkit::LegacyDump;
 using npkit::LegacyDumpOptions;
 using npkit::Rational;
+using npkit::test::find_warning;
 using npkit::test::LegacyDumpSpec;
 using npkit::test::RecordSpec;
 using npkit::test::TempDir;
 using npkit::test::write_legacy_dump;
 
 namespace {
-
-const npkit::WarningGroup* find_warning(const Diagnostics& d, std::string_view category) {
-  for (const auto& g : d.warnings()) {
-    if (g.category == category) return &g;
-  }
-  return nullptr;
-}
 
 LegacyDump open_ok(const std::string& dir, Diagnostics& diag, LegacyDumpOptions options = {}) {
   auto dump = npkit::open_legacy_dump(dir, options, diag);
