@@ -30,14 +30,15 @@ Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigin
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
-  // Pass 1: the time origins (cheap next to formatting JSON).
-  TraceOriginSink origins;
-  Diagnostics first_pass;
-  NPKIT_TRY(read_legacy_spans(loaded->dump, loaded->phases, loaded->read, origins, first_pass));
+  // Pass 1, on all cores: the time origins. Its warnings repeat pass 2's, so they are dropped.
+  const Diagnostics opened = loaded->diagnostics;
+  auto origins = read_merged<TraceOriginSink>(*loaded, o, [] { return TraceOriginSink(); });
+  if (!origins) return origins.error();
+  loaded->diagnostics = opened;
 
   std::uint64_t events = 0;
   if (o.output.empty() || o.output == "-") {
-    NPKIT_TRY(write_trace(*loaded, o, origins.origins(), context.out, "standard output", events));
+    NPKIT_TRY(write_trace(*loaded, o, origins->origins(), context.out, "standard output", events));
   } else {
     // Written beside the target and renamed, so a failed run never leaves a half file; devices
     // and pipes (/dev/null, a FIFO) are written in place.
@@ -45,7 +46,7 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
     const std::string target = in_place ? o.output : o.output + ".tmp";
     std::ofstream file(target, std::ios::binary | std::ios::trunc);
     if (!file) return Error{"cannot write " + o.output + ": cannot create " + target};
-    const Status written = write_trace(*loaded, o, origins.origins(), file, o.output, events);
+    const Status written = write_trace(*loaded, o, origins->origins(), file, o.output, events);
     file.close();
     if (!in_place && (!written || std::rename(target.c_str(), o.output.c_str()) != 0)) {
       std::remove(target.c_str());

@@ -53,6 +53,14 @@ void TraceOriginSink::end_track(const TrackFile& file, const TrackStats& s) {
   }
 }
 
+void TraceOriginSink::merge(const TraceOriginSink& other) {
+  origins_.host_ns = std::min(origins_.host_ns, other.origins_.host_ns);
+  for (const auto& [rank, ns] : other.origins_.gpu_counter_ns) {
+    auto [it, inserted] = origins_.gpu_counter_ns.emplace(rank, ns);
+    if (!inserted) it->second = std::min(it->second, ns);
+  }
+}
+
 ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
                                      const PhaseAssignment& phases, TraceOrigins origins,
                                      const TraceMetadata& metadata)

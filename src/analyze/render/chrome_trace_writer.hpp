@@ -36,6 +36,7 @@ class TraceOriginSink : public SpanSink {
   void on_span(const Span&) override {}
   void end_track(const TrackFile& file, const TrackStats& stats) override;
   const TraceOrigins& origins() const { return origins_; }
+  void merge(const TraceOriginSink& other);
 
  private:
   TraceOrigins origins_;
