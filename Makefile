@@ -4,6 +4,7 @@
 #   make test     build, then run every test
 #   make test-sanitize   every test under ASan + UBSan
 #   make test-tsan       the multi-threaded paths under ThreadSanitizer
+#   make fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)
 # Override BUILD_DIR, BUILD_TYPE, CMAKE_FLAGS (extra cmake -D options) or JOBS on the command line.
 
 BUILD_DIR ?= build
@@ -15,7 +16,7 @@ ANALYZER := $(BUILD_DIR)/bin/npkit-analyze
 DEMO_DUMP := samples/npkit-h200/ring_simple/dump
 
 .DEFAULT_GOAL := build
-.PHONY: deps build demo test test-sanitize test-tsan format format-check clean
+.PHONY: deps build demo test test-sanitize test-tsan fuzz format format-check clean
 
 deps:
 	scripts/install-deps.sh
@@ -46,6 +47,21 @@ test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target npkit_tests
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/npkit_tests "[threads],[golden],[real]"
+
+# Each libFuzzer target for FUZZ_SECONDS (clang); new inputs go to $(FUZZ_DIR)/work, crashes
+# to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as regression inputs).
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := legacy_dump event_header
+fuzz:
+	scripts/install-deps.sh --extra clang libclang-rt-14-dev
+	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_BUILD_FUZZ=ON -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_TESTS=ON $(CMAKE_FLAGS)
+	cmake --build $(FUZZ_DIR) -j$(JOBS) $(addprefix --target fuzz_,$(FUZZ_TARGETS))
+	set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/artifacts; \
+	  $(FUZZ_DIR)/bin/fuzz_$$t $(FUZZ_DIR)/work/$$t tests/fuzz/corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
+	    -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- -print_final_stats=1; \
+	done
 
 format:
 	scripts/check-format.sh --fix
