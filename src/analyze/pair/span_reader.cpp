@@ -330,12 +330,7 @@ Status read_run(const LegacyDump& dump, const PhaseAssignment& phases, const Tra
 
 Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
                          const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics) {
-  const std::vector<TrackJob> jobs = selected_tracks(dump, options.ranks);
-  std::uint64_t total = 0;
-  for (const auto& j : jobs) total += j.file->bytes;
-  ProgressCounter progress(options, total);
-  return read_run(dump, phases, jobs.data(), jobs.data() + jobs.size(), sink, diagnostics,
-                  progress);
+  return read_legacy_spans_parallel(dump, phases, options, {&sink}, diagnostics);
 }
 
 Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
