@@ -1,0 +1,325 @@
+// npkit/format.hpp — the on-disk contract of npkit dump format v1 (".npkt" files), shared by the
+// capture side (writer) and the analyzer (reader). docs/format.md is the prose specification.
+//
+// Contract:
+// - A file is a FileHeader followed by `section_count` sections; each section is a SectionHeader
+//   followed by `payload_size` bytes, then zero padding up to the next multiple of 8.
+// - All integers are little-endian, fixed width; there are no bitfields (flags are explicit masks).
+// - Readers reject a `major` they do not know with a clear message, accept any `minor` of a known
+//   major, and skip sections whose kind they do not know (minor versions only add sections, add
+//   enum values or use reserved bytes that were zero).
+// - `file_size` is the whole file's size: a shorter file is truncated, never half-parsed.
+// Dependency-free (C++17), usable from host code of CUDA translation units.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace npkit::format {
+
+inline constexpr char kMagic[8] = {'N', 'P', 'K', 'T', 'D', 'U', 'M', 'P'};
+inline constexpr uint16_t kMajorVersion = 1;
+inline constexpr uint16_t kMinorVersion = 0;
+// Written as a native uint32; a little-endian file reads back 0x01020304.
+inline constexpr uint32_t kEndianMarker = 0x01020304u;
+// File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt
+inline constexpr const char* kFileExtension = ".npkt";
+
+struct FileHeader {
+  char magic[8];           // kMagic
+  uint16_t major;          // kMajorVersion
+  uint16_t minor;          // kMinorVersion
+  uint32_t header_size;    // sizeof(FileHeader)
+  uint32_t endian_marker;  // kEndianMarker
+  uint32_t section_count;  // sections that follow
+  uint64_t file_size;      // total bytes in the file
+  uint64_t feature_bits;   // FeatureBits; unknown bits are informational only
+  uint8_t reserved[24];    // zero
+};
+static_assert(sizeof(FileHeader) == 64);
+static_assert(offsetof(FileHeader, major) == 8);
+static_assert(offsetof(FileHeader, section_count) == 20);
+static_assert(offsetof(FileHeader, file_size) == 24);
+static_assert(offsetof(FileHeader, feature_bits) == 32);
+
+// FileHeader::feature_bits
+inline constexpr uint64_t kFeatureProfilerRecords = 1u << 0;  // a kProfilerRecords section
+inline constexpr uint64_t kFeatureClockCalibration = 1u << 1;  // calibration samples present
+
+struct SectionHeader {
+  uint32_t kind;          // SectionKind
+  uint32_t entry_size;    // bytes per entry for arrays of fixed entries; 0 for variable payloads
+  uint64_t payload_size;  // bytes of payload after this header, before padding
+};
+static_assert(sizeof(SectionHeader) == 16);
+
+enum SectionKind : uint32_t {
+  kSectionCommunicator = 1,     // one CommunicatorInfo
+  kSectionMetadata = 2,         // key/value text pairs (MetadataEntry + bytes)
+  kSectionClockSamples = 3,     // array of ClockSample
+  kSectionNames = 4,            // NameEntry + bytes: what event types and states are called
+  kSectionStrings = 5,          // StringEntry + bytes: interned func/datatype/algo/proto strings
+  kSectionThreads = 6,          // array of ThreadEntry
+  kSectionProfilerRecords = 7,  // array of ProfilerRecord, in buffer order
+};
+
+// How a dump came to be written.
+enum EndReason : uint32_t {
+  kEndFinalize = 1,     // the communicator was finalized
+  kEndProcessExit = 2,  // the process exited with the communicator alive
+};
+
+// How GPU %globaltimer values relate to host time in this dump.
+enum ClockMethod : uint32_t {
+  kClockNone = 0,           // no samples: readers estimate from KernelCh observations
+  kClockKernelBracket = 1,  // ClockSample pairs from a one-thread kernel bracketed by the host
+};
+
+struct CommunicatorInfo {
+  uint64_t comm_hash;            // NCCL commHash: the same on every rank of the communicator
+  int32_t rank;                  // rank in the communicator
+  int32_t nranks;                // ranks in the communicator
+  int32_t nnodes;                // nodes spanned
+  int32_t pid;                   // the writing process
+  int64_t capture_start_ns;      // host clock at communicator init
+  int64_t capture_end_ns;        // host clock when the dump was taken
+  uint32_t end_reason;           // EndReason
+  uint32_t clock_method;         // ClockMethod
+  uint32_t profiler_api;         // NCCL profiler API version the plugin was driven through (4, 5)
+  uint32_t host_clock;           // HostClock of every host_ns in the file
+  uint64_t event_mask;           // activation mask the plugin asked NCCL for
+  uint64_t records_capacity;     // records the buffer could hold
+  uint64_t records_attempted;    // records the plugin tried to write (written + dropped)
+  uint64_t records_dropped;      // records lost because the buffer was full
+  uint64_t records_incomplete;   // records claimed but not finished when the dump was taken
+  uint64_t events_after_dump;    // callbacks that arrived after the dump was taken (not in file)
+  uint8_t reserved[32];          // zero
+};
+static_assert(sizeof(CommunicatorInfo) == 136);
+static_assert(offsetof(CommunicatorInfo, capture_start_ns) == 24);
+static_assert(offsetof(CommunicatorInfo, end_reason) == 40);
+static_assert(offsetof(CommunicatorInfo, event_mask) == 56);
+static_assert(offsetof(CommunicatorInfo, events_after_dump) == 96);
+
+enum HostClock : uint32_t {
+  kHostClockRealtime = 1,  // CLOCK_REALTIME, ns since the UNIX epoch
+};
+
+// kSectionMetadata: repeated {MetadataEntry, key bytes, value bytes}, no padding between entries.
+// Keys in v1 (values are UTF-8 text): hostname, comm_name, gpu.name, gpu.uuid, gpu.pci_bus_id,
+// gpu.cuda_device, nccl.version, capture.events, capture.buffer_size_mb, capture.dump_dir,
+// capture.plugin_version, clock.note, and env.<NAME> for each NCCL_* / NPKIT_* variable in effect.
+struct MetadataEntry {
+  uint32_t key_size;
+  uint32_t value_size;
+};
+static_assert(sizeof(MetadataEntry) == 8);
+
+// One host/GPU clock correspondence: the GPU read %globaltimer (gpu_ns) at a host instant that lies
+// in [host_before_ns, host_after_ns]. Offset = gpu_ns - midpoint, uncertainty = half the bracket.
+struct ClockSample {
+  int64_t host_before_ns;
+  int64_t host_after_ns;
+  uint64_t gpu_ns;
+  uint32_t when;  // ClockSampleTime
+  uint32_t reserved;
+};
+static_assert(sizeof(ClockSample) == 32);
+
+enum ClockSampleTime : uint32_t {
+  kSampleAtInit = 0,
+  kSampleAtEnd = 1,
+};
+
+// kSectionNames: repeated {NameEntry, name bytes}. Names every event type bit and state value that
+// can occur in this file, so readers need no copy of the NCCL headers.
+struct NameEntry {
+  uint32_t domain;     // NameDomain
+  uint32_t id;         // event type bit index (0..63) or state number
+  uint32_t name_size;  // bytes of name that follow
+  uint32_t reserved;
+};
+static_assert(sizeof(NameEntry) == 16);
+
+enum NameDomain : uint32_t {
+  kNameEventType = 1,  // id = bit index in the NCCL profiler event mask (Coll = 1, KernelCh = 6)
+  kNameState = 2,      // id = ncclProfilerEventState value
+};
+
+// kSectionStrings: repeated {StringEntry, bytes}. Id 0 is never listed and means "none".
+struct StringEntry {
+  uint32_t id;
+  uint32_t size;
+};
+static_assert(sizeof(StringEntry) == 8);
+
+// kSectionThreads: the process's threads that wrote records (ProfilerRecord::thread indexes it).
+struct ThreadEntry {
+  uint32_t slot;    // value of ProfilerRecord::thread
+  int32_t os_tid;   // Linux thread id
+  char name[16];    // thread name when first seen, NUL-padded
+};
+static_assert(sizeof(ThreadEntry) == 24);
+
+// Event types: bit indexes of the NCCL profiler event mask (type value = 1 << index).
+enum EventType : uint8_t {
+  kTypeGroup = 0,
+  kTypeColl = 1,
+  kTypeP2p = 2,
+  kTypeProxyOp = 3,
+  kTypeProxyStep = 4,
+  kTypeProxyCtrl = 5,
+  kTypeKernelCh = 6,
+  kTypeNetPlugin = 7,
+  kTypeGroupApi = 8,
+  kTypeCollApi = 9,
+  kTypeP2pApi = 10,
+  kTypeKernelLaunch = 11,
+};
+
+enum RecordKind : uint8_t {
+  kRecordNone = 0,  // slot claimed but never finished (counted in records_incomplete)
+  kRecordStart = 1,
+  kRecordStop = 2,
+  kRecordState = 3,
+};
+
+// ProfilerRecord::word for start records.
+inline constexpr uint32_t kStartParentNull = 1u << 0;       // NCCL passed parentObj == NULL
+inline constexpr uint32_t kStartParentForeign = 1u << 1;    // parent from another process (PXN)
+inline constexpr uint32_t kStartParentOtherComm = 1u << 2;  // parent belongs to another communicator
+inline constexpr uint32_t kStartParentUnknown = 1u << 3;    // parent is not a handle of this plugin
+
+// ProfilerRecord::word for state records is the state number; the payload is a StatePayload.
+
+// One profiler callback. Event ids are per communicator, start at 1, and are what NCCL holds as
+// the event handle; a stop or state record names the event it belongs to by id.
+struct ProfilerRecord {
+  uint64_t host_ns;    // host clock when the callback ran (CommunicatorInfo::host_clock)
+  uint64_t event_id;   // the event this record is about
+  uint64_t parent_id;  // start records: the parent's event id in this dump, 0 = none (see word)
+  uint8_t kind;        // RecordKind; written last, so 0 means "not finished"
+  uint8_t type;        // EventType of the event
+  uint16_t thread;     // ThreadEntry::slot of the calling thread
+  uint32_t word;       // start: kStart* flags; state: the state number; stop: 0
+  uint8_t payload[32];  // start: the type's payload struct below; state: StatePayload; stop: 0
+};
+static_assert(sizeof(ProfilerRecord) == 64);
+static_assert(offsetof(ProfilerRecord, kind) == 24);
+static_assert(offsetof(ProfilerRecord, word) == 28);
+static_assert(offsetof(ProfilerRecord, payload) == 32);
+
+// Payloads of start records. String ids (func, datatype, algo, proto) refer to kSectionStrings.
+struct GroupApiPayload {
+  int32_t group_depth;
+  uint8_t graph_captured;
+  uint8_t reserved[27];
+};
+struct CollApiPayload {
+  uint64_t count;  // user element count
+  uint64_t stream;
+  int32_t root;
+  uint16_t func;
+  uint16_t datatype;
+  uint8_t graph_captured;
+  uint8_t reserved[7];
+};
+struct P2pApiPayload {
+  uint64_t count;
+  uint64_t stream;
+  uint16_t func;
+  uint16_t datatype;
+  uint8_t graph_captured;
+  uint8_t reserved[11];
+};
+struct KernelLaunchPayload {
+  uint64_t stream;
+  uint8_t reserved[24];
+};
+struct CollPayload {
+  uint64_t seq;    // per-communicator, per-func sequence number
+  uint64_t count;  // as NCCL reports it: bytes for AllGather/Broadcast (datatype ncclInt8)
+  int32_t root;
+  uint16_t func;
+  uint16_t datatype;
+  uint16_t algo;
+  uint16_t proto;
+  uint8_t n_channels;
+  uint8_t n_warps;
+  uint8_t reserved[2];
+};
+struct P2pPayload {
+  uint64_t count;
+  int32_t peer;
+  uint16_t func;
+  uint16_t datatype;
+  uint8_t n_channels;  // garbage when driven through API v4 (NCCL's adapter does not copy it)
+  uint8_t reserved[15];
+};
+struct ProxyOpPayload {
+  int32_t pid;  // process that created the op (differs from CommunicatorInfo::pid under PXN)
+  int32_t peer;
+  int32_t n_steps;
+  int32_t chunk_size;
+  int32_t rank;
+  uint8_t channel;
+  uint8_t is_send;
+  uint8_t reserved[10];
+};
+struct ProxyStepPayload {
+  int32_t step;
+  int32_t rank;
+  uint8_t reserved[24];
+};
+struct KernelChPayload {
+  uint64_t gpu_start_ns;  // %globaltimer at kernel start of this work on this channel
+  uint8_t channel;
+  uint8_t reserved[23];
+};
+struct NetPluginPayload {
+  int64_t plugin_id;  // low 16 bits: descriptor version; next 16 bits: 1 = IB, 2 = socket
+  uint8_t reserved[24];
+};
+struct StatePayload {
+  uint64_t value;    // transSize (ProxyStep), appendedProxyOps (ProxyCtrl), pTimer (KernelCh
+                     // stop, state 22), data pointer (NetPlugin)
+  uint8_t has_args;  // 0 when NCCL passed NULL state args
+  uint8_t reserved[23];
+};
+static_assert(sizeof(GroupApiPayload) == 32);
+static_assert(sizeof(CollApiPayload) == 32);
+static_assert(sizeof(P2pApiPayload) == 32);
+static_assert(sizeof(KernelLaunchPayload) == 32);
+static_assert(sizeof(CollPayload) == 32);
+static_assert(offsetof(CollPayload, root) == 16);
+static_assert(offsetof(CollPayload, n_channels) == 28);
+static_assert(sizeof(P2pPayload) == 32);
+static_assert(sizeof(ProxyOpPayload) == 32);
+static_assert(offsetof(ProxyOpPayload, channel) == 20);
+static_assert(sizeof(ProxyStepPayload) == 32);
+static_assert(sizeof(KernelChPayload) == 32);
+static_assert(sizeof(NetPluginPayload) == 32);
+static_assert(sizeof(StatePayload) == 32);
+
+// State numbers (ncclProfilerEventState, identical in NCCL profiler APIs v1..v5).
+enum StateNumber : uint32_t {
+  kStateProxyStepSendGpuWait = 8,
+  kStateProxyStepSendWait = 9,
+  kStateProxyStepRecvWait = 10,
+  kStateProxyStepRecvFlushWait = 11,
+  kStateProxyStepRecvGpuWait = 12,
+  kStateProxyCtrlIdle = 13,
+  kStateProxyCtrlActive = 14,
+  kStateProxyCtrlSleep = 15,
+  kStateProxyCtrlWakeup = 16,
+  kStateProxyCtrlAppend = 17,
+  kStateProxyCtrlAppendEnd = 18,
+  kStateProxyOpInProgress = 19,
+  kStateProxyStepSendPeerWait = 20,
+  kStateNetPluginUpdate = 21,
+  kStateKernelChStop = 22,
+  kStateGroupStartApiStop = 23,
+  kStateGroupEndApiStart = 24,
+};
+
+}  // namespace npkit::format
