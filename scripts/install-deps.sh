@@ -9,7 +9,7 @@
 # and the script exits 2.
 set -euo pipefail
 
-read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 cmake g++ make}"
+read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make}"
 if [[ $# -gt 0 ]]; then
   if [[ $1 != --extra ]]; then
     echo "usage: $0 [--extra PKG...]" >&2

@@ -1,0 +1,40 @@
+// gpu/gpu_clock.hpp — what the capture side learns from the GPU: its identity, host/GPU clock
+// correspondences, and the NCCL version loaded in the process.
+//
+// Contract:
+// - CUDA is reached at run time through the driver library (dlopen "libcuda.so.1"); nothing here
+//   links CUDA, and every function works (returning false with a reason) on a machine without it.
+// - Functions act on the calling thread's current CUDA context; none creates or changes a context.
+// - Never throws, never aborts, never blocks for more than the stated bound.
+// - Not for the event hot path: each call costs microseconds to milliseconds.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "npkit/format.hpp"
+
+namespace npkit::capture {
+
+struct GpuIdentity {
+  std::string name;        // e.g. "NVIDIA H200"
+  std::string uuid;        // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+  std::string pci_bus_id;  // e.g. "0000:19:00.0"
+  int cuda_device = -1;    // ordinal in this process
+};
+
+// Identifies the GPU of the calling thread's current CUDA context. On failure returns false and
+// says why in *why_not (e.g. "libcuda.so.1 not loadable", "no current CUDA context").
+bool identify_current_gpu(GpuIdentity* out, std::string* why_not);
+
+// Samples the GPU %globaltimer against host CLOCK_REALTIME: a one-thread kernel on a private
+// stream reads the timer when the host signals it through mapped host memory, several rounds; the
+// round with the narrowest host bracket is returned with `when` set. Gives up (false, reason)
+// after at most 200 ms.
+bool sample_gpu_clock(format::ClockSampleTime when, format::ClockSample* out, std::string* why_not);
+
+// The version ("2.28.9") of the NCCL library mapped at `address_in_libnccl` (any code or data
+// address inside it, e.g. NCCL's logger function or one of its static strings); "" if unknown.
+std::string nccl_version_containing(const void* address_in_libnccl);
+
+}  // namespace npkit::capture
