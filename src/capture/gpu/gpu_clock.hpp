@@ -24,17 +24,22 @@ struct GpuIdentity {
 };
 
 // Identifies the GPU of the calling thread's current CUDA context. On failure returns false and
-// says why in *why_not (e.g. "libcuda.so.1 not loadable", "no current CUDA context").
+// says why in *why_not (e.g. "libcuda.so.1 not loadable: ...", "no current CUDA context");
+// *out is written only on success. why_not may be null.
 bool identify_current_gpu(GpuIdentity* out, std::string* why_not);
 
 // Samples the GPU %globaltimer against host CLOCK_REALTIME: a one-thread kernel on a private
-// stream reads the timer when the host signals it through mapped host memory, several rounds; the
-// round with the narrowest host bracket is returned with `when` set. Gives up (false, reason)
-// after at most 200 ms.
+// non-blocking stream reads the timer when the host signals it through mapped pinned host memory,
+// 16 rounds; the round with the narrowest host bracket is returned with `when` set. Waits at most
+// 200 ms for the kernel's answers, then tells it to stop and gives up (false, reason). On top of
+// that bound: loading the kernel (the driver compiles its PTX, milliseconds) and synchronizing the
+// stream before the memory is freed (immediate once the kernel has run: it stops on the host's
+// word or after 200 ms of its own). *out is written only on success.
 bool sample_gpu_clock(format::ClockSampleTime when, format::ClockSample* out, std::string* why_not);
 
 // The version ("2.28.9") of the NCCL library mapped at `address_in_libnccl` (any code or data
-// address inside it, e.g. NCCL's logger function or one of its static strings); "" if unknown.
+// address inside it, e.g. NCCL's logger function or one of its static strings), asked through
+// that shared object's own ncclGetVersion; "" if the address is in no shared object exporting it.
 std::string nccl_version_containing(const void* address_in_libnccl);
 
 }  // namespace npkit::capture

@@ -69,6 +69,11 @@ TEST_CASE("nccl version containing: the installed libnccl reports its header's v
   REQUIRE(get_error_string != nullptr);
   CHECK(nccl_version_containing(get_version) == expected);
   CHECK(nccl_version_containing(get_error_string) == expected);
+  // A data address: the static text NCCL returns for ncclSuccess lives in the library itself.
+  using ErrorString = const char* (*)(int result);
+  const char* no_error = reinterpret_cast<ErrorString>(get_error_string)(0);
+  REQUIRE(no_error != nullptr);
+  CHECK(nccl_version_containing(no_error) == expected);
   // The lookup's own reference is dropped: closing ours unmaps the library again.
   REQUIRE(dlclose(nccl) == 0);
   void* still_loaded = dlopen(kNcclLibrary, RTLD_NOW | RTLD_NOLOAD);
