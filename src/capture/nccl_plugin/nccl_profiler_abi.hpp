@@ -1,0 +1,264 @@
+// nccl_plugin/nccl_profiler_abi.hpp — the NCCL profiler plugin ABI, versions 5 (NCCL 2.28) and 4
+// (NCCL 2.27), declared here so the plugin builds without NCCL headers.
+//
+// Contract: every type has the size and member offsets of NCCL 2.28.9's
+// src/include/plugin/profiler/profiler_v5.h and profiler_v4.h on LP64 (x86-64, AArch64); the
+// static_asserts below check the sizes and the offsets NCCL's descriptors are known by. Names
+// follow NCCL's so the declarations can be compared line by line; they live in npkit::nccl_abi
+// so they never clash with a real nccl.h.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace npkit::nccl_abi {
+
+enum ncclResult_t : int { ncclSuccess = 0 };
+
+enum ncclDebugLogLevel : int {
+  NCCL_LOG_NONE = 0,
+  NCCL_LOG_VERSION = 1,
+  NCCL_LOG_WARN = 2,
+  NCCL_LOG_INFO = 3,
+  NCCL_LOG_ABORT = 4,
+  NCCL_LOG_TRACE = 5,
+};
+// NCCL's debug subsystem flag for initialisation messages.
+inline constexpr unsigned long kNcclSubsysInit = 0x1;
+inline constexpr unsigned long kNcclSubsysAll = ~0ul;
+
+using ncclDebugLogger_t = void (*)(ncclDebugLogLevel level, unsigned long flags, const char* file,
+                                   int line, const char* fmt, ...);
+
+// ---------------------------------------------------------------------------------------------
+// Version 5
+
+struct ncclProfilerEventDescr_v5_t {
+  uint64_t type;  // one ncclProfile* bit
+  void* parentObj;
+  int rank;
+  union {
+    struct {
+      bool graphCaptured;
+      int groupDepth;
+    } groupApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      int root;
+      void* stream;
+      bool graphCaptured;
+    } collApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      void* stream;
+      bool graphCaptured;
+    } p2pApi;
+    struct {
+      void* stream;
+    } kernelLaunch;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      void const* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char* algo;
+      const char* proto;
+      void* parentGroup;
+    } coll;
+    struct {
+      const char* func;
+      void* buff;
+      const char* datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+      void* parentGroup;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void* data;
+    } netPlugin;
+  };
+};
+
+using ncclProfilerEventState_v5_t = int;  // an int-sized enum in NCCL; values 0..24
+
+union ncclProfilerEventStateArgs_v5_t {
+  struct {
+    size_t transSize;
+  } proxyStep;
+  struct {
+    int appendedProxyOps;
+  } proxyCtrl;
+  struct {
+    void* data;
+  } netPlugin;
+  struct {
+    uint64_t pTimer;
+  } kernelCh;
+};
+
+struct ncclProfiler_v5_t {
+  const char* name;
+  ncclResult_t (*init)(void** context, uint64_t commId, int* eActivationMask, const char* commName,
+                       int nNodes, int nranks, int rank, ncclDebugLogger_t logfn);
+  ncclResult_t (*startEvent)(void* context, void** eHandle, ncclProfilerEventDescr_v5_t* eDescr);
+  ncclResult_t (*stopEvent)(void* eHandle);
+  ncclResult_t (*recordEventState)(void* eHandle, ncclProfilerEventState_v5_t eState,
+                                   ncclProfilerEventStateArgs_v5_t* eStateArgs);
+  ncclResult_t (*finalize)(void* context);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Version 4: 1-byte type, no API events, no parentGroup.
+
+struct ncclProfilerEventDescr_v4_t {
+  uint8_t type;
+  void* parentObj;
+  int rank;
+  union {
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      void const* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char* algo;
+      const char* proto;
+    } coll;
+    struct {
+      const char* func;
+      void* buff;
+      const char* datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void* data;
+    } netPlugin;
+  };
+};
+
+using ncclProfilerEventState_v4_t = int;
+using ncclProfilerEventStateArgs_v4_t = ncclProfilerEventStateArgs_v5_t;  // identical in NCCL
+
+struct ncclProfiler_v4_t {
+  const char* name;
+  ncclResult_t (*init)(void** context, int* eActivationMask, const char* commName,
+                       uint64_t commHash, int nNodes, int nranks, int rank,
+                       ncclDebugLogger_t logfn);
+  ncclResult_t (*startEvent)(void* context, void** eHandle, ncclProfilerEventDescr_v4_t* eDescr);
+  ncclResult_t (*stopEvent)(void* eHandle);
+  ncclResult_t (*recordEventState)(void* eHandle, ncclProfilerEventState_v4_t eState,
+                                   ncclProfilerEventStateArgs_v4_t* eStateArgs);
+  ncclResult_t (*finalize)(void* context);
+};
+
+// ---------------------------------------------------------------------------------------------
+// Layout checks (reference: NCCL 2.28.9 headers, g++ x86-64).
+
+static_assert(sizeof(ncclResult_t) == sizeof(int));
+static_assert(sizeof(ncclProfiler_v5_t) == 48);
+static_assert(sizeof(ncclProfiler_v4_t) == 48);
+static_assert(sizeof(ncclProfilerEventStateArgs_v5_t) == 8);
+
+using Descr5 = ncclProfilerEventDescr_v5_t;
+static_assert(sizeof(Descr5) == 112 && alignof(Descr5) == 8);
+static_assert(offsetof(Descr5, parentObj) == 8);
+static_assert(offsetof(Descr5, rank) == 16);
+static_assert(offsetof(Descr5, groupApi) == 24);
+static_assert(offsetof(Descr5, groupApi.groupDepth) == 28);
+static_assert(offsetof(Descr5, collApi.count) == 32);
+static_assert(offsetof(Descr5, collApi.datatype) == 40);
+static_assert(offsetof(Descr5, collApi.root) == 48);
+static_assert(offsetof(Descr5, collApi.stream) == 56);
+static_assert(offsetof(Descr5, collApi.graphCaptured) == 64);
+static_assert(offsetof(Descr5, p2pApi.stream) == 48);
+static_assert(offsetof(Descr5, p2pApi.graphCaptured) == 56);
+static_assert(offsetof(Descr5, kernelLaunch.stream) == 24);
+static_assert(offsetof(Descr5, coll.seqNumber) == 24);
+static_assert(offsetof(Descr5, coll.func) == 32);
+static_assert(offsetof(Descr5, coll.count) == 56);
+static_assert(offsetof(Descr5, coll.root) == 64);
+static_assert(offsetof(Descr5, coll.datatype) == 72);
+static_assert(offsetof(Descr5, coll.nChannels) == 80);
+static_assert(offsetof(Descr5, coll.nWarps) == 81);
+static_assert(offsetof(Descr5, coll.algo) == 88);
+static_assert(offsetof(Descr5, coll.proto) == 96);
+static_assert(offsetof(Descr5, coll.parentGroup) == 104);
+static_assert(offsetof(Descr5, p2p.datatype) == 40);
+static_assert(offsetof(Descr5, p2p.count) == 48);
+static_assert(offsetof(Descr5, p2p.peer) == 56);
+static_assert(offsetof(Descr5, p2p.nChannels) == 60);
+static_assert(offsetof(Descr5, p2p.parentGroup) == 64);
+static_assert(offsetof(Descr5, proxyOp.pid) == 24);
+static_assert(offsetof(Descr5, proxyOp.channelId) == 28);
+static_assert(offsetof(Descr5, proxyOp.peer) == 32);
+static_assert(offsetof(Descr5, proxyOp.nSteps) == 36);
+static_assert(offsetof(Descr5, proxyOp.chunkSize) == 40);
+static_assert(offsetof(Descr5, proxyOp.isSend) == 44);
+static_assert(offsetof(Descr5, proxyStep.step) == 24);
+static_assert(offsetof(Descr5, kernelCh.channelId) == 24);
+static_assert(offsetof(Descr5, kernelCh.pTimer) == 32);
+static_assert(offsetof(Descr5, netPlugin.id) == 24);
+static_assert(offsetof(Descr5, netPlugin.data) == 32);
+
+using Descr4 = ncclProfilerEventDescr_v4_t;
+static_assert(sizeof(Descr4) == 104 && alignof(Descr4) == 8);
+static_assert(offsetof(Descr4, parentObj) == 8);
+static_assert(offsetof(Descr4, rank) == 16);
+static_assert(offsetof(Descr4, coll.seqNumber) == 24);
+static_assert(offsetof(Descr4, coll.proto) == 96);
+static_assert(offsetof(Descr4, p2p.nChannels) == 60);
+static_assert(offsetof(Descr4, proxyOp.isSend) == 44);
+static_assert(offsetof(Descr4, kernelCh.pTimer) == 32);
+static_assert(offsetof(Descr4, netPlugin.data) == 32);
+
+}  // namespace npkit::nccl_abi

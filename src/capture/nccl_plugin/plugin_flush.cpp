@@ -1,0 +1,18 @@
+// Dumps at process exit and on request: npkitProfilerFlush() for tests and for programs that end
+// with _exit(), and a library destructor for every other exit (also runs if NCCL unloads the
+// plugin after its last communicator). Both dump the contexts not dumped yet with end_reason
+// process-exit and never call CUDA.
+#include "nccl_plugin/plugin_runtime.hpp"
+
+extern "C" __attribute__((visibility("default"))) int npkitProfilerFlush(void) noexcept {
+  return npkit::capture::flush_live_communicators(/*to_stderr=*/false);
+}
+
+namespace {
+
+// At exit NCCL's logger may already be torn down: failures go to stderr.
+__attribute__((destructor)) void dump_at_exit() {
+  npkit::capture::flush_live_communicators(/*to_stderr=*/true);
+}
+
+}  // namespace

@@ -1,0 +1,161 @@
+#include "nccl_plugin/plugin_runtime.hpp"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "gpu/gpu_clock.hpp"
+#include "recorder/capture_settings.hpp"
+#include "recorder/context_dump.hpp"
+
+namespace npkit::capture {
+namespace {
+
+using nccl_abi::ncclDebugLogger_t;
+using nccl_abi::ncclResult_t;
+using nccl_abi::ncclSuccess;
+
+pid_t g_own_pid = 0;
+// NCCL's logger, remembered from the latest init for messages outside init (finalize, flush).
+std::atomic<ncclDebugLogger_t> g_logger{nullptr};
+
+void refresh_own_pid() {
+  g_own_pid = getpid();
+}
+
+__attribute__((constructor)) void start_tracking_pid() {
+  refresh_own_pid();
+  pthread_atfork(nullptr, nullptr, refresh_own_pid);
+}
+
+void log_message(ncclDebugLogger_t logfn, nccl_abi::ncclDebugLogLevel level,
+                 unsigned long subsystems, const std::string& text) {
+  if (logfn != nullptr) {
+    logfn(level, subsystems, __FILE__, __LINE__, "NPKIT %s", text.c_str());
+  } else if (level == nccl_abi::NCCL_LOG_WARN) {
+    std::fprintf(stderr, "NPKIT WARN %s\n", text.c_str());
+  }
+}
+
+void warn(ncclDebugLogger_t logfn, const std::string& text) {
+  log_message(logfn, nccl_abi::NCCL_LOG_WARN, nccl_abi::kNcclSubsysAll, text);
+}
+
+std::string communicator_label(const CommunicatorIdentity& identity) {
+  char label[64];
+  std::snprintf(label, sizeof(label), "communicator %016" PRIx64 " rank %d", identity.comm_hash,
+                identity.rank);
+  return label;
+}
+
+}  // namespace
+
+pid_t own_pid() noexcept {
+  return g_own_pid;
+}
+
+ncclResult_t init_communicator(void** context, int* event_mask,
+                               const CommunicatorIdentity& identity,
+                               ncclDebugLogger_t logfn) noexcept {
+  if (context == nullptr) return ncclSuccess;
+  *context = nullptr;
+  try {
+    if (logfn != nullptr) g_logger.store(logfn, std::memory_order_relaxed);
+    const CaptureSettings settings = read_capture_settings_from_environment();
+    for (const std::string& warning : settings.warnings) warn(logfn, warning);
+
+    std::string why_not;
+    CaptureContext* opened =
+        open_communicator_context(process_context_registry(), identity, settings,
+                                  reinterpret_cast<const void*>(logfn), &why_not);
+    if (opened == nullptr) {
+      warn(logfn, "capture disabled for " + communicator_label(identity) + ": " + why_not);
+      return ncclSuccess;
+    }
+    if (ensure_detached_context(process_context_registry(), settings, identity.profiler_api,
+                                &why_not) == nullptr) {
+      warn(logfn, "operations of other processes (PXN) will not be recorded: " + why_not);
+    }
+    if (event_mask != nullptr) *event_mask = static_cast<int>(settings.event_mask);
+    *context = opened;
+    log_message(logfn, nccl_abi::NCCL_LOG_INFO, nccl_abi::kNcclSubsysInit,
+                "capturing " + communicator_label(identity) + " (events " + settings.events +
+                    ") into " + opened->dump_path);
+  } catch (...) {
+    *context = nullptr;
+    warn(logfn, "capture disabled for " + communicator_label(identity) + ": internal error");
+  }
+  return ncclSuccess;
+}
+
+ncclResult_t finalize_communicator(void* context) noexcept {
+  if (context == nullptr) return ncclSuccess;
+  try {
+    CaptureContext& capture = *static_cast<CaptureContext*>(context);
+    if (capture.dump_taken.load(std::memory_order_acquire)) return ncclSuccess;
+    std::vector<format::ClockSample> end_samples;
+    std::vector<ClockNote> end_notes;
+    format::ClockSample sample{};
+    std::string why_not;
+    if (sample_gpu_clock(format::kSampleAtEnd, &sample, &why_not)) {
+      end_samples.push_back(sample);
+    } else {
+      end_notes.push_back({"no clock sample at end", why_not});
+    }
+    const DumpResult result = dump_context(capture, format::kEndFinalize, end_samples, end_notes);
+    if (result.status == DumpResult::kFailed) {
+      warn(g_logger.load(std::memory_order_relaxed), "could not write dump: " + result.error);
+    }
+  } catch (...) {
+    warn(g_logger.load(std::memory_order_relaxed), "could not write dump: internal error");
+  }
+  return ncclSuccess;
+}
+
+ncclResult_t stop_event(void* handle) noexcept {
+  record_stop(process_context_registry(), decode_handle(handle));
+  return ncclSuccess;
+}
+
+ncclResult_t record_event_state(void* handle, int state,
+                                const nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept {
+  const DecodedHandle decoded = decode_handle(handle);
+  if (!decoded.ours) return ncclSuccess;
+  uint64_t value = 0;
+  if (args != nullptr) {
+    if (decoded.type == format::kTypeProxyCtrl) {
+      value = static_cast<uint64_t>(static_cast<int64_t>(args->proxyCtrl.appendedProxyOps));
+    } else {
+      std::memcpy(&value, args, sizeof(value));
+    }
+  }
+  record_state(process_context_registry(), decoded, static_cast<uint32_t>(state), args != nullptr,
+               value);
+  return ncclSuccess;
+}
+
+int flush_live_communicators(bool to_stderr) noexcept {
+  int written = 0;
+  try {
+    const ncclDebugLogger_t logfn = to_stderr ? nullptr : g_logger.load(std::memory_order_relaxed);
+    for (const DumpResult& result :
+         dump_live_contexts(process_context_registry(), format::kEndProcessExit)) {
+      if (result.status == DumpResult::kWritten) {
+        ++written;
+      } else {
+        warn(logfn, "could not write dump: " + result.error);
+      }
+    }
+  } catch (...) {
+    warn(nullptr, "could not write dumps: internal error");
+  }
+  return written;
+}
+
+}  // namespace npkit::capture

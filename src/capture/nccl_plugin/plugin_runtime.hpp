@@ -1,0 +1,58 @@
+// nccl_plugin/plugin_runtime.hpp — what every exported profiler entry point (API v5 and v4) does,
+// once the version's argument order and descriptor layout are taken care of.
+//
+// Contract:
+// - Never throws, never aborts; returns ncclSuccess from everything (NCCL ignores the other
+//   return codes, and a failed init only disables capture for that communicator: NULL context,
+//   one WARN through NCCL's logger).
+// - init_communicator(): reads the settings (capture_settings.hpp) at every call, logs one WARN
+//   per settings problem, opens the communicator's context and the process's detached context,
+//   and writes the event mask to *event_mask (a process-global int in NCCL: the last init wins).
+//   NCCL also emits the ancestors of the selected events (e.g. GroupApi and CollApi for Coll);
+//   they are recorded like any other event: a record is cheap and keeps every parent link.
+// - start_event(): *handle = the recorder's handle, or NULL (NULL context, unknown type, closed).
+// - stop_event()/record_event_state(): ignore handles that are not this plugin's; the state value
+//   is read from the args member of the event's type (ProxyCtrl: appendedProxyOps, others: the
+//   8-byte member), 0 with has_args 0 when args are NULL.
+// - finalize_communicator(): takes the end clock sample and writes the dump (end_reason
+//   finalize); a write failure is logged as one WARN with the path and strerror.
+// - flush_live_communicators(): dumps every context not dumped yet (end_reason process-exit, no
+//   CUDA call), logs failures (through NCCL's logger, or stderr when `to_stderr`), returns the
+//   number of files written.
+#pragma once
+
+#include <sys/types.h>
+
+#include "nccl_plugin/descriptor_payload.hpp"
+#include "nccl_plugin/nccl_profiler_abi.hpp"
+#include "recorder/context_factory.hpp"
+#include "recorder/context_registry.hpp"
+#include "recorder/event_recorder.hpp"
+
+namespace npkit::capture {
+
+// This process's id, kept current across fork().
+pid_t own_pid() noexcept;
+
+nccl_abi::ncclResult_t init_communicator(void** context, int* event_mask,
+                                         const CommunicatorIdentity& identity,
+                                         nccl_abi::ncclDebugLogger_t logfn) noexcept;
+nccl_abi::ncclResult_t finalize_communicator(void* context) noexcept;
+nccl_abi::ncclResult_t stop_event(void* handle) noexcept;
+nccl_abi::ncclResult_t record_event_state(
+    void* handle, int state, const nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept;
+int flush_live_communicators(bool to_stderr) noexcept;
+
+template <typename Descr>
+nccl_abi::ncclResult_t start_event(void* context, void** handle, const Descr* descr) noexcept {
+  if (handle == nullptr) return nccl_abi::ncclSuccess;
+  *handle = nullptr;
+  if (context == nullptr || descr == nullptr) return nccl_abi::ncclSuccess;
+  StartRequest request;
+  if (!start_request_from(*descr, own_pid(), &request)) return nccl_abi::ncclSuccess;
+  *handle =
+      record_start(process_context_registry(), static_cast<CaptureContext*>(context), request);
+  return nccl_abi::ncclSuccess;
+}
+
+}  // namespace npkit::capture

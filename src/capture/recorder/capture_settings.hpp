@@ -1,0 +1,62 @@
+// recorder/capture_settings.hpp — what to capture and where to write it, from the environment.
+//
+// Variables (read at every communicator init; reading them is cheap):
+//   NPKIT_EVENTS         comma-separated event groups, case-insensitive, blanks ignored:
+//                        api    GroupApi, CollApi, P2pApi, KernelLaunch
+//                        coll   Group, Coll, P2p
+//                        kernel KernelCh
+//                        proxy  ProxyOp, ProxyStep
+//                        ctrl   ProxyCtrl
+//                        net    NetPlugin
+//                        all    every event of profiler API v5 (the default, also when unset/empty)
+//                        An unknown word is ignored with a warning naming it.
+//   NPKIT_BUFFER_SIZE_MB records buffer per communicator in MiB (default 64 = 1,048,576 records of
+//                        64 bytes); a value that is not a whole number in [1, kMaxBufferSizeMb]
+//                        is replaced by the default with a warning.
+//   NPKIT_DUMP_DIR       dump directory (default "npkit-dump", relative to the working directory).
+// Contract: parsing never fails; every problem becomes a warning text and a default.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace npkit::capture {
+
+// NCCL profiler event type bits (profiler API v5, identical values in every API version).
+inline constexpr uint64_t kEventGroup = 1u << 0;
+inline constexpr uint64_t kEventColl = 1u << 1;
+inline constexpr uint64_t kEventP2p = 1u << 2;
+inline constexpr uint64_t kEventProxyOp = 1u << 3;
+inline constexpr uint64_t kEventProxyStep = 1u << 4;
+inline constexpr uint64_t kEventProxyCtrl = 1u << 5;
+inline constexpr uint64_t kEventKernelCh = 1u << 6;
+inline constexpr uint64_t kEventNetPlugin = 1u << 7;
+inline constexpr uint64_t kEventGroupApi = 1u << 8;
+inline constexpr uint64_t kEventCollApi = 1u << 9;
+inline constexpr uint64_t kEventP2pApi = 1u << 10;
+inline constexpr uint64_t kEventKernelLaunch = 1u << 11;
+inline constexpr uint64_t kAllEvents = (1u << 12) - 1;
+
+inline constexpr uint64_t kDefaultBufferSizeMb = 64;
+inline constexpr uint64_t kMaxBufferSizeMb = 1u << 20;  // 1 TiB of address space
+inline constexpr uint64_t kRecordsPerMb = (1u << 20) / 64;
+inline constexpr const char* kDefaultDumpDir = "npkit-dump";
+
+struct CaptureSettings {
+  uint64_t event_mask = kAllEvents;
+  std::string events;  // the selected groups, normalised ("api,coll,kernel,proxy,ctrl,net")
+  uint64_t buffer_size_mb = kDefaultBufferSizeMb;
+  uint64_t buffer_records = kDefaultBufferSizeMb * kRecordsPerMb;
+  std::string dump_dir = kDefaultDumpDir;
+  std::vector<std::string> warnings;  // one line per ignored word or bad value
+};
+
+// Parses the three variables' values; NULL means "not set".
+CaptureSettings parse_capture_settings(const char* events, const char* buffer_size_mb,
+                                       const char* dump_dir);
+
+// parse_capture_settings() of the current environment.
+CaptureSettings read_capture_settings_from_environment();
+
+}  // namespace npkit::capture

@@ -1,0 +1,99 @@
+#include "recorder/context_dump.hpp"
+
+#include "recorder/dump_writer.hpp"
+#include "recorder/host_clock.hpp"
+#include "recorder/string_interner.hpp"
+#include "recorder/thread_registry.hpp"
+
+namespace npkit::capture {
+namespace {
+
+// The registered threads that wrote one of the published records, ascending slots.
+std::vector<format::ThreadEntry> threads_of(const RecordBuffer::Closed& closed) {
+  std::vector<bool> used(ThreadRegistry::kCapacity, false);
+  size_t next_incomplete = 0;
+  for (uint64_t i = 0; i < closed.count; ++i) {
+    if (next_incomplete < closed.incomplete.size() && closed.incomplete[next_incomplete] == i) {
+      ++next_incomplete;
+      continue;
+    }
+    const uint16_t slot = closed.records[i].thread;
+    if (slot < ThreadRegistry::kCapacity) used[slot] = true;
+  }
+  std::vector<format::ThreadEntry> threads;
+  for (uint32_t slot = 0; slot < ThreadRegistry::kCapacity; ++slot) {
+    format::ThreadEntry entry{};
+    if (used[slot] && process_thread_registry().entry(static_cast<uint16_t>(slot), &entry)) {
+      threads.push_back(entry);
+    }
+  }
+  return threads;
+}
+
+}  // namespace
+
+DumpResult dump_context(CaptureContext& context, format::EndReason reason,
+                        const std::vector<format::ClockSample>& end_samples,
+                        const std::vector<ClockNote>& end_notes) {
+  DumpResult result;
+  result.path = context.dump_path;
+  if (context.dump_taken.exchange(true, std::memory_order_acq_rel)) return result;
+
+  const int64_t end_ns = host_now_ns();
+  RecordBuffer::Closed closed;
+  if (!context.buffer.close(kDumpWaitBudget, &closed)) return result;
+
+  DumpContent content;
+  content.clock_samples = context.clock_samples;
+  content.clock_samples.insert(content.clock_samples.end(), end_samples.begin(), end_samples.end());
+  content.metadata = context.metadata;
+  std::vector<ClockNote> notes = context.clock_notes;
+  notes.insert(notes.end(), end_notes.begin(), end_notes.end());
+  const std::string note = clock_note_text(notes);
+  if (!note.empty()) content.metadata.emplace_back("clock.note", note);
+  content.strings = process_string_interner().snapshot();
+  content.threads = threads_of(closed);
+  content.records = closed.records;
+  content.record_count = closed.count;
+  content.incomplete = closed.incomplete;
+
+  format::CommunicatorInfo& comm = content.comm;
+  comm.comm_hash = context.comm_hash;
+  comm.rank = context.rank;
+  comm.nranks = context.nranks;
+  comm.nnodes = context.nnodes;
+  comm.pid = context.pid;
+  comm.capture_start_ns = context.capture_start_ns;
+  comm.capture_end_ns = end_ns;
+  comm.end_reason = reason;
+  comm.clock_method =
+      content.clock_samples.empty() ? format::kClockNone : format::kClockKernelBracket;
+  comm.profiler_api = context.profiler_api;
+  comm.host_clock = format::kHostClockRealtime;
+  comm.event_mask = context.event_mask;
+  comm.records_capacity = context.buffer.capacity();
+  comm.records_attempted = closed.attempted;
+  comm.records_dropped = closed.dropped;
+  comm.records_incomplete = closed.incomplete.size();
+  comm.events_after_dump = context.buffer.claims_after_close();
+
+  result.status = write_dump_file(content, context.dump_path, &result.error) ? DumpResult::kWritten
+                                                                             : DumpResult::kFailed;
+  context.buffer.release(closed);
+  return result;
+}
+
+std::vector<DumpResult> dump_live_contexts(ContextRegistry& registry, format::EndReason reason) {
+  std::vector<DumpResult> results;
+  for (CaptureContext* context : registry.all()) {
+    if (context->dump_taken.load(std::memory_order_acquire)) continue;
+    if (context->slot == ContextRegistry::kDetachedSlot && context->buffer.claimed() == 0) {
+      continue;
+    }
+    DumpResult result = dump_context(*context, reason, {}, {});
+    if (result.status != DumpResult::kAlreadyTaken) results.push_back(std::move(result));
+  }
+  return results;
+}
+
+}  // namespace npkit::capture

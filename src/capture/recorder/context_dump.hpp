@@ -1,0 +1,47 @@
+// recorder/context_dump.hpp — the one dump of a context: close its buffer, write its file,
+// release its memory.
+//
+// Contract:
+// - dump_context() acts once per context (CaptureContext::dump_taken); a second call returns
+//   kAlreadyTaken and touches nothing. It closes the buffer (waiting up to kDumpWaitBudget for
+//   records being written), writes the file with write_dump_file() and unmaps the buffer when no
+//   record stayed incomplete. `end_samples` are appended to the clock samples taken at init and
+//   `end_notes` (why an end sample is missing) to the context's clock notes (clock_note.hpp). No
+//   CUDA call is made here.
+// - CommunicatorInfo: capture_end_ns is the host clock when the buffer was closed;
+//   records_attempted counts every claim before the close, records_dropped those past the
+//   capacity, events_after_dump the claims between the close and the writing of the file;
+//   clock_method is kClockKernelBracket when the file holds clock samples, else kClockNone.
+// - The Threads section lists only threads that wrote a record of this file; Strings lists the
+//   whole process-wide table.
+// - dump_live_contexts() dumps, with `reason` and no end sample, every context of `registry` not
+//   dumped yet (the detached one only when something was recorded into it) and returns the
+//   results of the dumps it attempted.
+#pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "npkit/format.hpp"
+#include "recorder/capture_context.hpp"
+#include "recorder/context_registry.hpp"
+
+namespace npkit::capture {
+
+inline constexpr std::chrono::milliseconds kDumpWaitBudget{200};
+
+struct DumpResult {
+  enum Status { kWritten, kAlreadyTaken, kFailed };
+  Status status = kAlreadyTaken;
+  std::string path;
+  std::string error;  // kFailed: the path and strerror of what failed
+};
+
+DumpResult dump_context(CaptureContext& context, format::EndReason reason,
+                        const std::vector<format::ClockSample>& end_samples,
+                        const std::vector<ClockNote>& end_notes);
+
+std::vector<DumpResult> dump_live_contexts(ContextRegistry& registry, format::EndReason reason);
+
+}  // namespace npkit::capture

@@ -1,0 +1,38 @@
+#include "recorder/context_registry.hpp"
+
+namespace npkit::capture {
+namespace {
+
+ContextRegistry g_process_contexts;
+
+}  // namespace
+
+bool ContextRegistry::add(CaptureContext* context) noexcept {
+  const uint32_t slot = next_.fetch_add(1, std::memory_order_relaxed);
+  if (slot >= kSlots) return false;
+  context->slot = static_cast<uint16_t>(slot);
+  slots_[slot].store(context, std::memory_order_release);
+  return true;
+}
+
+bool ContextRegistry::set_detached(CaptureContext* context) noexcept {
+  context->slot = kDetachedSlot;
+  CaptureContext* expected = nullptr;
+  return slots_[kDetachedSlot].compare_exchange_strong(expected, context,
+                                                       std::memory_order_acq_rel);
+}
+
+std::vector<CaptureContext*> ContextRegistry::all() const {
+  std::vector<CaptureContext*> out;
+  const uint32_t end = next_.load(std::memory_order_acquire);
+  for (uint32_t slot = 0; slot < end && slot < kSlots; ++slot) {
+    if (CaptureContext* context = at(static_cast<uint16_t>(slot))) out.push_back(context);
+  }
+  return out;
+}
+
+ContextRegistry& process_context_registry() noexcept {
+  return g_process_contexts;
+}
+
+}  // namespace npkit::capture

@@ -1,0 +1,174 @@
+#include "recorder/dump_writer.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+
+#include "recorder/buffered_file.hpp"
+#include "recorder/event_names.hpp"
+
+namespace npkit::capture {
+namespace {
+
+uint64_t padded(uint64_t size) {
+  return (size + 7) & ~uint64_t{7};
+}
+
+// One section's header fields, computed before anything is written.
+struct SectionPlan {
+  uint32_t kind;
+  uint32_t entry_size;
+  uint64_t payload_size;
+};
+
+uint64_t metadata_bytes(const DumpContent& content) {
+  uint64_t bytes = 0;
+  for (const auto& [key, value] : content.metadata) {
+    bytes += sizeof(format::MetadataEntry) + key.size() + value.size();
+  }
+  return bytes;
+}
+
+uint64_t names_bytes() {
+  uint64_t bytes = 0;
+  for (uint32_t i = 0; i < kEventTypeCount; ++i) {
+    bytes += sizeof(format::NameEntry) + std::strlen(event_type_name(i));
+  }
+  for (uint32_t s = 0; s < kStateCount; ++s) {
+    bytes += sizeof(format::NameEntry) + std::strlen(state_name(s));
+  }
+  return bytes;
+}
+
+uint64_t strings_bytes(const DumpContent& content) {
+  uint64_t bytes = 0;
+  for (const auto& entry : content.strings) {
+    bytes += sizeof(format::StringEntry) + entry.second.size();
+  }
+  return bytes;
+}
+
+std::vector<SectionPlan> plan_sections(const DumpContent& content) {
+  std::vector<SectionPlan> plan;
+  plan.push_back({format::kSectionCommunicator, sizeof(format::CommunicatorInfo),
+                  sizeof(format::CommunicatorInfo)});
+  plan.push_back({format::kSectionMetadata, 0, metadata_bytes(content)});
+  if (!content.clock_samples.empty()) {
+    plan.push_back({format::kSectionClockSamples, sizeof(format::ClockSample),
+                    content.clock_samples.size() * sizeof(format::ClockSample)});
+  }
+  plan.push_back({format::kSectionNames, 0, names_bytes()});
+  plan.push_back({format::kSectionStrings, 0, strings_bytes(content)});
+  plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
+                  content.threads.size() * sizeof(format::ThreadEntry)});
+  plan.push_back({format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
+                  content.record_count * sizeof(format::ProfilerRecord)});
+  return plan;
+}
+
+void append_name(BufferedFile& file, uint32_t domain, uint32_t id, const char* name) {
+  format::NameEntry entry{};
+  entry.domain = domain;
+  entry.id = id;
+  entry.name_size = static_cast<uint32_t>(std::strlen(name));
+  file.append(&entry, sizeof(entry));
+  file.append(name, entry.name_size);
+}
+
+void append_payload(BufferedFile& file, const DumpContent& content, uint32_t kind) {
+  switch (kind) {
+    case format::kSectionCommunicator:
+      file.append(&content.comm, sizeof(content.comm));
+      break;
+    case format::kSectionMetadata:
+      for (const auto& [key, value] : content.metadata) {
+        const format::MetadataEntry entry{static_cast<uint32_t>(key.size()),
+                                          static_cast<uint32_t>(value.size())};
+        file.append(&entry, sizeof(entry));
+        file.append(key.data(), key.size());
+        file.append(value.data(), value.size());
+      }
+      break;
+    case format::kSectionClockSamples:
+      file.append(content.clock_samples.data(),
+                  content.clock_samples.size() * sizeof(format::ClockSample));
+      break;
+    case format::kSectionNames:
+      for (uint32_t i = 0; i < kEventTypeCount; ++i) {
+        append_name(file, format::kNameEventType, i, event_type_name(i));
+      }
+      for (uint32_t s = 0; s < kStateCount; ++s) {
+        append_name(file, format::kNameState, s, state_name(s));
+      }
+      break;
+    case format::kSectionStrings:
+      for (const auto& [id, text] : content.strings) {
+        const format::StringEntry entry{id, static_cast<uint32_t>(text.size())};
+        file.append(&entry, sizeof(entry));
+        file.append(text.data(), text.size());
+      }
+      break;
+    case format::kSectionThreads:
+      file.append(content.threads.data(), content.threads.size() * sizeof(format::ThreadEntry));
+      break;
+    case format::kSectionProfilerRecords: {
+      uint64_t next = 0;
+      for (uint64_t skipped : content.incomplete) {
+        file.append(content.records + next, (skipped - next) * sizeof(format::ProfilerRecord));
+        file.append_zeros(sizeof(format::ProfilerRecord));
+        next = skipped + 1;
+      }
+      file.append(content.records + next,
+                  (content.record_count - next) * sizeof(format::ProfilerRecord));
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+bool write_dump_file(const DumpContent& content, const std::string& final_path,
+                     std::string* error) {
+  const std::vector<SectionPlan> plan = plan_sections(content);
+  uint64_t file_size = sizeof(format::FileHeader);
+  for (const SectionPlan& section : plan) {
+    file_size += sizeof(format::SectionHeader) + padded(section.payload_size);
+  }
+
+  format::FileHeader header{};
+  std::memcpy(header.magic, format::kMagic, sizeof(header.magic));
+  header.major = format::kMajorVersion;
+  header.minor = format::kMinorVersion;
+  header.header_size = sizeof(format::FileHeader);
+  header.endian_marker = format::kEndianMarker;
+  header.section_count = static_cast<uint32_t>(plan.size());
+  header.file_size = file_size;
+  header.feature_bits = format::kFeatureProfilerRecords;
+  if (!content.clock_samples.empty()) header.feature_bits |= format::kFeatureClockCalibration;
+
+  const std::string temp_path = final_path + ".tmp." + std::to_string(getpid());
+  BufferedFile file;
+  if (!file.open(temp_path, error)) return false;
+  file.append(&header, sizeof(header));
+  for (const SectionPlan& section : plan) {
+    const format::SectionHeader section_header{section.kind, section.entry_size,
+                                               section.payload_size};
+    file.append(&section_header, sizeof(section_header));
+    append_payload(file, content, section.kind);
+    file.append_zeros(padded(section.payload_size) - section.payload_size);
+  }
+  if (!file.close(error)) {
+    unlink(temp_path.c_str());
+    return false;
+  }
+  if (std::rename(temp_path.c_str(), final_path.c_str()) != 0) {
+    *error = "rename " + temp_path + " -> " + final_path + ": " + std::strerror(errno);
+    unlink(temp_path.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace npkit::capture
