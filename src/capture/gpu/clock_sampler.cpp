@@ -1,27 +1,19 @@
 // sample_gpu_clock: host CLOCK_REALTIME brackets around the probe kernel's %globaltimer reads.
-#include <time.h>
-
 #include <chrono>
 #include <cstring>
 #include <utility>
 
 #include "gpu/clock_probe_kernel.hpp"
+#include "gpu/clock_rounds.hpp"
 #include "gpu/cuda_driver.hpp"
 #include "gpu/gpu_clock.hpp"
 
 namespace npkit::capture {
 namespace {
 
-constexpr std::chrono::milliseconds kHostWait{200};
-constexpr uint64_t kKernelTimeoutNs = 200'000'000;
-// Spin iterations between two looks at the host deadline (keeps the polling loop tight).
-constexpr int kSpinsPerDeadlineCheck = 256;
-
-int64_t realtime_ns() {
-  timespec now{};
-  clock_gettime(CLOCK_REALTIME, &now);
-  return int64_t{now.tv_sec} * 1'000'000'000 + now.tv_nsec;
-}
+// The kernel's own limit, the host's wait: a kernel left without its next round stops by itself.
+constexpr uint64_t kKernelTimeoutNs =
+    std::chrono::duration_cast<std::chrono::nanoseconds>(kClockRoundsWait).count();
 
 // What one sampling needs from the driver; released in reverse order on every path, the stream
 // synchronized first so the kernel has exited before its memory goes away.
@@ -107,35 +99,6 @@ class ProbeResources {
   cuda::Stream stream_ = nullptr;
 };
 
-// Runs the rounds against a launched kernel; keeps the narrowest bracket in *best. On timeout
-// tells the kernel to stop and returns false with the reason.
-bool run_rounds(volatile ClockProbeBlock* block, format::ClockSample* best, std::string* why_not) {
-  const auto deadline = std::chrono::steady_clock::now() + kHostWait;
-  int64_t best_width = -1;
-  for (uint32_t round = 1; round <= kClockProbeRounds; ++round) {
-    const int64_t before = realtime_ns();
-    __atomic_store_n(&block->go, round, __ATOMIC_RELEASE);
-    for (int spins = 1; __atomic_load_n(&block->ack, __ATOMIC_ACQUIRE) != round; ++spins) {
-      if (spins % kSpinsPerDeadlineCheck == 0 && std::chrono::steady_clock::now() > deadline) {
-        __atomic_store_n(&block->go, kClockProbeAbort, __ATOMIC_RELEASE);
-        *why_not = "GPU clock probe kernel did not answer round " + std::to_string(round) + " of " +
-                   std::to_string(kClockProbeRounds) + " within " +
-                   std::to_string(kHostWait.count()) + " ms";
-        return false;
-      }
-    }
-    const int64_t after = realtime_ns();
-    const uint64_t gpu_ns = block->gpu_ns[round - 1];
-    if (best_width < 0 || after - before < best_width) {
-      best_width = after - before;
-      best->host_before_ns = before;
-      best->host_after_ns = after;
-      best->gpu_ns = gpu_ns;
-    }
-  }
-  return true;
-}
-
 }  // namespace
 
 bool sample_gpu_clock(format::ClockSampleTime when, format::ClockSample* out,
@@ -154,7 +117,8 @@ bool sample_gpu_clock(format::ClockSampleTime when, format::ClockSample* out,
   {
     ProbeResources probe(*driver);
     if (!probe.acquire(&reason) || !probe.launch(&reason) ||
-        !run_rounds(probe.block(), &sample, &reason) || !probe.synchronize(&reason)) {
+        !run_clock_rounds(probe.block(), kClockRoundsWait, &sample, &reason) ||
+        !probe.synchronize(&reason)) {
       return fail(reason);
     }
   }
