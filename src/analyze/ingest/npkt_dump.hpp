@@ -4,9 +4,11 @@
 // - read_npkt_file never throws and never crashes on hostile bytes: a file that is not a complete,
 //   well-formed v1 dump yields an Error naming the file, the byte offset and what was expected
 //   (bad magic, newer major version, truncated section, entry size mismatch, ...).
-// - Sections of unknown kind are skipped (forward compatibility within major 1); an unknown minor is
-//   accepted. Conditions that leave the result sound (e.g. records with kind 0, a missing names
-//   section) are returned as counted warnings, not errors.
+// - Sections of unknown kind are skipped (forward compatibility within major 1); an unknown
+//   minor is accepted, and so is a larger entry_size of a fixed-entry section (the known prefix of
+//   each entry is read). Conditions that leave the result sound (e.g. records with kind 0, a
+//   missing names section) are returned as counted warnings, not errors.
+// - Every known section kind may appear at most once; the Communicator section is required.
 // - The returned value owns copies of everything; it does not refer to the file.
 #pragma once
 
