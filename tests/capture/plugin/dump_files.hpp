@@ -1,0 +1,26 @@
+// dump_files.hpp — where the plugin's dumps are expected and how tests read them back.
+//
+// Contract:
+// - dump_file_name / detached_file_name spell the names of docs/format.md ("npkit_<comm hash as
+//   16 lower-case hex digits>_rank<R>.npkt", "npkit_detached_pid<pid>.npkt"), computed here
+//   independently of the plugin.
+// - entries_in lists the names directly inside a directory (sorted; [] if it does not exist).
+// - read_dump reads a file with the analyzer's reader and REQUIREs (Catch2) that it parses.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ingest/npkt_dump.hpp"
+
+namespace npkit::test {
+
+std::string dump_file_name(uint64_t comm_hash, int rank);
+std::string detached_file_name(int pid);
+
+std::vector<std::string> entries_in(const std::string& dir);
+
+ingest::NpktDump read_dump(const std::string& path);
+
+}  // namespace npkit::test

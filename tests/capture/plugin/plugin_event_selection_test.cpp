@@ -1,0 +1,56 @@
+// NPKIT_EVENTS -> the activation mask written through eActivationMask. Expected masks are sums of
+// the event bits of the NCCL profiler reference table 2.4, per the groups of docs/capture.md:
+//   api    = GroupApi 256 + CollApi 512 + P2pApi 1024 + KernelLaunch 2048 = 3840
+//   coll   = Group 1 + Coll 2 + P2p 4                                      =    7
+//   kernel = KernelCh 64;  proxy = ProxyOp 8 + ProxyStep 16 = 24;  ctrl = ProxyCtrl 32;
+//   net    = NetPlugin 128;  all = 4095
+#include <catch2/catch.hpp>
+
+#include "capture/plugin/captured_log.hpp"
+#include "capture/plugin/dump_files.hpp"
+#include "capture/plugin/plugin_env.hpp"
+#include "capture/plugin/plugin_library.hpp"
+
+namespace npkit::test {
+namespace {
+
+// Inits and finalizes one communicator under `events`; returns the mask the plugin wrote and
+// checks that the dump says the same.
+int mask_for(const std::optional<std::string>& events, uint64_t comm_hash) {
+  const PluginLibrary& lib = require_plugin();
+  PluginEnv env(events);
+  void* context = nullptr;
+  int mask = -1;  // NCCL's process-wide mask; the plugin must overwrite it
+  REQUIRE(lib.v5->init(&context, comm_hash, &mask, nullptr, 1, 1, 0, capture_log) == abi::kSuccess);
+  REQUIRE(context != nullptr);
+  REQUIRE(lib.v5->finalize(context) == abi::kSuccess);
+  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(comm_hash, 0)));
+  CHECK(dump.comm.event_mask == static_cast<uint64_t>(mask));
+  return mask;
+}
+
+TEST_CASE("plugin: NPKIT_EVENTS groups select the reference's event bits", "[plugin]") {
+  CHECK(mask_for(std::nullopt, 0x7e57000000000501ull) == 4095);
+  CHECK(mask_for("all", 0x7e57000000000502ull) == 4095);
+  CHECK(mask_for("kernel", 0x7e57000000000503ull) == 64);
+  CHECK(mask_for("coll,kernel", 0x7e57000000000504ull) == (2 | 1 | 4 | 64));
+  CHECK(mask_for("api", 0x7e57000000000505ull) == (256 | 512 | 1024 | 2048));
+  CHECK(mask_for("coll", 0x7e57000000000506ull) == 7);
+  CHECK(mask_for("proxy", 0x7e57000000000507ull) == (8 | 16));
+  CHECK(mask_for("ctrl", 0x7e57000000000508ull) == 32);
+  CHECK(mask_for("net", 0x7e57000000000509ull) == 128);
+  CHECK(mask_for("proxy,ctrl,net", 0x7e5700000000050aull) == (8 | 16 | 32 | 128));
+  CHECK(mask_for("api,coll,kernel,proxy,ctrl,net", 0x7e5700000000050bull) == 4095);
+  CHECK(mask_for("kernel,all", 0x7e5700000000050cull) == 4095);
+}
+
+TEST_CASE("plugin: an unknown NPKIT_EVENTS word is ignored with one warning", "[plugin]") {
+  LogCapture log;
+  CHECK(mask_for("kernel,bogusgroup7,coll", 0x7e5700000000050dull) == (64 | 1 | 2 | 4));
+  INFO(log.dump());
+  CHECK(log.count(abi::kLogWarn, "bogusgroup7") == 1);
+  CHECK(log.count(abi::kLogWarn) == 1);
+}
+
+}  // namespace
+}  // namespace npkit::test
