@@ -11,16 +11,19 @@
 //        (64), u32 endian marker 0x01020304, u32 section_count, u64 file_size, u64 feature_bits,
 //        24 zero bytes
 //   64   sections, each a 16-byte header (u32 kind, u32 entry_size, u64 payload_size), the
-//        payload, zero padding to a multiple of 8; in this order:
+//        payload, zero padding to a multiple of 8; in this order (last() moves one to the end):
 //          1 Communicator (one 136-byte entry)     then any extra_section() in call order
 //          2 Metadata (u32 key_size, u32 value_size, key, value; entry_size 0)
-//          3 ClockSamples (32-byte entries; written only when there is a sample)
+//          3 ClockSamples (i64 host_before, i64 host_after, u64 gpu, u32 when, u32 0: 32 bytes
+//            each; written only when there is a sample)
 //          4 Names (u32 domain, u32 id, u32 name_size, u32 0, name; entry_size 0)
 //          5 Strings (u32 id, u32 size, text; entry_size 0)
-//          6 Threads (24-byte entries)
-//          7 ProfilerRecords (64-byte entries)
+//          6 Threads (u32 slot, i32 os_tid, 16-byte NUL-padded name: 24 bytes each)
+//          7 ProfilerRecords (u64 host_ns, u64 event_id, u64 parent_id, u8 kind, u8 type,
+//            u16 thread, u32 word, 32-byte payload: 64 bytes each)
 // Feature bits default to bit 0 (records section present) plus bit 1 when clock samples exist.
 // So the Communicator section's header is at 64, its payload at 80, the next section at 216.
+// Fixtures described as text (golden tests): support/npkt_spec.hpp.
 //
 // Example:
 //   NpktBuilder b;

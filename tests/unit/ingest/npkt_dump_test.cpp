@@ -34,8 +34,8 @@ T payload_as(const format::ProfilerRecord& r) {
   return p;
 }
 
-RecordSpec raw_record(std::uint64_t host_ns, std::uint64_t id, std::uint8_t kind,
-                      std::uint8_t type, std::uint32_t word = 0) {
+RecordSpec raw_record(std::uint64_t host_ns, std::uint64_t id, std::uint8_t kind, std::uint8_t type,
+                      std::uint32_t word = 0) {
   RecordSpec r;
   r.host_ns = host_ns;
   r.event_id = id;
