@@ -59,6 +59,7 @@ std::string bind_all(void* library, Driver* d) {
       {bind(library, {"cuStreamDestroy_v2"}, &d->cuStreamDestroy), "cuStreamDestroy_v2"},
       {bind(library, {"cuLaunchKernel"}, &d->cuLaunchKernel), "cuLaunchKernel"},
       {bind(library, {"cuStreamSynchronize"}, &d->cuStreamSynchronize), "cuStreamSynchronize"},
+      {bind(library, {"cuStreamQuery"}, &d->cuStreamQuery), "cuStreamQuery"},
       {bind(library, {"cuGetErrorString"}, &d->cuGetErrorString), "cuGetErrorString"},
   };
   for (const Binding& binding : bindings) {

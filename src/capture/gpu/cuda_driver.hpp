@@ -74,6 +74,7 @@ struct Driver {
                            unsigned block_x, unsigned block_y, unsigned block_z,
                            unsigned shared_bytes, Stream stream, void** params, void** extra);
   Result (*cuStreamSynchronize)(Stream stream);
+  Result (*cuStreamQuery)(Stream stream);  // kSuccess when all work on the stream has finished
   Result (*cuGetErrorString)(Result result, const char** text);
 };
 

@@ -31,10 +31,12 @@ bool identify_current_gpu(GpuIdentity* out, std::string* why_not);
 // Samples the GPU %globaltimer against host CLOCK_REALTIME: a one-thread kernel on a private
 // non-blocking stream reads the timer when the host signals it through mapped pinned host memory,
 // 16 rounds; the round with the narrowest host bracket is returned with `when` set. Waits at most
-// 200 ms for the kernel's answers, then tells it to stop and gives up (false, reason). On top of
-// that bound: loading the kernel (the driver compiles its PTX, milliseconds) and synchronizing the
-// stream before the memory is freed (immediate once the kernel has run: it stops on the host's
-// word or after 200 ms of its own). *out is written only on success.
+// 200 ms for the kernel's answers, then tells it to stop and gives up (false, reason). The first
+// call in a context also loads the kernel (the driver compiles its PTX: milliseconds). The block,
+// kernel and stream of each context are kept for the life of the process and never released, and
+// a timed-out kernel is never waited for: freeing or unloading could wait for every kernel on the
+// device, and an init or finalize must not wait for other communicators' kernels. Calls are
+// serialized by a process-wide mutex. *out is written only on success.
 bool sample_gpu_clock(format::ClockSampleTime when, format::ClockSample* out, std::string* why_not);
 
 // The version ("2.28.9") of the NCCL library mapped at `address_in_libnccl` (any code or data
