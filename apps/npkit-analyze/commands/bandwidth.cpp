@@ -8,6 +8,7 @@
 #include "bandwidth/nccl_tests_convention.hpp"
 #include "bandwidth/span_bandwidth.hpp"
 #include "commands/command.hpp"
+#include "commands/npkt_input.hpp"
 #include "render/text_table.hpp"
 
 namespace npkit::cli {
@@ -142,6 +143,7 @@ void write_json(const LoadedDump& d, const BandwidthOptions& o, std::uint32_t nr
 }
 
 Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
+  if (is_npkt_input(o.common.path)) return run_npkt_bandwidth(o.common, o.coll, context);
   if (!valid_coll_option(o.coll)) {
     return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
   }
@@ -200,7 +202,8 @@ void register_bandwidth(CLI::App& app, CliContext& context) {
   add_common_options(*cmd, options->common);
   cmd->add_option(
          "--coll", options->coll,
-         "Collective: all, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv")
+         "Collective: all, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv "
+         "(.npkt dumps: also reduce)")
       ->capture_default_str();
   cmd->add_option("--view", options->view,
                   "What to show: auto (both; CSV: collectives if any), collectives, events")

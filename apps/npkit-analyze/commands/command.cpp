@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <fstream>
 #include <functional>
 #include <iostream>
@@ -18,7 +19,9 @@
 namespace npkit::cli {
 
 void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
-  cmd.add_option("PATH", o.path, "NPKit dump directory")->required();
+  cmd.add_option("PATH", o.path,
+                 "NPKit dump directory, or a .npkt file or a directory of .npkt files")
+      ->required();
   if (with_format) {
     cmd.add_option("--format", o.format, "Output format")
         ->check(CLI::IsMember({"table", "json", "csv"}))
@@ -174,6 +177,18 @@ std::string TimeScale::operator()(double ns) const {
 TimeScale time_scale_for(std::int64_t max_ns) {
   if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
   return TimeScale{1e3, "us"};
+}
+
+std::string describe_time(std::int64_t ns) {
+  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
+  if (ns < kYear2001)
+    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
+  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
 }
 
 std::string us(double ns) {

@@ -98,6 +98,10 @@ struct TimeScale {
 };
 TimeScale time_scale_for(std::int64_t max_ns);
 
+// Epoch nanoseconds after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC"; smaller values as seconds
+// of a boot-relative steady clock.
+std::string describe_time(std::int64_t ns);
+
 std::string us(double ns);
 std::string percent(double fraction);
 

@@ -1,29 +1,16 @@
 // `npkit-analyze info PATH`: what a dump holds.
 #include <fmt/format.h>
 
-#include <ctime>
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/npkt_input.hpp"
 #include "inventory/dump_inventory.hpp"
 #include "render/text_table.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {
 namespace {
-
-// Epoch nanoseconds after 2001 print as UTC; smaller values are a boot-relative steady clock.
-std::string describe_time(std::int64_t ns) {
-  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
-  if (ns < kYear2001)
-    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
-  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
-}
 
 std::string gpu_time_method(const RankInventory& r) {
   if (r.gpu_files == 0) return "no GPU buffers";
@@ -183,6 +170,7 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 }
 
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
+  if (is_npkt_input(o.path)) return run_npkt_info(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   auto merged =

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/npkt_input.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/text_table.hpp"
 #include "util/saturating.hpp"
@@ -175,6 +176,7 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
 }
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
+  if (is_npkt_input(o.path)) return run_npkt_report(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   auto merged = read_merged<PhaseBreakdownSink>(*loaded, o,

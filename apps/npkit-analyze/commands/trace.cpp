@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/npkt_input.hpp"
 #include "io/file_io.hpp"
 #include "render/chrome_trace_writer.hpp"
 
@@ -28,6 +29,7 @@ Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigin
 }
 
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
+  if (is_npkt_input(o.path)) return run_npkt_trace(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   // Pass 1, on all cores: the time origins. Its warnings repeat pass 2's, so they are dropped.

@@ -4,10 +4,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "npkit/version.hpp"
 #include "render/json_writer.hpp"
+#include "render/trace_numbers.hpp"
 
 namespace npkit {
 namespace {
@@ -15,27 +15,6 @@ namespace {
 using namespace std::string_view_literals;
 
 constexpr std::size_t kFlushBytes = 1 << 20;
-
-void append_uint(std::string& out, std::uint64_t v) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-  out.append(digits, end);
-}
-
-// `thousandths` / 1000 with exactly three decimals: microseconds from nanoseconds, GB/s from MB/s.
-void append_fixed3(std::string& out, std::int64_t thousandths) {
-  std::uint64_t mag = static_cast<std::uint64_t>(thousandths);
-  if (thousandths < 0) {
-    out.push_back('-');
-    mag = 0 - mag;
-  }
-  append_uint(out, mag / 1000);
-  const auto frac = static_cast<unsigned>(mag % 1000);
-  const char tail[4] = {'.', static_cast<char>('0' + frac / 100),
-                        static_cast<char>('0' + frac / 10 % 10),
-                        static_cast<char>('0' + frac % 10)};
-  out.append(tail, 4);
-}
 
 std::uint32_t thread_id(const TrackRef& t, std::uint32_t lane) {
   return t.kind == TrackKind::kGpu ? t.index + 1 : (t.index + 1) * 1000 + lane;

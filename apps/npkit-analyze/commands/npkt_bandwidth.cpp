@@ -1,0 +1,231 @@
+// `npkit-analyze bandwidth PATH` for .npkt dumps: nccl-tests-style rows per collective, size,
+// algorithm and protocol, with the per-rank GPU time and the cross-rank "true" time.
+#include <fmt/format.h>
+
+#include "commands/npkt_input.hpp"
+#include "model/profiler_bandwidth.hpp"
+#include "render/text_table.hpp"
+
+namespace npkit::cli {
+namespace {
+
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
+
+TextTable row_table(const std::vector<ProfilerBandwidthRow>& rows, std::uint64_t comm) {
+  TextTable t;
+  t.columns = {"collective",     "size (B)",   "count",     "type",         "algo",
+               "proto",          "instances",  "time (us)", "algbw (GB/s)", "busbw (GB/s)",
+               "true time (us)", "true algbw", "true busbw"};
+  for (const auto& r : rows) {
+    if (r.comm_hash != comm) continue;
+    const bool timed = !r.ranks.empty();
+    t.add_row({r.func, std::to_string(r.bytes), std::to_string(r.count), or_dash(r.type),
+               or_dash(r.algo), or_dash(r.proto), std::to_string(r.instances),
+               timed ? us(r.time_ns) : "-", timed ? gbps(r.algbw_gbps) : "-",
+               timed ? gbps(r.busbw_gbps) : "-", r.true_time_ns ? us(*r.true_time_ns) : "-",
+               r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
+               r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
+  }
+  return t;
+}
+
+TextTable csv_table(const std::vector<ProfilerBandwidthRow>& rows) {
+  TextTable t;
+  t.columns = {"comm",           "collective",   "size_bytes",
+               "count",          "type",         "algo",
+               "proto",          "instances",    "untimed_instances",
+               "time_ns",        "algbw_gbps",   "busbw_gbps",
+               "true_instances", "true_time_ns", "true_algbw_gbps",
+               "true_busbw_gbps"};
+  for (const auto& r : rows) {
+    const bool timed = !r.ranks.empty();
+    t.add_row({comm_hex(r.comm_hash), r.func, std::to_string(r.bytes), std::to_string(r.count),
+               r.type, r.algo, r.proto, std::to_string(r.instances),
+               std::to_string(r.untimed_instances), timed ? fmt::format("{:.1f}", r.time_ns) : "",
+               timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
+               timed ? fmt::format("{:.6f}", r.busbw_gbps) : "", std::to_string(r.true_instances),
+               r.true_time_ns ? fmt::format("{:.1f}", *r.true_time_ns) : "",
+               r.true_time_ns ? fmt::format("{:.6f}", r.true_algbw_gbps) : "",
+               r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : ""});
+  }
+  return t;
+}
+
+std::string choice(const std::string& algo, const std::string& proto) {
+  return algo + "/" + proto;
+}
+
+// Why AlltoAll is not available, from the first selected rank that says so; "" when some rank
+// has one.
+std::string alltoall_reason(const LoadedCaptures& loaded) {
+  std::string reason;
+  for (const auto& f : loaded.files) {
+    if (!f->alltoall.alltoalls.empty()) return "";
+    if (reason.empty()) reason = f->alltoall.reason;
+  }
+  return reason;
+}
+
+void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
+                const std::vector<ProfilerBandwidthRow>& rows,
+                const std::vector<SwitchPoint>& switches, std::string& out) {
+  out += fmt::format("{}: {} file(s), {} communicator(s), --coll {}\n", o.path, loaded.files.size(),
+                     loaded.comms.size(), coll);
+  if (coll == "alltoall") {
+    const std::string reason = alltoall_reason(loaded);
+    if (!reason.empty()) {
+      out += "AlltoAll is not available from these plugin dumps: " + reason + ".\n";
+    }
+  }
+  for (const auto& comm : loaded.comms) {
+    out += "\n" + describe_comm(comm) + "\n";
+    TextTable t = row_table(rows, comm.comm_hash);
+    if (t.rows.empty()) {
+      out += "  no collectives for --coll " + coll + "\n";
+      continue;
+    }
+    t.title = fmt::format(
+        "Collectives (nccl-tests conventions, n = {}; time = GPU span per rank, median over "
+        "instances, mean over ranks; true = last rank's GPU start to last rank's GPU stop)",
+        comm.nranks);
+    render_text(t, out);
+    std::uint64_t untimed = 0;
+    for (const auto& r : rows) {
+      if (r.comm_hash == comm.comm_hash) untimed += r.untimed_instances;
+    }
+    if (untimed > 0) {
+      out += fmt::format(
+          "{} instance(s) have no GPU span on any rank (no KernelCh events, or no usable clock): "
+          "not timed\n",
+          untimed);
+    }
+    bool header = false;
+    for (const auto& s : switches) {
+      if (s.comm_hash != comm.comm_hash) continue;
+      if (!header) out += "Switch points (NCCL's algorithm/protocol choice changes)\n";
+      header = true;
+      out += fmt::format("  {}: {} up to {} B -> {} from {} B (busbw {} -> {} GB/s)\n", s.func,
+                         choice(s.from_algo, s.from_proto), s.below_bytes,
+                         choice(s.to_algo, s.to_proto), s.at_bytes, gbps(s.busbw_below_gbps),
+                         gbps(s.busbw_at_gbps));
+    }
+  }
+}
+
+void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
+                const std::vector<ProfilerBandwidthRow>& rows,
+                const std::vector<SwitchPoint>& switches, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.npkt-bandwidth");
+  w.field("schema_version", 1);
+  w.field("path", o.path);
+  w.field("coll", coll);
+  w.key("communicators");
+  w.begin_array();
+  for (const auto& comm : loaded.comms) {
+    w.begin_object();
+    w.field("hash", comm_hex(comm.comm_hash));
+    w.field("name", comm.name);
+    w.field("nranks", comm.nranks);
+    w.field("instances", static_cast<std::uint64_t>(comm.instances.size()));
+    w.field("instances_missing_ranks", comm.instances_missing_ranks);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("collectives");
+  w.begin_array();
+  for (const auto& r : rows) {
+    w.begin_object();
+    w.field("comm", comm_hex(r.comm_hash));
+    w.field("collective", r.func);
+    w.field("size_bytes", r.bytes);
+    w.field("count", r.count);
+    w.field("type", r.type);
+    w.field("algo", r.algo);
+    w.field("proto", r.proto);
+    w.field("nranks", r.nranks);
+    w.field("instances", r.instances);
+    w.field("untimed_instances", r.untimed_instances);
+    if (!r.ranks.empty()) {
+      w.field("time_ns", r.time_ns);
+      w.field("algbw_gbps", r.algbw_gbps);
+      w.field("busbw_gbps", r.busbw_gbps);
+    }
+    w.field("true_instances", r.true_instances);
+    if (r.true_time_ns) {
+      w.field("true_time_ns", *r.true_time_ns);
+      w.field("true_algbw_gbps", r.true_algbw_gbps);
+      w.field("true_busbw_gbps", r.true_busbw_gbps);
+    }
+    w.key("per_rank");
+    w.begin_array();
+    for (const auto& m : r.ranks) {
+      w.begin_object();
+      w.field("rank", m.rank);
+      w.field("instances", m.instances);
+      w.field("median_ns", m.median_ns);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("switch_points");
+  w.begin_array();
+  for (const auto& s : switches) {
+    w.begin_object();
+    w.field("comm", comm_hex(s.comm_hash));
+    w.field("collective", s.func);
+    w.field("below_bytes", s.below_bytes);
+    w.field("at_bytes", s.at_bytes);
+    w.field("from_algo", s.from_algo);
+    w.field("from_proto", s.from_proto);
+    w.field("to_algo", s.to_algo);
+    w.field("to_proto", s.to_proto);
+    w.field("busbw_below_gbps", s.busbw_below_gbps);
+    w.field("busbw_at_gbps", s.busbw_at_gbps);
+    w.end_object();
+  }
+  w.end_array();
+  const std::string reason = alltoall_reason(loaded);
+  if (!reason.empty()) w.field("alltoall_unavailable", reason);
+  write_warnings_json(w, loaded.diagnostics);
+  w.end_object();
+}
+
+}  // namespace
+
+Result<int> run_npkt_bandwidth(const CommonOptions& o, const std::string& coll,
+                               CliContext& context) {
+  if (!valid_profiler_coll(coll)) {
+    return Error{"--coll '" + coll + "': expected one of " + profiler_coll_list()};
+  }
+  auto loaded = load_npkt_input(o);
+  if (!loaded) return loaded.error();
+  const auto rows = bandwidth_rows(loaded->comms, coll);
+  const auto switches = switch_points(rows);
+  std::string text;
+  switch (output_format(o)) {
+    case OutputFormat::kJson:
+      write_json(*loaded, o, coll, rows, switches, text);
+      break;
+    case OutputFormat::kCsv:
+      render_csv(csv_table(rows), text);
+      break;
+    case OutputFormat::kTable:
+      write_text(*loaded, o, coll, rows, switches, text);
+      break;
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded->diagnostics, o, context);
+  return 0;
+}
+
+}  // namespace npkit::cli

@@ -1,0 +1,122 @@
+#include "commands/npkt_input.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <string_view>
+
+#include "ingest/npkt_directory.hpp"
+#include "ingest/npkt_dump.hpp"
+#include "io/file_io.hpp"
+#include "npkit/format.hpp"
+
+namespace npkit::cli {
+namespace {
+
+bool ends_with_npkt(const std::string& path) {
+  const std::string_view ext = format::kFileExtension;
+  return path.size() > ext.size() && std::string_view(path).substr(path.size() - ext.size()) == ext;
+}
+
+// "2-3,5" for a sorted list of ranks.
+std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+Status reject_legacy_options(const CommonOptions& o) {
+  const char* option = nullptr;
+  if (o.event_table != "auto") option = "--event-table";
+  if (!o.phase_map.empty()) option = "--phase-map";
+  if (o.cpu_record_size != 0) option = "--cpu-record-size";
+  if (option == nullptr) return Ok{};
+  return Error{std::string(option) + " applies to legacy NPKit dump directories; " + o.path +
+               " holds .npkt dumps"};
+}
+
+}  // namespace
+
+bool is_npkt_input(const std::string& path) {
+  if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
+  if (!io::path_exists(path) || io::is_special_file(path)) return false;
+  if (ends_with_npkt(path)) return true;
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, sizeof(format::kMagic), prefix)) return false;
+  return ingest::looks_like_npkt(prefix.data(), prefix.size());
+}
+
+std::string comm_hex(std::uint64_t hash) {
+  return fmt::format("{:016x}", hash);
+}
+
+std::string describe_comm(const Communicator& comm) {
+  std::string s = "comm " + comm_hex(comm.comm_hash);
+  if (!comm.name.empty()) s += " (" + comm.name + ")";
+  s += fmt::format(", {} of {} rank(s)", comm.ranks.size(), comm.nranks);
+  if (!comm.absent_ranks.empty()) s += "; rank(s) " + rank_ranges(comm.absent_ranks) + " absent";
+  return s;
+}
+
+std::string describe_instance(const CollectiveInstance& inst) {
+  if (inst.is_pair()) {
+    return fmt::format("Send/Recv {} -> {} #{}", inst.sender, inst.receiver, inst.seq);
+  }
+  std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
+  if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
+  return s;
+}
+
+Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
+  NPKIT_TRY(reject_legacy_options(o));
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  std::vector<std::string> paths;
+  if (io::is_directory(o.path)) {
+    auto found = ingest::find_npkt_files(o.path);
+    if (!found) return found.error();
+    paths = std::move(*found);
+  } else {
+    paths.push_back(o.path);
+  }
+  LoadedCaptures loaded;
+  std::vector<std::int32_t> seen_ranks;
+  for (const auto& path : paths) {
+    auto dump = ingest::read_npkt_file(path);
+    if (!dump) return dump.error();
+    for (const auto& w : dump->warnings) loaded.diagnostics.warn("npkt reader", path + ": " + w);
+    const std::int32_t rank = dump->comm.rank;
+    seen_ranks.push_back(rank);
+    const bool selected =
+        rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
+    if (!selected) continue;
+    loaded.files.push_back(build_rank_capture(std::move(*dump)));
+  }
+  if (loaded.files.empty()) {
+    std::sort(seen_ranks.begin(), seen_ranks.end());
+    seen_ranks.erase(std::unique(seen_ranks.begin(), seen_ranks.end()), seen_ranks.end());
+    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
+                 rank_ranges(seen_ranks) + ")"};
+  }
+  std::vector<const RankCapture*> captures;
+  for (const auto& f : loaded.files) captures.push_back(f.get());
+  loaded.comms = join_communicators(captures, loaded.diagnostics);
+  for (const auto& comm : loaded.comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.missing_ranks.empty()) continue;
+      loaded.diagnostics.warn(
+          "instance missing ranks",
+          fmt::format("comm {}: {}: no event on rank(s) {}", comm_hex(comm.comm_hash),
+                      describe_instance(inst), rank_ranges(inst.missing_ranks)));
+    }
+  }
+  return loaded;
+}
+
+}  // namespace npkit::cli

@@ -1,0 +1,38 @@
+// model/profiler_alltoall.hpp — AlltoAll operations of one rank, recognised from grouped Send/Recv.
+// NCCL runs AlltoAll as Send/Recv inside one group and emits no Coll event for it, so the only
+// evidence is the P2p events, their P2pApi parents and the GroupApi above them.
+// Contract: a GroupApi is an AlltoAll when it holds no CollApi and its P2p events are exactly one
+// Send to and one Recv from every rank of the communicator (the rank itself included or not),
+// all with the same count and data type, for nranks >= 2. Each such group becomes one derived
+// ProfilerCollective (func kAllToAll, event kNoEvent, seq = k-th AlltoAll of this rank in host
+// start order, count = per-peer count, bytes = count × element size × nranks, host span = first
+// P2p start .. last P2p stop, GPU span over all the group's KernelCh) and its Send/Recv get
+// in_alltoall = true. Anything else is left as plain Send/Recv; the scan says why nothing was
+// found (no P2p events, P2p events without API parents, or no group of that shape).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "align/host_gpu_clock.hpp"
+#include "ingest/npkt_dump.hpp"
+#include "model/profiler_collectives.hpp"
+#include "model/profiler_events.hpp"
+
+namespace npkit {
+
+struct AlltoallScan {
+  std::vector<ProfilerCollective> alltoalls;
+  std::uint64_t p2p_events = 0;
+  std::uint64_t p2p_without_group = 0;  // no P2pApi -> GroupApi ancestry (e.g. API v4)
+  std::uint64_t groups_with_p2p = 0;
+  // Why no AlltoAll was recognised (empty when some were).
+  std::string reason;
+};
+
+AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& events,
+                            const HostGpuClock& clock,
+                            std::vector<ProfilerCollective>& collectives);
+
+}  // namespace npkit

@@ -1,0 +1,157 @@
+#include "model/profiler_bandwidth.hpp"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <tuple>
+
+#include "bandwidth/nccl_tests_convention.hpp"
+#include "util/quantiles.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::array<std::string_view, 8> kColls = {"all",           "allreduce", "allgather",
+                                                    "reducescatter", "alltoall",  "broadcast",
+                                                    "reduce",        "sendrecv"};
+
+using RowKey = std::tuple<std::uint64_t, std::string, std::uint64_t, std::string, std::string,
+                          std::string>;  // comm, func, bytes, algo, proto, type
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return sorted_quantile(v, 0.5);
+}
+
+struct RowBuilder {
+  ProfilerBandwidthRow row;
+  std::map<std::int32_t, std::vector<double>> rank_times;
+  std::vector<double> true_times;
+};
+
+void add_instance(const Communicator& comm, const CollectiveInstance& inst, RowBuilder& b) {
+  ++b.row.instances;
+  bool timed = false;
+  std::int64_t last_start = INT64_MIN;
+  std::int64_t last_stop = INT64_MIN;
+  std::size_t spans = 0;
+  for (const auto& m : inst.members) {
+    if (!m.op->has_gpu_span) continue;
+    timed = true;
+    ++spans;
+    b.rank_times[m.rank].push_back(static_cast<double>(m.op->gpu_duration_ns()));
+    last_start = std::max(last_start, m.op->gpu_start_ns);
+    last_stop = std::max(last_stop, m.op->gpu_stop_ns);
+  }
+  if (!timed) ++b.row.untimed_instances;
+  const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
+  if (spans == needed && inst.missing_ranks.empty()) {
+    b.true_times.push_back(static_cast<double>(last_stop - last_start));
+  }
+}
+
+ProfilerBandwidthRow finish(RowBuilder& b) {
+  ProfilerBandwidthRow row = std::move(b.row);
+  double sum = 0;
+  for (auto& [rank, times] : b.rank_times) {
+    row.ranks.push_back({rank, times.size(), median(times)});
+    sum += row.ranks.back().median_ns;
+  }
+  if (!row.ranks.empty()) row.time_ns = sum / static_cast<double>(row.ranks.size());
+  row.true_instances = b.true_times.size();
+  if (!b.true_times.empty()) row.true_time_ns = median(b.true_times);
+  const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(row.func)),
+                                          static_cast<std::uint32_t>(std::max(row.nranks, 0)));
+  if (conv) {
+    const auto s = static_cast<double>(row.bytes);
+    row.algbw_gbps = gb_per_s(s, row.time_ns);
+    row.busbw_gbps = row.algbw_gbps * conv->factor;
+    if (row.true_time_ns) {
+      row.true_algbw_gbps = gb_per_s(s, *row.true_time_ns);
+      row.true_busbw_gbps = row.true_algbw_gbps * conv->factor;
+    }
+  }
+  return row;
+}
+
+bool selected(std::string_view coll, const CollectiveInstance& inst) {
+  if (coll == "all") return true;
+  return coll == (inst.is_pair() ? std::string_view("sendrecv") : coll_key(inst.func));
+}
+
+}  // namespace
+
+bool valid_profiler_coll(std::string_view coll) {
+  return std::find(kColls.begin(), kColls.end(), coll) != kColls.end();
+}
+
+std::string profiler_coll_list() {
+  std::string s;
+  for (auto c : kColls) s += (s.empty() ? "" : ", ") + std::string(c);
+  return s;
+}
+
+std::vector<ProfilerBandwidthRow> bandwidth_rows(const std::vector<Communicator>& comms,
+                                                 std::string_view coll) {
+  std::map<RowKey, RowBuilder> builders;
+  for (const auto& comm : comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.members.empty() || !selected(coll, inst)) continue;
+      const ProfilerCollective& first = *inst.members.front().op;
+      const std::string func(inst.func_name);
+      RowKey key{comm.comm_hash,
+                 func,
+                 first.bytes,
+                 inst.is_pair() ? "" : std::string(first.algo),
+                 inst.is_pair() ? "" : std::string(first.proto),
+                 std::string(first.type)};
+      auto [it, inserted] = builders.try_emplace(key);
+      RowBuilder& b = it->second;
+      if (inserted) {
+        b.row.comm_hash = comm.comm_hash;
+        b.row.nranks = comm.nranks;
+        b.row.func = func;
+        b.row.bytes = first.bytes;
+        b.row.type = std::string(first.type);
+        b.row.algo = std::get<3>(key);
+        b.row.proto = std::get<4>(key);
+        const std::uint32_t size = nccl_datatype_size(first.type);
+        b.row.count = size == 0 ? 0 : first.bytes / size;
+      }
+      add_instance(comm, inst, b);
+    }
+  }
+  std::vector<ProfilerBandwidthRow> rows;
+  for (auto& [key, b] : builders) rows.push_back(finish(b));
+  return rows;
+}
+
+std::vector<SwitchPoint> switch_points(const std::vector<ProfilerBandwidthRow>& rows) {
+  std::vector<SwitchPoint> out;
+  const ProfilerBandwidthRow* prev = nullptr;  // the choice at the previous size
+  for (std::size_t i = 0; i < rows.size();) {
+    // Rows of one (comm, func, bytes): pick the choice with the most instances.
+    std::size_t j = i;
+    const ProfilerBandwidthRow* choice = &rows[i];
+    while (j < rows.size() && rows[j].comm_hash == rows[i].comm_hash &&
+           rows[j].func == rows[i].func && rows[j].bytes == rows[i].bytes) {
+      if (rows[j].instances > choice->instances) choice = &rows[j];
+      ++j;
+    }
+    if (choice->algo.empty()) {
+      prev = nullptr;
+    } else {
+      if (prev != nullptr && prev->comm_hash == choice->comm_hash && prev->func == choice->func &&
+          (prev->algo != choice->algo || prev->proto != choice->proto)) {
+        out.push_back({choice->comm_hash, choice->func, prev->bytes, choice->bytes, prev->algo,
+                       prev->proto, choice->algo, choice->proto, prev->busbw_gbps,
+                       choice->busbw_gbps});
+      }
+      prev = choice;
+    }
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace npkit

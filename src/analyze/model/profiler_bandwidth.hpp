@@ -1,0 +1,75 @@
+// model/profiler_bandwidth.hpp — nccl-tests-style bandwidth rows from joined collective instances.
+// Contract:
+// - One row per (communicator, func, S bytes, algo, proto, type), S = nccl-tests' size(B) (see
+//   profiler_collectives.hpp); an instance's row comes from its lowest-rank member.
+// - time = mean over ranks of each rank's median GPU span over the row's instances (nccl-tests
+//   averages ranks by default); algbw = S / time (GB/s = bytes per ns), busbw = algbw × the
+//   nccl-tests factor with n = the communicator's nranks.
+// - true time = median over the instances held by all nranks ranks, each with a GPU span, of
+//   (last rank's GPU stop − last rank's GPU start); for a Send/Recv pair, over its two ends.
+//   true algbw/busbw use it the same way. Absent when no instance qualifies.
+// - Send/Recv pairs form "SendRecv" rows (no algo/proto); derived AlltoAll rows have none either.
+// - `coll` selects rows as --coll does: all, allreduce, allgather, reducescatter, alltoall,
+//   broadcast, reduce, sendrecv.
+// - Switch points: per (communicator, func) with an algorithm, sizes in increasing order; the
+//   choice at a size is the (algo, proto) with the most instances there (first in name order on a
+//   tie); a switch point is the first size whose choice differs from the previous size's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "join/communicator_join.hpp"
+
+namespace npkit {
+
+struct RankMedian {
+  std::int32_t rank = 0;
+  std::uint64_t instances = 0;
+  double median_ns = 0;
+};
+
+struct ProfilerBandwidthRow {
+  std::uint64_t comm_hash = 0;
+  std::int32_t nranks = 0;
+  std::string func;
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;  // bytes / element size of type (0 when unknown)
+  std::string type;
+  std::string algo;
+  std::string proto;
+  std::uint64_t instances = 0;
+  std::uint64_t untimed_instances = 0;  // no member has a GPU span
+  std::vector<RankMedian> ranks;        // ranks with at least one GPU span
+  double time_ns = 0;
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  std::uint64_t true_instances = 0;
+  std::optional<double> true_time_ns;
+  double true_algbw_gbps = 0;
+  double true_busbw_gbps = 0;
+};
+
+struct SwitchPoint {
+  std::uint64_t comm_hash = 0;
+  std::string func;
+  std::uint64_t below_bytes = 0;  // the previous size
+  std::uint64_t at_bytes = 0;     // the first size with the new choice
+  std::string from_algo, from_proto, to_algo, to_proto;
+  double busbw_below_gbps = 0;
+  double busbw_at_gbps = 0;
+};
+
+bool valid_profiler_coll(std::string_view coll);
+std::string profiler_coll_list();
+
+std::vector<ProfilerBandwidthRow> bandwidth_rows(const std::vector<Communicator>& comms,
+                                                 std::string_view coll);
+
+// `rows` as bandwidth_rows returns them (grouped by communicator and func, sizes ascending).
+std::vector<SwitchPoint> switch_points(const std::vector<ProfilerBandwidthRow>& rows);
+
+}  // namespace npkit

@@ -1,0 +1,15 @@
+#include "model/profiler_capture.hpp"
+
+namespace npkit {
+
+std::unique_ptr<RankCapture> build_rank_capture(ingest::NpktDump dump) {
+  auto c = std::make_unique<RankCapture>();
+  c->dump = std::move(dump);
+  c->events = build_profiler_events(c->dump);
+  c->clock = fit_host_gpu_clock(c->dump, c->events);
+  c->collectives = collect_collectives(c->dump, c->events, c->clock);
+  c->alltoall = find_alltoalls(c->dump, c->events, c->clock, c->collectives);
+  return c;
+}
+
+}  // namespace npkit

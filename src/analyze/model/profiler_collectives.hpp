@@ -1,0 +1,73 @@
+// model/profiler_collectives.hpp — the collectives and point-to-point operations of one rank,
+// from its Coll and P2p events, with their GPU spans.
+// Contract:
+// - One ProfilerCollective per Coll or P2p event, ordered by host start (then event order).
+// - bytes is nccl-tests' S (the "size(B)" column, the bytes algbw divides): count × element size,
+//   × nranks for AllGather and ReduceScatter. The Coll count of AllGather and Broadcast is already
+//   bytes (datatype ncclInt8); ReduceScatter's is the per-rank output count. 0 when the data
+//   type is unknown.
+// - type is the user's data type from the CollApi/P2pApi parent when there is one, else the
+//   event's own (so an AllGather shows the user's type, not ncclInt8).
+// - seq: NCCL's sequence number for Coll; for P2p the k-th operation of that (func, peer) on
+//   this rank, from 0, in host start order (P2p events carry no sequence number).
+// - The GPU span is min start .. max stop over the KernelCh children (stop = the value of state
+//   22), converted to host time with the rank's clock. It is only set when the clock is usable
+//   and every KernelCh child has both timestamps; channels_seen counts distinct channels,
+//   channels_open the children lacking a stop timestamp.
+// - String views point into the dump, which must outlive the result.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "align/host_gpu_clock.hpp"
+#include "ingest/npkt_dump.hpp"
+#include "model/profiler_events.hpp"
+#include "model/profiler_nccl_names.hpp"
+
+namespace npkit {
+
+struct ProfilerCollective {
+  std::uint32_t event = kNoEvent;  // the Coll/P2p event; kNoEvent for a derived AlltoAll
+  NcclFunc func = NcclFunc::kOther;
+  std::string_view func_name;
+  std::string_view datatype;  // the event's own
+  std::string_view type;      // the user's (API parent), else the event's own
+  std::string_view algo;
+  std::string_view proto;
+  std::uint64_t seq = 0;
+  std::uint64_t count = 0;
+  std::int32_t root = -1;
+  std::int32_t peer = -1;
+  std::uint8_t n_channels = 0;
+  std::uint8_t n_warps = 0;
+  std::uint64_t bytes = 0;
+  bool graph_captured = false;
+  std::int64_t host_start_ns = 0;
+  std::int64_t host_stop_ns = kNeverStopped;
+  bool has_gpu_span = false;
+  std::int64_t gpu_start_ns = 0;  // host time
+  std::int64_t gpu_stop_ns = 0;   // host time
+  std::uint32_t channels_seen = 0;
+  std::uint32_t channels_open = 0;
+  bool in_alltoall = false;  // a Send/Recv that is part of a derived AlltoAll
+
+  std::int64_t gpu_duration_ns() const { return gpu_stop_ns - gpu_start_ns; }
+};
+
+// nccl-tests' S for one rank's event (see the contract); 0 when `element_size` is 0.
+std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
+                               std::int32_t nranks);
+
+std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump,
+                                                    const ProfilerEvents& events,
+                                                    const HostGpuClock& clock);
+
+// GPU span of a set of KernelCh events (the children of one or several Coll/P2p events),
+// written into `c`: has_gpu_span, gpu_start_ns, gpu_stop_ns, channels_seen, channels_open.
+void set_gpu_span(const ProfilerEvents& events, const HostGpuClock& clock,
+                  std::span<const std::uint32_t> kernel_channels, ProfilerCollective& c);
+
+}  // namespace npkit

@@ -1,0 +1,43 @@
+// render/profiler_trace_writer.hpp — a Chrome Trace Event JSON (Perfetto, chrome://tracing) of
+// .npkt captures.
+// Contract:
+// - One process per file, in the order given: pid = 1, 2, ..., named "rank R, comm HASH" (and
+//   the host name when known).
+// - Threads (tid): API calls (GroupApi, CollApi, P2pApi, KernelLaunch) 1 + lane; host enqueue
+//   (Group, Coll, P2p) 100 + lane; ProxyCtrl 200 + lane; NetPlugin 300 + lane; proxy steps whose
+//   op is not in the file 400 + lane; GPU channel c 100000 + 1000·c + lane (KernelCh spans,
+//   converted to host time); proxy channel c 200000 + 1000·c + lane (ProxyOp spans, and ProxyStep
+//   spans cut into child spans named after their states). Lanes (trace_lanes.hpp) keep the spans
+//   of each thread nested; a group needing more than 1000 lanes shares its last tid.
+// - Each span is an "X" event, ts/dur in microseconds after otherData.time_origin_ns (the
+//   earliest host time in the trace) with three decimals: exact nanoseconds. A stop before its
+//   start gives dur 0.
+// - args: Coll and KernelCh spans carry func, seq and size (nccl-tests bytes); P2p peer and size;
+//   KernelCh also its channel and raw GPU timestamps; ProxyOp peer, steps, chunk size; ProxyStep
+//   step and transfer size; API events their user count and type.
+// - An event never stopped is an instant event "NAME (never stopped)" at its start. KernelCh of a
+//   file without a usable clock are left out and counted in otherData.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "model/profiler_capture.hpp"
+#include "util/result.hpp"
+
+namespace npkit {
+
+struct ProfilerTraceStats {
+  std::uint64_t events = 0;  // trace events written, metadata included
+  std::uint64_t kernel_spans_without_clock = 0;
+};
+
+// Writes the whole trace of `captures` to `out`; an Error names `path_for_messages` when a
+// write fails.
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages);
+
+}  // namespace npkit
