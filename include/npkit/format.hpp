@@ -2,8 +2,10 @@
 // capture side (writer) and the analyzer (reader). docs/format.md is the prose specification.
 //
 // Contract:
-// - A file is a FileHeader followed by `section_count` sections; each section is a SectionHeader
-//   followed by `payload_size` bytes, then zero padding up to the next multiple of 8.
+// - A file is a FileHeader followed, from offset `header_size` (a multiple of 8), by
+//   `section_count` sections; each section is a SectionHeader followed by `payload_size` bytes,
+//   then zero padding so the next section starts at a file offset that is a multiple of 8.
+// - Each section kind of v1 appears at most once.
 // - All integers are little-endian, fixed width; there are no bitfields (flags are explicit masks).
 // - Readers reject a `major` they do not know with a clear message, accept any `minor` of a known
 //   major, and skip sections whose kind they do not know (minor versions only add sections, add
@@ -43,8 +45,8 @@ static_assert(offsetof(FileHeader, file_size) == 24);
 static_assert(offsetof(FileHeader, feature_bits) == 32);
 
 // FileHeader::feature_bits
-inline constexpr uint64_t kFeatureProfilerRecords = 1u << 0;  // a kProfilerRecords section
-inline constexpr uint64_t kFeatureClockCalibration = 1u << 1;  // calibration samples present
+inline constexpr uint64_t kFeatureProfilerRecords = 1ull << 0;  // a kProfilerRecords section
+inline constexpr uint64_t kFeatureClockCalibration = 1ull << 1;  // calibration samples present
 
 struct SectionHeader {
   uint32_t kind;          // SectionKind
@@ -146,7 +148,8 @@ enum NameDomain : uint32_t {
   kNameState = 2,      // id = ncclProfilerEventState value
 };
 
-// kSectionStrings: repeated {StringEntry, bytes}. Id 0 is never listed and means "none".
+// kSectionStrings: repeated {StringEntry, bytes}. Id 0 is never listed and means "none"; ids are
+// at most 65535 (payloads refer to strings with u16 fields).
 struct StringEntry {
   uint32_t id;
   uint32_t size;
