@@ -45,6 +45,7 @@ void BufferedFile::flush() {
 }
 
 void BufferedFile::append(const void* data, size_t size) {
+  if (size == 0) return;  // `data` may be NULL then (an empty vector's data())
   const char* bytes = static_cast<const char*>(data);
   if (used_ + size > buffer_.size()) flush();
   if (size >= buffer_.size()) {

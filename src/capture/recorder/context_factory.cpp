@@ -25,7 +25,7 @@ std::unique_ptr<CaptureContext> new_context(const CaptureSettings& settings, uin
     return nullptr;
   }
   if (!make_directories(*directory, why_not)) {
-    *why_not = "cannot create the dump directory: " + *why_not;
+    *why_not = "cannot create the dump directory " + *directory + ": " + *why_not;
     return nullptr;
   }
   auto context = std::make_unique<CaptureContext>();

@@ -38,8 +38,11 @@ bool make_directories(const std::string& path, std::string* why_not) {
     const std::string prefix = path.substr(0, position);
     if (prefix.empty() || prefix == "/" || is_directory(prefix)) continue;
     if (mkdir(prefix.c_str(), 0755) != 0) {
-      const int error = errno;
-      if (error == EEXIST && is_directory(prefix)) continue;
+      int error = errno;
+      if (error == EEXIST) {
+        if (is_directory(prefix)) continue;
+        error = ENOTDIR;  // a file is in the way
+      }
       *why_not = prefix + ": " + std::strerror(error);
       return false;
     }

@@ -5,7 +5,8 @@
 //   directory (so a later chdir of the application does not move the dumps); "" when the working
 //   directory cannot be read.
 // - make_directories() creates `path` and its missing parents (mode 0755, like mkdir -p); an
-//   existing directory is success; false with "<path>: <strerror>" otherwise, also when the
+//   existing directory is success; false with "<the component that failed>: <strerror>"
+//   otherwise (a regular file in the way is "Not a directory"), also when the
 //   directory exists but this process cannot create files in it.
 // - Names: npkit_<comm hash as 16 lower-case hex digits>_rank<rank>.npkt for a communicator,
 //   npkit_detached_pid<pid>.npkt for the process's detached PXN operations.

@@ -1,0 +1,123 @@
+// Settings from the environment's words. Expected masks are the NCCL event bits of the profiler
+// reference (table 2.4) summed by hand: Group 1, Coll 2, P2p 4, ProxyOp 8, ProxyStep 16,
+// ProxyCtrl 32, KernelCh 64, NetPlugin 128, GroupApi 256, CollApi 512, P2pApi 1024,
+// KernelLaunch 2048.
+#include <stdlib.h>
+
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "recorder/capture_settings.hpp"
+
+using npkit::capture::parse_capture_settings;
+
+TEST_CASE("settings: defaults when nothing is set", "[capture]") {
+  const auto settings = parse_capture_settings(nullptr, nullptr, nullptr);
+  CHECK(settings.event_mask == 4095);
+  CHECK(settings.events == "api,coll,kernel,proxy,ctrl,net");
+  CHECK(settings.buffer_size_mb == 64);
+  CHECK(settings.buffer_records == 1048576);
+  CHECK(settings.dump_dir == "npkit-dump");
+  CHECK(settings.warnings.empty());
+}
+
+TEST_CASE("settings: event words select the documented masks", "[capture]") {
+  struct Case {
+    const char* words;
+    uint64_t mask;
+  };
+  const Case cases[] = {
+      {"kernel", 64},
+      {"coll", 1 + 2 + 4},
+      {"coll,kernel", 1 + 2 + 4 + 64},
+      {"api", 256 + 512 + 1024 + 2048},
+      {"proxy", 8 + 16},
+      {"ctrl", 32},
+      {"net", 128},
+      {"all", 4095},
+      {"proxy,ctrl,net", 8 + 16 + 32 + 128},
+      {" Coll , KERNEL ", 1 + 2 + 4 + 64},
+      {"kernel,kernel", 64},
+      {"", 4095},
+      {"net,all", 4095},
+  };
+  for (const Case& c : cases) {
+    INFO(c.words);
+    const auto settings = parse_capture_settings(c.words, nullptr, nullptr);
+    CHECK(settings.event_mask == c.mask);
+    CHECK(settings.warnings.empty());
+  }
+  CHECK(parse_capture_settings("kernel,coll", nullptr, nullptr).events == "coll,kernel");
+}
+
+TEST_CASE("settings: unknown event words are named in one warning each and ignored", "[capture]") {
+  const auto settings = parse_capture_settings("coll,bogus,,Kernal", nullptr, nullptr);
+  CHECK(settings.event_mask == 7);
+  REQUIRE(settings.warnings.size() == 2);
+  CHECK_THAT(settings.warnings[0], Catch::Contains("'bogus'"));
+  CHECK_THAT(settings.warnings[1], Catch::Contains("'kernal'"));
+  const auto only_unknown = parse_capture_settings("none", nullptr, nullptr);
+  CHECK(only_unknown.event_mask == 0);
+  CHECK(only_unknown.warnings.size() == 1);
+}
+
+TEST_CASE("settings: buffer size in MiB, bad values fall back to 64 with a warning", "[capture]") {
+  const auto one = parse_capture_settings(nullptr, "1", nullptr);
+  CHECK(one.buffer_size_mb == 1);
+  CHECK(one.buffer_records == 16384);  // 1 MiB / 64-byte records
+  CHECK(one.warnings.empty());
+  CHECK(parse_capture_settings(nullptr, " 256 ", nullptr).buffer_records == 256 * 16384);
+  CHECK(parse_capture_settings(nullptr, "1048576", nullptr).buffer_size_mb == 1048576);
+  for (const char* bad : {"0", "-5", "abc", "12x", "1.5", "1048577", "99999999999999999999"}) {
+    INFO(bad);
+    const auto settings = parse_capture_settings(nullptr, bad, nullptr);
+    CHECK(settings.buffer_size_mb == 64);
+    CHECK(settings.buffer_records == 1048576);
+    REQUIRE(settings.warnings.size() == 1);
+    CHECK_THAT(settings.warnings[0], Catch::Contains("NPKIT_BUFFER_SIZE_MB"));
+    CHECK_THAT(settings.warnings[0], Catch::Contains(bad));
+  }
+  CHECK(parse_capture_settings(nullptr, "", nullptr).warnings.empty());
+}
+
+TEST_CASE("settings: dump directory as given, default when empty", "[capture]") {
+  CHECK(parse_capture_settings(nullptr, nullptr, "/tmp/x/y").dump_dir == "/tmp/x/y");
+  CHECK(parse_capture_settings(nullptr, nullptr, "").dump_dir == "npkit-dump");
+}
+
+namespace {
+
+// Sets an environment variable for one scope and restores what was there before.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = getenv(name)) {
+      had_ = true;
+      old_ = old;
+    }
+    setenv(name, value, 1);
+  }
+  ~ScopedEnv() {
+    if (had_)
+      setenv(name_, old_.c_str(), 1);
+    else
+      unsetenv(name_);
+  }
+
+ private:
+  const char* name_;
+  bool had_ = false;
+  std::string old_;
+};
+
+}  // namespace
+
+TEST_CASE("settings: read from the NPKIT_* environment variables", "[capture]") {
+  const ScopedEnv events("NPKIT_EVENTS", "ctrl");
+  const ScopedEnv size("NPKIT_BUFFER_SIZE_MB", "2");
+  const ScopedEnv dir("NPKIT_DUMP_DIR", "/tmp/npkit-settings-test");
+  const auto settings = npkit::capture::read_capture_settings_from_environment();
+  CHECK(settings.event_mask == 32);
+  CHECK(settings.buffer_records == 2 * 16384);
+  CHECK(settings.dump_dir == "/tmp/npkit-settings-test");
+}
