@@ -1,5 +1,7 @@
 #include "recorder/context_dump.hpp"
 
+#include <unistd.h>
+
 #include "recorder/dump_writer.hpp"
 #include "recorder/host_clock.hpp"
 #include "recorder/string_interner.hpp"
@@ -85,8 +87,9 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
 
 std::vector<DumpResult> dump_live_contexts(ContextRegistry& registry, format::EndReason reason) {
   std::vector<DumpResult> results;
+  const int32_t pid = static_cast<int32_t>(getpid());
   for (CaptureContext* context : registry.all()) {
-    if (context->dump_taken.load(std::memory_order_acquire)) continue;
+    if (context->pid != pid || context->dump_taken.load(std::memory_order_acquire)) continue;
     if (context->slot == ContextRegistry::kDetachedSlot && context->buffer.claimed() == 0) {
       continue;
     }

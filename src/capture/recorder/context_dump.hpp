@@ -16,7 +16,9 @@
 //   whole process-wide table.
 // - dump_live_contexts() dumps, with `reason` and no end sample, every context of `registry` not
 //   dumped yet (the detached one only when something was recorded into it) and returns the
-//   results of the dumps it attempted.
+//   results of the dumps it attempted. Contexts opened by another process (CaptureContext::pid:
+//   this is a child forked after they were opened) are left alone: their file belongs to the
+//   process that opened them.
 #pragma once
 
 #include <chrono>

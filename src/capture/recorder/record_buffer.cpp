@@ -7,6 +7,29 @@
 #include <cstring>
 
 namespace npkit::capture {
+namespace {
+
+constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+// Maps `bytes` of zeroed, unreserved memory; buffers of at least one huge page start on a huge
+// page boundary and ask for transparent huge pages (2 MiB pages: one page fault per 32,768
+// records instead of one per 64, which otherwise dominates the cost of a record). Untouched
+// huge pages still cost nothing. Returns MAP_FAILED on failure.
+void* map_records(size_t bytes) {
+  const int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+  if (bytes < kHugePageBytes) return mmap(nullptr, bytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+  void* raw = mmap(nullptr, bytes + kHugePageBytes, PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (raw == MAP_FAILED) return MAP_FAILED;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePageBytes - 1) & ~(uintptr_t{kHugePageBytes} - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  const size_t tail = (start + bytes + kHugePageBytes) - (aligned + bytes);
+  if (tail > 0) munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+  madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);  // a hint: errors are fine
+  return reinterpret_cast<void*>(aligned);
+}
+
+}  // namespace
 
 RecordBuffer::~RecordBuffer() {
   if (records_ != nullptr) munmap(records_, mapped_bytes_);
@@ -14,8 +37,7 @@ RecordBuffer::~RecordBuffer() {
 
 bool RecordBuffer::reserve(uint64_t capacity, std::string* why_not) {
   const size_t bytes = static_cast<size_t>(capacity) * sizeof(format::ProfilerRecord);
-  void* memory = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void* memory = map_records(bytes);
   if (memory == MAP_FAILED) {
     *why_not = "mmap of " + std::to_string(bytes) +
                " bytes for the record buffer failed: " + std::strerror(errno);

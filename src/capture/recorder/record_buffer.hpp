@@ -2,7 +2,8 @@
 // any number of threads without locks, closed once for the dump.
 //
 // Contract:
-// - reserve() maps `capacity` records with mmap (MAP_NORESERVE: untouched pages cost nothing).
+// - reserve() maps `capacity` records with mmap (MAP_NORESERVE: untouched pages cost nothing;
+//   buffers of 2 MiB or more use transparent huge pages where the kernel offers them).
 // - Append (event path, no lock, no allocation, no system call):
 //     idx = claim();  // one relaxed fetch_add on `next`
 //     if (ProfilerRecord* r = at(idx)) { fill every field but kind; publish(r, kind); }

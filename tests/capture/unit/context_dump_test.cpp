@@ -32,7 +32,7 @@ std::unique_ptr<CaptureContext> dumpable_context(ContextRegistry& registry, uint
   context->rank = 1;
   context->nranks = 2;
   context->nnodes = 1;
-  context->pid = 777;
+  context->pid = static_cast<int32_t>(getpid());
   context->profiler_api = 5;
   context->event_mask = 4095;
   context->capture_start_ns = 5;
@@ -87,7 +87,7 @@ TEST_CASE("context dump: counters, threads and records of one communicator", "[c
   CHECK(dump.problems.empty());
   CHECK(dump.comm.comm_hash == 0xfeedull);
   CHECK(dump.comm.rank == 1);
-  CHECK(dump.comm.pid == 777);
+  CHECK(dump.comm.pid == getpid());
   CHECK(dump.comm.capture_start_ns == 5);
   CHECK(dump.comm.capture_end_ns >= before);
   CHECK(dump.comm.end_reason == fmt::kEndFinalize);
@@ -169,4 +169,14 @@ TEST_CASE("context dump: at exit every live context, the detached one only with 
   REQUIRE(results.size() == 1);
   CHECK(results[0].status == DumpResult::kWritten);
   CHECK(std::filesystem::exists(dir.file("detached2.npkt")));
+}
+
+TEST_CASE("context dump: at exit a forked child leaves its parent's contexts alone", "[capture]") {
+  npkit::test::TempDir dir;
+  auto registry = std::make_unique<ContextRegistry>();
+  auto parents = dumpable_context(*registry, 8, dir.file("parent.npkt"));
+  parents->pid = static_cast<int32_t>(getpid()) + 1;  // opened by another process
+  CHECK(dump_live_contexts(*registry, fmt::kEndProcessExit).empty());
+  CHECK_FALSE(std::filesystem::exists(dir.file("parent.npkt")));
+  CHECK_FALSE(parents->dump_taken.load());
 }
