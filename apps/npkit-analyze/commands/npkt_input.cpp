@@ -41,6 +41,29 @@ Status reject_legacy_options(const CommonOptions& o) {
                " holds .npkt dumps"};
 }
 
+// Collectives whose channels never ran together: their spans may include other work.
+void warn_disjoint_channels(const RankCapture& c, Diagnostics& diagnostics) {
+  std::uint64_t timed = 0;
+  std::uint64_t disjoint = 0;
+  const ProfilerCollective* example = nullptr;
+  auto count = [&](const ProfilerCollective& op) {
+    if (!op.has_gpu_span) return;
+    ++timed;
+    if (!op.channels_disjoint) return;
+    ++disjoint;
+    if (example == nullptr) example = &op;
+  };
+  for (const auto& op : c.collectives) count(op);
+  for (const auto& op : c.alltoall.alltoalls) count(op);
+  if (disjoint == 0) return;
+  diagnostics.warn("disjoint channel spans",
+                   fmt::format("{}: {} of {} timed collective(s) (first: {} seq {}) have KernelCh "
+                               "channels that never ran at the same time; their GPU spans may "
+                               "take in other work",
+                               c.dump.path, disjoint, timed, example->func_name, example->seq),
+                   disjoint);
+}
+
 }  // namespace
 
 bool is_npkt_input(const std::string& path) {
@@ -97,6 +120,7 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
         rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
     if (!selected) continue;
     loaded.files.push_back(build_rank_capture(std::move(*dump)));
+    warn_disjoint_channels(*loaded.files.back(), loaded.diagnostics);
   }
   if (loaded.files.empty()) {
     std::sort(seen_ranks.begin(), seen_ranks.end());

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "util/quantiles.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -26,7 +27,7 @@ ArrivalSkew arrival_skew(const Communicator& comm) {
     ++out.instances_compared;
     for (const auto& m : inst.members) {
       if (!m.op->has_gpu_span) continue;
-      skews[m.rank].push_back(static_cast<double>(m.op->gpu_start_ns - earliest));
+      skews[m.rank].push_back(static_cast<double>(sat_sub(m.op->gpu_start_ns, earliest)));
       if (m.op->gpu_start_ns == latest) ++last_counts[m.rank];
     }
   }

@@ -7,6 +7,7 @@
 
 #include "bandwidth/nccl_tests_convention.hpp"
 #include "util/quantiles.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 namespace {
@@ -46,7 +47,7 @@ void add_instance(const Communicator& comm, const CollectiveInstance& inst, RowB
   if (!timed) ++b.row.untimed_instances;
   const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
   if (spans == needed && inst.missing_ranks.empty()) {
-    b.true_times.push_back(static_cast<double>(last_stop - last_start));
+    b.true_times.push_back(static_cast<double>(sat_sub(last_stop, last_start)));
   }
 }
 

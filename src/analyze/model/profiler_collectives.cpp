@@ -51,6 +51,8 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
   std::bitset<256> channels;
   std::uint64_t first = UINT64_MAX;
   std::uint64_t last = 0;
+  std::uint64_t latest_start = 0;
+  std::uint64_t earliest_stop = UINT64_MAX;
   c.channels_open = 0;
   for (auto k : kernel_channels) {
     const auto p = ev.payload_as<format::KernelChPayload>(k);
@@ -65,7 +67,10 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
     }
     first = std::min(first, p.gpu_start_ns);
     last = std::max(last, stop);
+    latest_start = std::max(latest_start, p.gpu_start_ns);
+    earliest_stop = std::min(earliest_stop, stop);
   }
+  c.channels_disjoint = c.channels_open == 0 && latest_start > earliest_stop;
   c.channels_seen = static_cast<std::uint32_t>(channels.count());
   c.has_gpu_span = clock.usable() && c.channels_open == 0 && first <= last;
   if (c.has_gpu_span) {

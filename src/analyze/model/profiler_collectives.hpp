@@ -13,7 +13,8 @@
 // - The GPU span is min start .. max stop over the KernelCh children (stop = the value of state
 //   22), converted to host time with the rank's clock. It is only set when the clock is usable
 //   and every KernelCh child has both timestamps; channels_seen counts distinct channels,
-//   channels_open the children lacking a stop timestamp.
+//   channels_open the children lacking a stop timestamp; channels_disjoint flags spans whose
+//   channels never ran at the same time.
 // - String views point into the dump, which must outlive the result.
 #pragma once
 
@@ -26,6 +27,7 @@
 #include "ingest/npkt_dump.hpp"
 #include "model/profiler_events.hpp"
 #include "model/profiler_nccl_names.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -52,9 +54,13 @@ struct ProfilerCollective {
   std::int64_t gpu_stop_ns = 0;   // host time
   std::uint32_t channels_seen = 0;
   std::uint32_t channels_open = 0;
+  // The channels' [start, stop] share no common instant (the latest start is after the earliest
+  // stop): the channels did not run together, so some timestamps may belong to other work and
+  // the span overstates the collective.
+  bool channels_disjoint = false;
   bool in_alltoall = false;  // a Send/Recv that is part of a derived AlltoAll
 
-  std::int64_t gpu_duration_ns() const { return gpu_stop_ns - gpu_start_ns; }
+  std::int64_t gpu_duration_ns() const { return sat_sub(gpu_stop_ns, gpu_start_ns); }
 };
 
 // nccl-tests' S for one rank's event (see the contract); 0 when `element_size` is 0.
@@ -66,7 +72,8 @@ std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump
                                                     const HostGpuClock& clock);
 
 // GPU span of a set of KernelCh events (the children of one or several Coll/P2p events),
-// written into `c`: has_gpu_span, gpu_start_ns, gpu_stop_ns, channels_seen, channels_open.
+// written into `c`: has_gpu_span, gpu_start_ns, gpu_stop_ns, channels_seen, channels_open,
+// channels_disjoint.
 void set_gpu_span(const ProfilerEvents& events, const HostGpuClock& clock,
                   std::span<const std::uint32_t> kernel_channels, ProfilerCollective& c);
 

@@ -33,7 +33,7 @@ void add_phase(ProxyStepBreakdown& b, StepPhase phase, std::int64_t ns) {
   *slot = sat_add(*slot, ns);
 }
 
-// Ring positions per step of an op: 0 when the op is not part of a ring AllReduce.
+// How the steps of a ProxyOp map onto ring positions (ring_allreduce false: they do not).
 struct RingShape {
   bool ring_allreduce = false;
   std::int64_t transfers_per_step = 1;

@@ -85,6 +85,7 @@ state 13 KernelCh host={B+400} state=22 value={B+9500}
   CHECK(first.gpu_duration_ns() == 3000);
   CHECK(first.channels_seen == 2);
   CHECK(first.channels_open == 0);
+  CHECK_FALSE(first.channels_disjoint);  // ch 3 and ch 5 both run during 5000..6500
   const auto& second = by_event_id(c, 2);
   CHECK_FALSE(second.has_gpu_span);
   CHECK(second.channels_seen == 2);
@@ -122,4 +123,22 @@ start 23 P2p host={B+950} count=16 peer=1 func=Recv datatype=ncclFloat32
   CHECK(by_event_id(c, 23).seq == 0);
   CHECK(by_event_id(c, 23).peer == 1);
   CHECK(by_event_id(c, 20).bytes == 64);  // Send/Recv: count x element size, never x nranks
+}
+
+TEST_CASE("profiler collectives: channels that never ran together are flagged", "[npkt][model]") {
+  // ch 0 gpu 1000..2000 and ch 1 gpu 3000..4000: the latest start (3000) is after the earliest
+  // stop (2000). The span is still min..max (1000..4000), flagged.
+  const auto captures = captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2
+clock init before={B+0} after={B+0} gpu={B+0}
+start 1 Coll host={B+10} seq=0 count=4 func=AllReduce datatype=ncclFloat32 channels=2
+start 2 KernelCh host={B+100} parent=1 gpu_start={B+1000} channel=0
+start 3 KernelCh host={B+100} parent=1 gpu_start={B+3000} channel=1
+state 2 KernelCh host={B+200} state=22 value={B+2000}
+state 3 KernelCh host={B+200} state=22 value={B+4000}
+)");
+  const auto& op = captures[0]->collectives[0];
+  REQUIRE(op.has_gpu_span);
+  CHECK(op.channels_disjoint);
+  CHECK(op.gpu_duration_ns() == 3000);
 }
