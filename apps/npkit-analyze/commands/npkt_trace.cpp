@@ -2,6 +2,7 @@
 // (communicator, rank).
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 

@@ -54,7 +54,7 @@ clock end before={B+999991050} after={B+999991150} gpu={B+1000101100}
   CHECK(clock.to_host_ns(kBase + 1000101100) == at(999991100));
 }
 
-TEST_CASE("host/GPU clock: the narrowest bracket of each time wins; others add their residual",
+TEST_CASE("host/GPU clock: the narrowest bracket of each time wins, others add their residual",
           "[npkit][align]") {
   // Two init samples: bracket 1000 (offset 100000) and bracket 100 (offset 100020): the second
   // is used. The first lies 20 ns off the fit, within its own half bracket of 500: no residual.
