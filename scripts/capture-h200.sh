@@ -9,12 +9,14 @@
 #   b  build the capture side (NCCL profiler plugin, npkit_gpu_probe) and npkit-nccl-driver
 #      against the NCCL of the pip package nvidia-nccl-cu13 (its lib/ joins LD_LIBRARY_PATH)
 #   c  npkit_gpu_probe                                     -> OUT/gpu_probe.txt
-#   d  plugin overhead over NVLink: allreduce + allgather 8 B .. 256 MiB, configurations
-#      off (NCCL_PROFILER_PLUGIN=none), coll-kernel (NPKIT_EVENTS=coll,kernel) and all
-#      (NPKIT_EVENTS=all), run alternately, 2 repetitions  -> overhead/<config>_<rep>.csv
-#   e  NVLink capture: all five collectives, 1 KiB .. 64 MiB x4, NPKIT_EVENTS=all -> nvlink/
+#   d  plugin overhead over NVLink: allreduce + allgather 8 B .. 256 MiB, 100 iterations,
+#      configurations off (NCCL_PROFILER_PLUGIN=none), coll (NPKIT_EVENTS=coll), coll-kernel
+#      (NPKIT_EVENTS=coll,kernel) and all (NPKIT_EVENTS=all), run alternately, 3 repetitions
+#                                                           -> overhead/<config>_<rep>.csv
+#   e  NVLink capture: all five collectives, 1 KiB .. 64 MiB x16, NPKIT_EVENTS=all -> nvlink/;
+#      and a run that never destroys its communicator (process-exit dumps)      -> nvlink/exit/
 #   f  network capture over NCCL's socket transport on loopback (P2P and SHM off)   -> socket/
-#   g  bandwidth-agreement capture: allreduce 1 MiB .. 256 MiB x2, iters 20,
+#   g  bandwidth-agreement capture: allreduce 1 MiB .. 256 MiB x4, iters 20,
 #      NPKIT_EVENTS=coll,kernel                                                     -> agree/
 #   h  PyTorch capture (samples/pytorch/allreduce_capture.py, NPKIT_EVENTS=all)     -> torch/
 #   i  pack each folder as OUT/<folder>.tar.gz and remove the folder; print a summary.
@@ -265,10 +267,11 @@ step_probe() {
 # d.-g. Driver runs
 
 # driver_env CONFIG DUMP_DIR: prints the env assignments (one per line) of a plugin configuration:
-# off, coll-kernel or all.
+# off, coll, coll-kernel or all.
 driver_env() {
   case $1 in
     off) echo "NCCL_PROFILER_PLUGIN=none" ;;
+    coll) printf '%s\n' "NCCL_PROFILER_PLUGIN=$PLUGIN" "NPKIT_EVENTS=coll" "NPKIT_DUMP_DIR=$2" ;;
     coll-kernel) printf '%s\n' "NCCL_PROFILER_PLUGIN=$PLUGIN" "NPKIT_EVENTS=coll,kernel" "NPKIT_DUMP_DIR=$2" ;;
     all) printf '%s\n' "NCCL_PROFILER_PLUGIN=$PLUGIN" "NPKIT_EVENTS=all" "NPKIT_DUMP_DIR=$2" ;;
   esac
@@ -278,8 +281,8 @@ step_overhead() {
   local dir=$OUT/overhead rep config scratch
   local -A timed_out=()
   (( DRY_RUN )) || mkdir -p "$dir"
-  for rep in 1 2; do
-    for config in off coll-kernel all; do
+  for rep in 1 2 3; do
+    for config in off coll coll-kernel all; do
       local step=d_overhead_${config}_$rep
       have "$step" "$DRIVER" npkit-nccl-driver || continue
       if [[ -n ${timed_out[$config]:-} ]]; then  # a hang repeats: keep the time for other steps
@@ -294,7 +297,7 @@ step_overhead() {
       mapfile -t assignments < <(driver_env "$config" "$scratch")
       run_step "$step" $((DRIVER_TIMEOUT_S + 20)) "$dir/${config}_$rep.txt" \
         env "${assignments[@]}" "$DRIVER" --colls allreduce,allgather --min-bytes 8 \
-        --max-bytes 256M --step-factor 2 --warmup 5 --iters 20 --timeout-s "$DRIVER_TIMEOUT_S" \
+        --max-bytes 256M --step-factor 2 --warmup 5 --iters 100 --timeout-s "$DRIVER_TIMEOUT_S" \
         --csv "$dir/${config}_$rep.csv"
       [[ ${STEP_STATUS[$step]} == "FAILED (timeout)" ]] && timed_out[$config]=$rep
       if [[ $config != off ]] && (( ! DRY_RUN )); then
@@ -321,7 +324,7 @@ for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[0-9].csv"))):
         for row in csv.DictReader(handle):
             times[(config, row["coll"], int(row["size_bytes"]))].append(float(row["time_us"]))
 mean = {key: sum(v) / len(v) for key, v in times.items()}
-configs = ["off", "coll-kernel", "all"]
+configs = ["off", "coll", "coll-kernel", "all"]
 print("# time per launch (us, mean over repetitions) and ratio to 'off'")
 print(f"{'coll':<10} {'size(B)':>10} " + " ".join(f"{c:>12}" for c in configs) +
       " " + " ".join(f"{c + '/off':>16}" for c in configs[1:]))
@@ -358,14 +361,17 @@ capture_run() {
 step_nvlink() {
   capture_run e_nvlink "$OUT/nvlink" all -- \
     --colls allreduce,allgather,reducescatter,alltoall,broadcast --min-bytes 1K --max-bytes 64M \
-    --step-factor 4 --warmup 2 --iters 5
+    --step-factor 16 --warmup 2 --iters 5
+  # Communicators never destroyed: the plugin's process-exit dump writes them.
+  capture_run e_exit_dump "$OUT/nvlink/exit" all -- \
+    --colls allreduce --min-bytes 1K --max-bytes 1M --step-factor 32 --warmup 1 --iters 2 --no-destroy
 }
 
 step_socket() {
   local dir=$OUT/socket
   capture_run f_socket "$dir" all NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 NCCL_NET=Socket \
     NCCL_SOCKET_IFNAME=lo -- \
-    --colls allreduce,allgather,reducescatter --min-bytes 1K --max-bytes 16M --step-factor 4 \
+    --colls allreduce,allgather,reducescatter --min-bytes 1K --max-bytes 16M --step-factor 16 \
     --warmup 2 --iters 5
   (( DRY_RUN )) && return
   [[ ${STEP_STATUS[f_socket]:-} == ok ]] || return
@@ -382,7 +388,7 @@ step_socket() {
 
 step_agree() {
   capture_run g_agree "$OUT/agree" coll,kernel -- \
-    --colls allreduce --min-bytes 1M --max-bytes 256M --step-factor 2 --iters 20
+    --colls allreduce --min-bytes 1M --max-bytes 256M --step-factor 4 --warmup 2 --iters 20
 }
 
 # ---------------------------------------------------------------------------------------------
