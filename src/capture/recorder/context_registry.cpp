@@ -8,7 +8,7 @@ ContextRegistry g_process_contexts;
 }  // namespace
 
 bool ContextRegistry::add(CaptureContext* context) noexcept {
-  const uint32_t slot = next_.fetch_add(1, std::memory_order_relaxed);
+  const uint32_t slot = added_.fetch_add(1, std::memory_order_relaxed) + 1;
   if (slot >= kSlots) return false;
   context->slot = static_cast<uint16_t>(slot);
   slots_[slot].store(context, std::memory_order_release);
@@ -24,7 +24,7 @@ bool ContextRegistry::set_detached(CaptureContext* context) noexcept {
 
 std::vector<CaptureContext*> ContextRegistry::all() const {
   std::vector<CaptureContext*> out;
-  const uint32_t end = next_.load(std::memory_order_acquire);
+  const uint32_t end = added_.load(std::memory_order_acquire) + 1;
   for (uint32_t slot = 0; slot < end && slot < kSlots; ++slot) {
     if (CaptureContext* context = at(static_cast<uint16_t>(slot))) out.push_back(context);
   }

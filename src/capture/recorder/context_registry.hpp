@@ -41,7 +41,7 @@ class ContextRegistry {
   std::vector<CaptureContext*> all() const;
 
  private:
-  std::atomic<uint32_t> next_{1};
+  std::atomic<uint32_t> added_{0};  // all-zero object: static storage in .bss
   std::atomic<CaptureContext*> slots_[kSlots] = {};
 };
 
