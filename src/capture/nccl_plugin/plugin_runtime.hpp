@@ -7,7 +7,8 @@
 //   one WARN through NCCL's logger).
 // - init_communicator(): reads the settings (capture_settings.hpp) at every call, logs one WARN
 //   per settings problem, opens the communicator's context and the process's detached context,
-//   and writes the event mask to *event_mask (a process-global int in NCCL: the last init wins).
+//   and writes the event mask to *event_mask (a process-global int in NCCL: the last init wins;
+//   a communicator whose capture is disabled leaves it alone).
 //   NCCL also emits the ancestors of the selected events (e.g. GroupApi and CollApi for Coll);
 //   they are recorded like any other event: a record is cheap and keeps every parent link.
 // - start_event(): *handle = the recorder's handle, or NULL (NULL context, unknown type, closed).
