@@ -176,7 +176,7 @@ TEST_CASE("recorder: what is not ours or has no context is ignored", "[capture]"
   CHECK(a->buffer.claimed() == 0);
 }
 
-TEST_CASE("recorder: a full buffer still hands out handles; a closed one does not", "[capture]") {
+TEST_CASE("recorder: a full buffer still hands out handles, a closed one does not", "[capture]") {
   auto registry = std::make_unique<ContextRegistry>();
   auto a = registered_context(*registry, 2);
   void* first = record_start(*registry, a.get(), request(fmt::kTypeColl, nullptr));
