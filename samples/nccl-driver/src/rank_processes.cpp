@@ -125,8 +125,9 @@ int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* p
       signal(SIGINT, SIG_DFL);
       signal(SIGTERM, SIG_DFL);
       const int code = body(index);
-      std::fflush(nullptr);
-      _exit(code);
+      // A normal exit, as a training process ends: library destructors run, so a profiler plugin
+      // can write the communicators that were never destroyed (--no-destroy).
+      std::exit(code);
     }
     children[static_cast<std::size_t>(index)] = Child{pid, true, 0};
   }
