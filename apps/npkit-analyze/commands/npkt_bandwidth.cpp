@@ -1,9 +1,11 @@
 // `npkit-analyze bandwidth PATH` for .npkt dumps: nccl-tests-style rows per collective, size,
-// algorithm and protocol, with the per-rank GPU time and the cross-rank "true" time.
+// algorithm and protocol, with the per-rank GPU time, the back-to-back period and the cross-rank
+// "true" time.
 #include <fmt/format.h>
 
 #include "commands/npkt_input.hpp"
 #include "model/profiler_bandwidth.hpp"
+#include "model/profiler_nccl_names.hpp"
 #include "render/text_table.hpp"
 
 namespace npkit::cli {
@@ -19,16 +21,20 @@ std::string or_dash(const std::string& s) {
 
 TextTable row_table(const std::vector<ProfilerBandwidthRow>& rows, std::uint64_t comm) {
   TextTable t;
-  t.columns = {"collective",     "size (B)",   "count",     "type",         "algo",
-               "proto",          "instances",  "time (us)", "algbw (GB/s)", "busbw (GB/s)",
-               "true time (us)", "true algbw", "true busbw"};
+  t.columns = {"collective",   "size (B)",       "count",       "type",
+               "algo",         "proto",          "instances",   "time (us)",
+               "algbw (GB/s)", "busbw (GB/s)",   "period (us)", "period algbw",
+               "period busbw", "true time (us)", "true algbw",  "true busbw"};
   for (const auto& r : rows) {
     if (r.comm_hash != comm) continue;
     const bool timed = !r.ranks.empty();
-    t.add_row({r.func, std::to_string(r.bytes), std::to_string(r.count), or_dash(r.type),
-               or_dash(r.algo), or_dash(r.proto), std::to_string(r.instances),
-               timed ? us(r.time_ns) : "-", timed ? gbps(r.algbw_gbps) : "-",
-               timed ? gbps(r.busbw_gbps) : "-", r.true_time_ns ? us(*r.true_time_ns) : "-",
+    t.add_row({r.func, std::to_string(r.bytes), std::to_string(r.count),
+               or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),
+               or_dash(r.proto), std::to_string(r.instances), timed ? us(r.time_ns) : "-",
+               timed ? gbps(r.algbw_gbps) : "-", timed ? gbps(r.busbw_gbps) : "-",
+               r.period_ns ? us(*r.period_ns) : "-", r.period_ns ? gbps(r.period_algbw_gbps) : "-",
+               r.period_ns ? gbps(r.period_busbw_gbps) : "-",
+               r.true_time_ns ? us(*r.true_time_ns) : "-",
                r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
                r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
   }
@@ -37,19 +43,45 @@ TextTable row_table(const std::vector<ProfilerBandwidthRow>& rows, std::uint64_t
 
 TextTable csv_table(const std::vector<ProfilerBandwidthRow>& rows) {
   TextTable t;
-  t.columns = {"comm",           "collective",   "size_bytes",
-               "count",          "type",         "algo",
-               "proto",          "instances",    "untimed_instances",
-               "time_ns",        "algbw_gbps",   "busbw_gbps",
-               "true_instances", "true_time_ns", "true_algbw_gbps",
+  t.columns = {"comm",
+               "collective",
+               "size_bytes",
+               "count",
+               "type",
+               "algo",
+               "proto",
+               "instances",
+               "untimed_instances",
+               "time_ns",
+               "algbw_gbps",
+               "busbw_gbps",
+               "period_pairs",
+               "period_ns",
+               "period_algbw_gbps",
+               "period_busbw_gbps",
+               "true_instances",
+               "true_time_ns",
+               "true_algbw_gbps",
                "true_busbw_gbps"};
   for (const auto& r : rows) {
     const bool timed = !r.ranks.empty();
-    t.add_row({comm_hex(r.comm_hash), r.func, std::to_string(r.bytes), std::to_string(r.count),
-               r.type, r.algo, r.proto, std::to_string(r.instances),
-               std::to_string(r.untimed_instances), timed ? fmt::format("{:.1f}", r.time_ns) : "",
+    t.add_row({comm_hex(r.comm_hash),
+               r.func,
+               std::to_string(r.bytes),
+               std::to_string(r.count),
+               r.type,
+               r.algo,
+               r.proto,
+               std::to_string(r.instances),
+               std::to_string(r.untimed_instances),
+               timed ? fmt::format("{:.1f}", r.time_ns) : "",
                timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
-               timed ? fmt::format("{:.6f}", r.busbw_gbps) : "", std::to_string(r.true_instances),
+               timed ? fmt::format("{:.6f}", r.busbw_gbps) : "",
+               std::to_string(r.period_pairs),
+               r.period_ns ? fmt::format("{:.1f}", *r.period_ns) : "",
+               r.period_ns ? fmt::format("{:.6f}", r.period_algbw_gbps) : "",
+               r.period_ns ? fmt::format("{:.6f}", r.period_busbw_gbps) : "",
+               std::to_string(r.true_instances),
                r.true_time_ns ? fmt::format("{:.1f}", *r.true_time_ns) : "",
                r.true_time_ns ? fmt::format("{:.6f}", r.true_algbw_gbps) : "",
                r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : ""});
@@ -72,6 +104,14 @@ std::string alltoall_reason(const LoadedCaptures& loaded) {
   return reason;
 }
 
+// Whether an AlltoAll of some selected rank had a Send/Recv to the rank itself without KernelCh.
+bool alltoall_self_copy_untimed(const LoadedCaptures& loaded) {
+  for (const auto& f : loaded.files) {
+    if (f->alltoall.self_ops_without_kernel_channels > 0) return true;
+  }
+  return false;
+}
+
 void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
                 const std::vector<ProfilerBandwidthRow>& rows,
                 const std::vector<SwitchPoint>& switches, std::string& out) {
@@ -92,18 +132,28 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std:
     }
     t.title = fmt::format(
         "Collectives (nccl-tests conventions, n = {}; time = GPU span per rank, median over "
-        "instances, mean over ranks; true = last rank's GPU start to last rank's GPU stop)",
+        "instances, mean over ranks; period = GPU start to GPU start of back-to-back launches, "
+        "median over pairs, mean over ranks; true = last rank's GPU start to last rank's GPU "
+        "stop)",
         comm.nranks);
     render_text(t, out);
     std::uint64_t untimed = 0;
+    bool alltoall = false;
     for (const auto& r : rows) {
-      if (r.comm_hash == comm.comm_hash) untimed += r.untimed_instances;
+      if (r.comm_hash != comm.comm_hash) continue;
+      untimed += r.untimed_instances;
+      alltoall = alltoall || r.func == nccl_func_name(NcclFunc::kAllToAll);
     }
     if (untimed > 0) {
       out += fmt::format(
-          "{} instance(s) have no GPU span on any rank (no KernelCh events, or no usable clock): "
-          "not timed\n",
+          "{} instance(s) have no GPU span on any rank (no KernelCh events, only stale ones, or "
+          "no usable clock): not timed\n",
           untimed);
+    }
+    if (alltoall && alltoall_self_copy_untimed(loaded)) {
+      out +=
+          "AlltoAll: each rank's Send/Recv to itself has no KernelCh events; time and true time "
+          "cover the transfers between ranks, the period the whole launch\n";
     }
     bool header = false;
     for (const auto& s : switches) {
@@ -124,7 +174,7 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std:
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.npkt-bandwidth");
-  w.field("schema_version", 1);
+  w.field("schema_version", 2);
   w.field("path", o.path);
   w.field("coll", coll);
   w.key("communicators");
@@ -158,6 +208,12 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std:
       w.field("algbw_gbps", r.algbw_gbps);
       w.field("busbw_gbps", r.busbw_gbps);
     }
+    w.field("period_pairs", r.period_pairs);
+    if (r.period_ns) {
+      w.field("period_ns", *r.period_ns);
+      w.field("period_algbw_gbps", r.period_algbw_gbps);
+      w.field("period_busbw_gbps", r.period_busbw_gbps);
+    }
     w.field("true_instances", r.true_instances);
     if (r.true_time_ns) {
       w.field("true_time_ns", *r.true_time_ns);
@@ -171,6 +227,8 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std:
       w.field("rank", m.rank);
       w.field("instances", m.instances);
       w.field("median_ns", m.median_ns);
+      w.field("period_pairs", m.period_pairs);
+      if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
       w.end_object();
     }
     w.end_array();

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "commands/npkt_input.hpp"
+#include "model/profiler_rank_summary.hpp"
 #include "render/text_table.hpp"
 
 namespace npkit::cli {
@@ -63,14 +64,42 @@ std::string never_stopped_line(const RankCapture& f) {
   return s.empty() ? "none" : s;
 }
 
+// "4988 events, 643 stale (643 GPU start before its API call): Broadcast 643 of 644 events, 62
+// operation(s) without GPU time".
+std::string kernel_channels_line(const RankCapture& f) {
+  const KernelChannelCheck& k = f.kernel_channels;
+  if (k.kernel_channels == 0) return "none";
+  std::string s = fmt::format("{} events", k.kernel_channels);
+  if (k.open > 0) s += fmt::format(", {} without a start or stop timestamp", k.open);
+  s += fmt::format(", {} stale", k.stale());
+  if (k.stale() == 0) return s;
+  std::string reasons;
+  for (const auto& [n, v] : {std::pair{k.before_api, KernelChVerdict::kBeforeApi},
+                             std::pair{k.after_noticed, KernelChVerdict::kAfterNoticed},
+                             std::pair{k.stop_before_start, KernelChVerdict::kStopBeforeStart},
+                             std::pair{k.out_of_order, KernelChVerdict::kOutOfOrder}}) {
+    if (n > 0) reasons += fmt::format("{}{} {}", reasons.empty() ? "" : ", ", n, stale_reason(v));
+  }
+  s += " (" + reasons + ")";
+  std::string funcs;
+  for (const auto& fs : summarize_by_func(f)) {
+    if (fs.stale_channels == 0) continue;
+    funcs += fmt::format("{}{} {} of {} events, {} operation(s) without GPU time",
+                         funcs.empty() ? "" : "; ", fs.func, fs.stale_channels, fs.kernel_channels,
+                         fs.untimed_stale);
+  }
+  if (!funcs.empty()) s += ": " + funcs;
+  return s;
+}
+
 std::string uncertainty_us(const HostGpuClock& clock) {
   return clock.uncertainty_ns ? fmt::format("{:.3f}", *clock.uncertainty_ns / 1e3) : "-";
 }
 
 TextTable file_table(const LoadedCaptures& loaded, bool raw) {
   TextTable t;
-  t.columns = {"file",          "comm",    "rank",    "nranks", "events",
-               "never stopped", "records", "dropped", "clock"};
+  t.columns = {"file",    "comm",    "rank",     "nranks",         "events", "never stopped",
+               "records", "dropped", "KernelCh", "stale KernelCh", "clock"};
   if (raw) {
     t.columns.insert(t.columns.end(), {"offset_ns", "drift_ppm", "uncertainty_ns"});
   } else {
@@ -87,6 +116,8 @@ TextTable file_table(const LoadedCaptures& loaded, bool raw) {
                                     std::to_string(total_never_stopped(f->events.counts)),
                                     std::to_string(f->dump.records.size()),
                                     std::to_string(comm.records_dropped),
+                                    std::to_string(f->kernel_channels.kernel_channels),
+                                    std::to_string(f->kernel_channels.stale()),
                                     clock.method_name()};
     const bool drift = clock.method == ClockFitMethod::kSampleOffsetDrift;
     if (raw) {
@@ -142,7 +173,17 @@ void write_file_text(const RankCapture& f, std::string& out) {
     out += fmt::format(" ({} invalid sample(s) ignored)", f.clock.invalid_samples);
   }
   if (!d.meta("clock.note").empty()) out += fmt::format(" (note: {})", d.meta("clock.note"));
-  out += "\n\n";
+  out += "\n";
+  out += fmt::format("  KernelCh      {}\n", kernel_channels_line(f));
+  if (f.kernel_channels.stale() > 0) {
+    out += fmt::format(
+        "                stale = timestamps of another work item: NCCL hands each channel's GPU "
+        "times over through a 64-entry ring indexed by a work counter, and when host and device "
+        "counters fall out of step the proxy reads another work's slot. Stale events are left "
+        "out of GPU spans (tolerance ± {:.3f} us).\n",
+        f.kernel_channels.tolerance_ns / 1e3);
+  }
+  out += "\n";
 }
 
 void write_text(const LoadedCaptures& loaded, const CommonOptions& o, std::string& out) {
@@ -180,6 +221,35 @@ void write_clock_json(JsonWriter& w, const RankCapture& f) {
   w.field("samples", static_cast<std::uint64_t>(f.dump.clock_samples.size()));
   w.field("invalid_samples", clock.invalid_samples);
   w.field("note", f.dump.meta("clock.note"));
+  w.end_object();
+}
+
+void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
+  const KernelChannelCheck& k = f.kernel_channels;
+  w.key("kernel_channels");
+  w.begin_object();
+  w.field("events", k.kernel_channels);
+  w.field("without_timestamps", k.open);
+  w.field("stale", k.stale());
+  w.field("tolerance_ns", k.tolerance_ns);
+  w.key("stale_reasons");
+  w.begin_object();
+  w.field("before_api", k.before_api);
+  w.field("after_noticed", k.after_noticed);
+  w.field("stop_before_start", k.stop_before_start);
+  w.field("out_of_order", k.out_of_order);
+  w.end_object();
+  w.key("by_collective");
+  w.begin_array();
+  for (const auto& fs : summarize_by_func(f)) {
+    w.begin_object();
+    w.field("collective", fs.func);
+    w.field("events", fs.kernel_channels);
+    w.field("stale", fs.stale_channels);
+    w.field("operations_all_stale", fs.untimed_stale);
+    w.end_object();
+  }
+  w.end_array();
   w.end_object();
 }
 
@@ -248,6 +318,7 @@ void write_file_json(JsonWriter& w, const RankCapture& f) {
   w.field("missing_parents", n.missing_parents);
   w.end_object();
   write_clock_json(w, f);
+  write_kernel_channels_json(w, f);
   w.end_object();
 }
 

@@ -8,6 +8,7 @@
 #include "ingest/npkt_directory.hpp"
 #include "ingest/npkt_dump.hpp"
 #include "io/file_io.hpp"
+#include "model/profiler_rank_summary.hpp"
 #include "npkit/format.hpp"
 
 namespace npkit::cli {
@@ -62,6 +63,28 @@ void warn_disjoint_channels(const RankCapture& c, Diagnostics& diagnostics) {
                                "take in other work",
                                c.dump.path, disjoint, timed, example->func_name, example->seq),
                    disjoint);
+}
+
+// KernelCh events whose timestamps belong to another work item: left out of the GPU spans.
+void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
+  const KernelChannelCheck& check = c.kernel_channels;
+  if (check.stale() == 0) return;
+  std::uint64_t untimed = 0;
+  std::string by_func;
+  for (const auto& f : summarize_by_func(c)) {
+    untimed += f.untimed_stale;
+    if (f.stale_channels == 0) continue;
+    by_func += fmt::format("{}{} {} of {}", by_func.empty() ? "" : ", ", f.func, f.stale_channels,
+                           f.kernel_channels);
+  }
+  diagnostics.warn(
+      "stale KernelCh timestamps",
+      fmt::format("{}: {} of {} KernelCh events carry timestamps of another work item (NCCL ring "
+                  "desynchronisation) and are left out of GPU spans ({}); {} operation(s) left "
+                  "without a valid channel are reported without GPU time",
+                  c.dump.path, check.stale(), check.kernel_channels,
+                  by_func.empty() ? "none attached to a collective" : by_func, untimed),
+      check.stale());
 }
 
 }  // namespace
@@ -120,6 +143,7 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
         rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
     if (!selected) continue;
     loaded.files.push_back(build_rank_capture(std::move(*dump)));
+    warn_stale_channels(*loaded.files.back(), loaded.diagnostics);
     warn_disjoint_channels(*loaded.files.back(), loaded.diagnostics);
   }
   if (loaded.files.empty()) {

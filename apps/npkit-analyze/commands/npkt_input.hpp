@@ -4,9 +4,10 @@
 // NPKit path unchanged. load_npkt_input reads every file (an unreadable or malformed file is an
 // Error naming it), keeps the files whose rank --ranks selects (the detached proxy-op file, rank
 // -1, only with --ranks all), builds each rank's capture and joins the communicators; reader
-// warnings become "npkt reader" warnings, collectives whose KernelCh channels never ran together
-// "disjoint channel spans" warnings, and each instance lacking a rank an "instance missing ranks"
-// warning. Options that only mean something for legacy dumps
+// warnings become "npkt reader" warnings, stale KernelCh events (timestamps of another work item)
+// a "stale KernelCh timestamps" warning per file, collectives whose valid KernelCh channels never
+// ran together "disjoint channel spans" warnings, and each instance lacking a rank an "instance
+// missing ranks" warning. Options that only mean something for legacy dumps
 // (--event-table, --phase-map, --cpu-record-size) are an Error; --threads has no effect.
 #pragma once
 

@@ -61,13 +61,17 @@ std::string clock_summary(const RankCapture& r) {
 void write_comm_text(const CommReport& c, std::string& out) {
   out += "\n" + describe_comm(*c.comm) + "\n";
   TextTable colls;
-  colls.title = "Collectives per rank (GPU span: first KernelCh start to last KernelCh stop)";
-  colls.columns = {"rank", "collective", "count", "timed", "total (us)", "median (us)"};
+  colls.title =
+      "Collectives per rank (GPU span: first KernelCh start to last KernelCh stop, stale KernelCh "
+      "left out)";
+  colls.columns = {"rank",       "collective",  "count",    "timed",
+                   "total (us)", "median (us)", "KernelCh", "stale KernelCh"};
   for (const auto& r : c.ranks) {
     for (const auto& f : r.funcs) {
       colls.add_row({std::to_string(r.capture->rank()), f.func, std::to_string(f.count),
                      std::to_string(f.timed), f.timed ? us(static_cast<double>(f.total_ns)) : "-",
-                     f.timed ? us(f.median_ns) : "-"});
+                     f.timed ? us(f.median_ns) : "-", std::to_string(f.kernel_channels),
+                     std::to_string(f.stale_channels)});
     }
   }
   if (colls.rows.empty()) {
@@ -208,6 +212,9 @@ void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& lo
         w.field("timed", f.timed);
         w.field("total_ns", f.total_ns);
         w.field("median_ns", f.median_ns);
+        w.field("kernel_channels", f.kernel_channels);
+        w.field("stale_kernel_channels", f.stale_channels);
+        w.field("operations_all_stale", f.untimed_stale);
         w.end_object();
       }
       w.end_array();
@@ -235,27 +242,45 @@ void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& lo
 
 TextTable csv_table(const std::vector<CommReport>& reports) {
   TextTable t;
-  t.columns = {"comm",        "rank",         "collectives", "gpu_time_ns",       "skew_median_ns",
-               "skew_max_ns", "arrived_last", "step_ns",     "net_send_ns",       "net_recv_ns",
-               "sync_ns",     "other_ns",     "explained",   "reduce_scatter_ns", "all_gather_ns"};
+  t.columns = {"comm",
+               "rank",
+               "collectives",
+               "gpu_time_ns",
+               "kernel_channels",
+               "stale_kernel_channels",
+               "skew_median_ns",
+               "skew_max_ns",
+               "arrived_last",
+               "step_ns",
+               "net_send_ns",
+               "net_recv_ns",
+               "sync_ns",
+               "other_ns",
+               "explained",
+               "reduce_scatter_ns",
+               "all_gather_ns"};
   for (const auto& c : reports) {
     for (const auto& r : c.ranks) {
       std::uint64_t count = 0;
       std::int64_t total = 0;
+      std::uint64_t kernel_channels = 0;
+      std::uint64_t stale = 0;
       for (const auto& f : r.funcs) {
         count += f.count;
         total += f.total_ns;
+        kernel_channels += f.kernel_channels;
+        stale += f.stale_channels;
       }
       const RankSkew* s = skew_of(c.skew, r.capture->rank());
       const ProxyStepBreakdown& b = r.steps;
       t.add_row({comm_hex(c.comm->comm_hash), std::to_string(r.capture->rank()),
-                 std::to_string(count), std::to_string(total),
-                 s ? fmt::format("{:.1f}", s->median_ns) : "", s ? std::to_string(s->max_ns) : "",
-                 s ? std::to_string(s->arrived_last) : "", std::to_string(b.step_ns),
-                 std::to_string(b.net_send_ns), std::to_string(b.net_recv_ns),
-                 std::to_string(b.sync_ns), std::to_string(b.other_ns),
-                 fmt::format("{:.6f}", b.explained()), std::to_string(b.reduce_scatter_ns),
-                 std::to_string(b.all_gather_ns)});
+                 std::to_string(count), std::to_string(total), std::to_string(kernel_channels),
+                 std::to_string(stale), s ? fmt::format("{:.1f}", s->median_ns) : "",
+                 s ? std::to_string(s->max_ns) : "", s ? std::to_string(s->arrived_last) : "",
+                 std::to_string(b.step_ns), std::to_string(b.net_send_ns),
+                 std::to_string(b.net_recv_ns), std::to_string(b.sync_ns),
+                 std::to_string(b.other_ns), fmt::format("{:.6f}", b.explained()),
+                 std::to_string(b.reduce_scatter_ns), std::to_string(b.all_gather_ns)});
     }
   }
   return t;

@@ -59,7 +59,8 @@ bool is_alltoall(const std::vector<const ProfilerCollective*>& ops, std::int32_t
 }  // namespace
 
 AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& ev,
-                            const HostGpuClock& clock, std::vector<ProfilerCollective>& colls) {
+                            const HostGpuClock& clock, const KernelChannelCheck& check,
+                            std::vector<ProfilerCollective>& colls) {
   AlltoallScan scan;
   const std::int32_t nranks = dump.comm.nranks;
   std::map<std::uint32_t, std::vector<std::size_t>> groups;  // GroupApi event -> P2p ops
@@ -88,6 +89,8 @@ AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& 
     a.bytes =
         nccl_tests_bytes(NcclFunc::kAllToAll, a.count, nccl_datatype_size(a.datatype), nranks);
     a.graph_captured = ops.front()->graph_captured;
+    a.group_api = group;
+    a.api_start_ns = ev.start_ns[group];
     a.host_start_ns = INT64_MAX;
     std::int64_t last_stop = INT64_MIN;
     bool all_stopped = true;
@@ -102,9 +105,13 @@ AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& 
       for (auto k : ev.children_of(op.event)) {
         if (ev.type[k] == format::kTypeKernelCh) kernels.push_back(k);
       }
+      if (op.peer == dump.comm.rank) {
+        ++scan.self_ops;
+        if (op.kernel_channels == 0) ++scan.self_ops_without_kernel_channels;
+      }
     }
     a.host_stop_ns = all_stopped ? last_stop : kNeverStopped;
-    set_gpu_span(ev, clock, kernels, a);
+    set_gpu_span(ev, clock, check, kernels, a);
     scan.alltoalls.push_back(a);
   }
   std::stable_sort(scan.alltoalls.begin(), scan.alltoalls.end(),

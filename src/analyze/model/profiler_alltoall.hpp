@@ -6,9 +6,13 @@
 // all with the same count and data type, for nranks >= 2. Each such group becomes one derived
 // ProfilerCollective (func kAllToAll, event kNoEvent, seq = k-th AlltoAll of this rank in host
 // start order, count = per-peer count, bytes = count × element size × nranks, host span = first
-// P2p start .. last P2p stop, GPU span over all the group's KernelCh) and its Send/Recv get
-// in_alltoall = true. Anything else is left as plain Send/Recv; the scan says why nothing was
-// found (no P2p events, P2p events without API parents, or no group of that shape).
+// P2p start .. last P2p stop, GPU span over all the group's KernelCh, group_api = the group,
+// api_start_ns = its start) and
+// its Send/Recv get in_alltoall = true. Anything else is left as plain Send/Recv; the scan says
+// why nothing was found (no P2p events, P2p events without API parents, or no group of that
+// shape). self_ops / self_ops_without_kernel_channels count the AlltoAll Send/Recv whose peer is
+// the rank itself, and those of them with no KernelCh child (NCCL 2.28 runs the local copy
+// without KernelCh events, so the GPU span leaves that copy out).
 #pragma once
 
 #include <cstdint>
@@ -27,12 +31,14 @@ struct AlltoallScan {
   std::uint64_t p2p_events = 0;
   std::uint64_t p2p_without_group = 0;  // no P2pApi -> GroupApi ancestry (e.g. API v4)
   std::uint64_t groups_with_p2p = 0;
+  std::uint64_t self_ops = 0;
+  std::uint64_t self_ops_without_kernel_channels = 0;
   // Why no AlltoAll was recognised (empty when some were).
   std::string reason;
 };
 
 AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& events,
-                            const HostGpuClock& clock,
+                            const HostGpuClock& clock, const KernelChannelCheck& check,
                             std::vector<ProfilerCollective>& collectives);
 
 }  // namespace npkit

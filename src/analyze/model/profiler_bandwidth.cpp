@@ -27,8 +27,73 @@ double median(std::vector<double> v) {
 struct RowBuilder {
   ProfilerBandwidthRow row;
   std::map<std::int32_t, std::vector<double>> rank_times;
+  std::map<std::int32_t, std::vector<double>> rank_periods;
   std::vector<double> true_times;
 };
+
+RowKey row_key(const Communicator& comm, const CollectiveInstance& inst) {
+  const ProfilerCollective& first = *inst.members.front().op;
+  return {comm.comm_hash,
+          std::string(inst.func_name),
+          first.bytes,
+          inst.is_pair() ? "" : std::string(first.algo),
+          inst.is_pair() ? "" : std::string(first.proto),
+          std::string(first.type)};
+}
+
+// nccl-tests' count(elements) of a row (see the contract).
+std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::string_view type,
+                               std::int32_t nranks) {
+  std::uint64_t per = nccl_datatype_size(type);
+  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
+      func == NcclFunc::kAllToAll) {
+    per *= static_cast<std::uint64_t>(std::max(nranks, 1));
+  }
+  return per == 0 ? 0 : bytes / per;
+}
+
+// Back-to-back period samples of every rank of `comm`, into the builders of their rows.
+void add_periods(const Communicator& comm, std::map<RowKey, RowBuilder>& builders) {
+  // Every operation's row (selected or not) and whether it is part of a Send/Recv pair.
+  std::map<const ProfilerCollective*, std::pair<RowKey, bool>> rows;
+  for (const auto& inst : comm.instances) {
+    if (inst.members.empty()) continue;
+    const RowKey key = row_key(comm, inst);
+    for (const auto& m : inst.members) rows.emplace(m.op, std::make_pair(key, inst.is_pair()));
+  }
+  for (const RankCapture* r : comm.ranks) {
+    std::vector<const ProfilerCollective*> stream;
+    for (const auto& op : r->collectives) {
+      if (!op.in_alltoall) stream.push_back(&op);
+    }
+    for (const auto& op : r->alltoall.alltoalls) stream.push_back(&op);
+    std::stable_sort(stream.begin(), stream.end(), [](const auto* a, const auto* b) {
+      return a->host_start_ns < b->host_start_ns;
+    });
+    // Per row: every pair, and the pairs whose second operation was called before the first's
+    // GPU stop (launched back to back, not after a synchronisation).
+    std::map<RowKey, std::pair<std::vector<double>, std::vector<double>>> pairs;
+    for (std::size_t i = 1; i < stream.size(); ++i) {
+      const ProfilerCollective* a = stream[i - 1];
+      const ProfilerCollective* b = stream[i];
+      const auto ra = rows.find(a);
+      const auto rb = rows.find(b);
+      if (ra == rows.end() || rb == rows.end() || ra->second.second) continue;
+      if (ra->second.first != rb->second.first || !a->has_gpu_span || !b->has_gpu_span) continue;
+      if (a->group_api != kNoEvent && a->group_api == b->group_api) continue;
+      auto& [all, queued] = pairs[ra->second.first];
+      const auto period = static_cast<double>(sat_sub(b->gpu_start_ns, a->gpu_start_ns));
+      all.push_back(period);
+      if (b->api_start_ns < a->gpu_stop_ns) queued.push_back(period);
+    }
+    for (auto& [key, samples] : pairs) {
+      const auto it = builders.find(key);
+      if (it == builders.end()) continue;
+      auto& [all, queued] = samples;
+      it->second.rank_periods[r->rank()] = queued.empty() ? std::move(all) : std::move(queued);
+    }
+  }
+}
 
 void add_instance(const Communicator& comm, const CollectiveInstance& inst, RowBuilder& b) {
   ++b.row.instances;
@@ -54,11 +119,23 @@ void add_instance(const Communicator& comm, const CollectiveInstance& inst, RowB
 ProfilerBandwidthRow finish(RowBuilder& b) {
   ProfilerBandwidthRow row = std::move(b.row);
   double sum = 0;
+  double period_sum = 0;
+  std::size_t period_ranks = 0;
   for (auto& [rank, times] : b.rank_times) {
-    row.ranks.push_back({rank, times.size(), median(times)});
-    sum += row.ranks.back().median_ns;
+    RankMedian m{rank, times.size(), median(times)};
+    const auto periods = b.rank_periods.find(rank);
+    if (periods != b.rank_periods.end()) {
+      m.period_pairs = periods->second.size();
+      m.period_median_ns = median(periods->second);
+      row.period_pairs += m.period_pairs;
+      period_sum += m.period_median_ns;
+      ++period_ranks;
+    }
+    row.ranks.push_back(m);
+    sum += m.median_ns;
   }
   if (!row.ranks.empty()) row.time_ns = sum / static_cast<double>(row.ranks.size());
+  if (period_ranks > 0) row.period_ns = period_sum / static_cast<double>(period_ranks);
   row.true_instances = b.true_times.size();
   if (!b.true_times.empty()) row.true_time_ns = median(b.true_times);
   const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(row.func)),
@@ -70,6 +147,10 @@ ProfilerBandwidthRow finish(RowBuilder& b) {
     if (row.true_time_ns) {
       row.true_algbw_gbps = gb_per_s(s, *row.true_time_ns);
       row.true_busbw_gbps = row.true_algbw_gbps * conv->factor;
+    }
+    if (row.period_ns) {
+      row.period_algbw_gbps = gb_per_s(s, *row.period_ns);
+      row.period_busbw_gbps = row.period_algbw_gbps * conv->factor;
     }
   }
   return row;
@@ -99,28 +180,23 @@ std::vector<ProfilerBandwidthRow> bandwidth_rows(const std::vector<Communicator>
     for (const auto& inst : comm.instances) {
       if (inst.members.empty() || !selected(coll, inst)) continue;
       const ProfilerCollective& first = *inst.members.front().op;
-      const std::string func(inst.func_name);
-      RowKey key{comm.comm_hash,
-                 func,
-                 first.bytes,
-                 inst.is_pair() ? "" : std::string(first.algo),
-                 inst.is_pair() ? "" : std::string(first.proto),
-                 std::string(first.type)};
+      const RowKey key = row_key(comm, inst);
       auto [it, inserted] = builders.try_emplace(key);
       RowBuilder& b = it->second;
       if (inserted) {
         b.row.comm_hash = comm.comm_hash;
         b.row.nranks = comm.nranks;
-        b.row.func = func;
+        b.row.func = std::get<1>(key);
         b.row.bytes = first.bytes;
         b.row.type = std::string(first.type);
         b.row.algo = std::get<3>(key);
         b.row.proto = std::get<4>(key);
-        const std::uint32_t size = nccl_datatype_size(first.type);
-        b.row.count = size == 0 ? 0 : first.bytes / size;
+        b.row.count = nccl_tests_count(inst.is_pair() ? NcclFunc::kSendRecv : inst.func,
+                                       first.bytes, first.type, comm.nranks);
       }
       add_instance(comm, inst, b);
     }
+    add_periods(comm, builders);
   }
   std::vector<ProfilerBandwidthRow> rows;
   for (auto& [key, b] : builders) rows.push_back(finish(b));

@@ -1,10 +1,22 @@
 // model/profiler_bandwidth.hpp — nccl-tests-style bandwidth rows from joined collective instances.
 // Contract:
 // - One row per (communicator, func, S bytes, algo, proto, type), S = nccl-tests' size(B) (see
-//   profiler_collectives.hpp); an instance's row comes from its lowest-rank member.
+//   profiler_collectives.hpp); an instance's row comes from its lowest-rank member. count is
+//   nccl-tests' count(elements): S / element size, and / nranks for AllGather, ReduceScatter and
+//   AlltoAll (nccl-tests prints the per-rank count there); 0 when the element size is unknown.
 // - time = mean over ranks of each rank's median GPU span over the row's instances (nccl-tests
 //   averages ranks by default); algbw = S / time (GB/s = bytes per ns), busbw = algbw × the
 //   nccl-tests factor with n = the communicator's nranks.
+// - period (the back-to-back period) = mean over ranks of each rank's median, over pairs, of
+//   (GPU start of the next − GPU start of this) for consecutive operations of the rank's file in
+//   host start order (its stream order) that belong to the same row, both with a GPU span, with
+//   no other operation of the file between them and not launched in one group (same GroupApi).
+//   Of a rank's pairs of a row only those launched back to back count — the second operation's
+//   API call (api_start_ns) before the first's GPU stop, so no host synchronisation lies between
+//   them — unless it has none such, when all count (the host issues operations more slowly than
+//   the GPU runs them). Send/Recv pairs have none. period algbw/busbw use it as time does. It is
+//   what nccl-tests' wall clock over N back-to-back launches / N tends to for large N: nccl-tests'
+//   figure adds its loop's start-up (first launch latency, the wait for the last rank) / N.
 // - true time = median over the instances held by all nranks ranks, each with a GPU span, of
 //   (last rank's GPU stop − last rank's GPU start); for a Send/Recv pair, over its two ends.
 //   true algbw/busbw use it the same way. Absent when no instance qualifies.
@@ -30,6 +42,8 @@ struct RankMedian {
   std::int32_t rank = 0;
   std::uint64_t instances = 0;
   double median_ns = 0;
+  std::uint64_t period_pairs = 0;
+  double period_median_ns = 0;  // when period_pairs > 0
 };
 
 struct ProfilerBandwidthRow {
@@ -51,6 +65,10 @@ struct ProfilerBandwidthRow {
   std::optional<double> true_time_ns;
   double true_algbw_gbps = 0;
   double true_busbw_gbps = 0;
+  std::uint64_t period_pairs = 0;  // over all ranks
+  std::optional<double> period_ns;
+  double period_algbw_gbps = 0;
+  double period_busbw_gbps = 0;
 };
 
 struct SwitchPoint {

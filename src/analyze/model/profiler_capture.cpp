@@ -7,8 +7,9 @@ std::unique_ptr<RankCapture> build_rank_capture(ingest::NpktDump dump) {
   c->dump = std::move(dump);
   c->events = build_profiler_events(c->dump);
   c->clock = fit_host_gpu_clock(c->dump, c->events);
-  c->collectives = collect_collectives(c->dump, c->events, c->clock);
-  c->alltoall = find_alltoalls(c->dump, c->events, c->clock, c->collectives);
+  c->kernel_channels = check_kernel_channels(c->events, c->clock);
+  c->collectives = collect_collectives(c->dump, c->events, c->clock, c->kernel_channels);
+  c->alltoall = find_alltoalls(c->dump, c->events, c->clock, c->kernel_channels, c->collectives);
   return c;
 }
 

@@ -1,8 +1,8 @@
 // model/profiler_capture.hpp — everything the analyses need from one .npkt dump.
-// Contract: build_rank_capture rebuilds the events, fits the host/GPU clock, collects the
-// collectives and recognises AlltoAll groups, in that order. The collectives' string views
-// point into `dump`, which the capture owns: a RankCapture is moved, never copied, and is
-// held at a stable address (std::unique_ptr) once built.
+// Contract: build_rank_capture rebuilds the events, fits the host/GPU clock, checks the KernelCh
+// timestamps, collects the collectives and recognises AlltoAll groups, in that order. The
+// collectives' string views point into `dump`, which the capture owns: a RankCapture is moved,
+// never copied, and is held at a stable address (std::unique_ptr) once built.
 #pragma once
 
 #include <memory>
@@ -13,6 +13,7 @@
 #include "model/profiler_alltoall.hpp"
 #include "model/profiler_collectives.hpp"
 #include "model/profiler_events.hpp"
+#include "model/profiler_kernel_channels.hpp"
 
 namespace npkit {
 
@@ -20,6 +21,7 @@ struct RankCapture {
   ingest::NpktDump dump;
   ProfilerEvents events;
   HostGpuClock clock;
+  KernelChannelCheck kernel_channels;
   std::vector<ProfilerCollective> collectives;  // Coll and P2p events
   AlltoallScan alltoall;                        // derived AlltoAll operations
 

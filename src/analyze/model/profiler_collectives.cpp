@@ -34,6 +34,18 @@ std::vector<std::uint32_t> kernel_children(const ProfilerEvents& ev, std::uint32
   return out;
 }
 
+// The GroupApi above a Coll or P2p event, through its CollApi/P2pApi parent, or kNoEvent.
+std::uint32_t group_api_of(const ProfilerEvents& ev, std::uint32_t e) {
+  const std::uint32_t api = ev.parent[e];
+  if (api == kNoEvent) return kNoEvent;
+  if (ev.type[api] != format::kTypeCollApi && ev.type[api] != format::kTypeP2pApi) {
+    return kNoEvent;
+  }
+  const std::uint32_t group = ev.parent[api];
+  if (group == kNoEvent || ev.type[group] != format::kTypeGroupApi) return kNoEvent;
+  return group;
+}
+
 }  // namespace
 
 std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
@@ -47,32 +59,39 @@ std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t
 }
 
 void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
-                  std::span<const std::uint32_t> kernel_channels, ProfilerCollective& c) {
+                  const KernelChannelCheck& check, std::span<const std::uint32_t> kernel_channels,
+                  ProfilerCollective& c) {
   std::bitset<256> channels;
   std::uint64_t first = UINT64_MAX;
   std::uint64_t last = 0;
   std::uint64_t latest_start = 0;
   std::uint64_t earliest_stop = UINT64_MAX;
+  std::uint32_t valid = 0;
+  c.kernel_channels = static_cast<std::uint32_t>(kernel_channels.size());
   c.channels_open = 0;
+  c.channels_stale = 0;
   for (auto k : kernel_channels) {
     const auto p = ev.payload_as<format::KernelChPayload>(k);
     channels.set(p.channel);
-    std::uint64_t stop = 0;
-    for (const auto& m : ev.marks(k)) {
-      if (m.state == format::kStateKernelChStop && m.has_args) stop = m.value;
-    }
-    if (p.gpu_start_ns == 0 || stop == 0) {
+    const KernelChVerdict v = check.verdict[k];
+    if (v == KernelChVerdict::kOpen) {
       ++c.channels_open;
       continue;
     }
+    if (is_stale(v)) {
+      ++c.channels_stale;
+      continue;
+    }
+    const std::uint64_t stop = kernel_channel_stop(ev, k);
+    ++valid;
     first = std::min(first, p.gpu_start_ns);
     last = std::max(last, stop);
     latest_start = std::max(latest_start, p.gpu_start_ns);
     earliest_stop = std::min(earliest_stop, stop);
   }
-  c.channels_disjoint = c.channels_open == 0 && latest_start > earliest_stop;
+  c.channels_disjoint = c.channels_open == 0 && valid > 0 && latest_start > earliest_stop;
   c.channels_seen = static_cast<std::uint32_t>(channels.count());
-  c.has_gpu_span = clock.usable() && c.channels_open == 0 && first <= last;
+  c.has_gpu_span = clock.usable() && c.channels_open == 0 && valid > 0;
   if (c.has_gpu_span) {
     c.gpu_start_ns = clock.to_host_ns(first);
     c.gpu_stop_ns = clock.to_host_ns(last);
@@ -81,7 +100,8 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
 
 std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump,
                                                     const ProfilerEvents& ev,
-                                                    const HostGpuClock& clock) {
+                                                    const HostGpuClock& clock,
+                                                    const KernelChannelCheck& check) {
   std::vector<ProfilerCollective> out;
   const std::int32_t nranks = dump.comm.nranks;
   for (std::uint32_t e = 0; e < ev.size(); ++e) {
@@ -114,8 +134,11 @@ std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump
     c.bytes = nccl_tests_bytes(c.func, c.count, nccl_datatype_size(c.datatype), nranks);
     c.host_start_ns = ev.start_ns[e];
     c.host_stop_ns = ev.stop_ns[e];
+    const std::uint32_t api = api_ancestor(ev, e);
+    c.api_start_ns = api == kNoEvent ? c.host_start_ns : ev.start_ns[api];
+    c.group_api = group_api_of(ev, e);
     const auto kernels = kernel_children(ev, e);
-    set_gpu_span(ev, clock, kernels, c);
+    set_gpu_span(ev, clock, check, kernels, c);
     out.push_back(c);
   }
   std::stable_sort(out.begin(), out.end(),

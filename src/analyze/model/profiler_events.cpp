@@ -132,6 +132,17 @@ ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
   return ev;
 }
 
+std::uint32_t api_ancestor(const ProfilerEvents& ev, std::uint32_t e) {
+  std::uint32_t a = ev.parent[e];
+  for (int depth = 0; a != kNoEvent && depth < 8; ++depth, a = ev.parent[a]) {
+    if (ev.type[a] == format::kTypeCollApi || ev.type[a] == format::kTypeP2pApi ||
+        ev.type[a] == format::kTypeGroupApi) {
+      return a;
+    }
+  }
+  return kNoEvent;
+}
+
 std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type) {
   for (const auto& [index, name] : dump.event_type_names) {
     if (index == type) return name;

@@ -20,19 +20,25 @@ constexpr std::array<std::pair<NcclFunc, std::string_view>, 11> kFuncNames = {{
     {NcclFunc::kScatter, "Scatter"},
 }};
 
-constexpr std::array<std::pair<std::string_view, std::uint32_t>, 12> kDatatypeSizes = {{
-    {"ncclInt8", 1},
-    {"ncclUint8", 1},
-    {"ncclInt32", 4},
-    {"ncclUint32", 4},
-    {"ncclInt64", 8},
-    {"ncclUint64", 8},
-    {"ncclFloat16", 2},
-    {"ncclFloat32", 4},
-    {"ncclFloat64", 8},
-    {"ncclBfloat16", 2},
-    {"ncclFloat8e4m3", 1},
-    {"ncclFloat8e5m2", 1},
+struct Datatype {
+  std::string_view nccl;
+  std::uint32_t size;
+  std::string_view nccl_tests;  // nccl-tests' test_typenames
+};
+
+constexpr std::array<Datatype, 12> kDatatypes = {{
+    {"ncclInt8", 1, "int8"},
+    {"ncclUint8", 1, "uint8"},
+    {"ncclInt32", 4, "int32"},
+    {"ncclUint32", 4, "uint32"},
+    {"ncclInt64", 8, "int64"},
+    {"ncclUint64", 8, "uint64"},
+    {"ncclFloat16", 2, "half"},
+    {"ncclFloat32", 4, "float"},
+    {"ncclFloat64", 8, "double"},
+    {"ncclBfloat16", 2, "bfloat16"},
+    {"ncclFloat8e4m3", 1, "f8e4m3"},
+    {"ncclFloat8e5m2", 1, "f8e5m2"},
 }};
 
 }  // namespace
@@ -79,10 +85,17 @@ bool is_p2p(NcclFunc func) {
 }
 
 std::uint32_t nccl_datatype_size(std::string_view name) {
-  for (const auto& [text, size] : kDatatypeSizes) {
-    if (text == name) return size;
+  for (const auto& t : kDatatypes) {
+    if (t.nccl == name) return t.size;
   }
   return 0;
+}
+
+std::string_view nccl_tests_type_name(std::string_view name) {
+  for (const auto& t : kDatatypes) {
+    if (t.nccl == name) return t.nccl_tests;
+  }
+  return name;
 }
 
 }  // namespace npkit

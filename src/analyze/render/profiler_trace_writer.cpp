@@ -164,7 +164,10 @@ class TraceBuilder {
     return stats_;
   }
 
-  void set_kernel_spans_without_clock(std::uint64_t n) { stats_.kernel_spans_without_clock = n; }
+  void set_kernel_span_counts(std::uint64_t without_clock, std::uint64_t stale) {
+    stats_.kernel_spans_without_clock = without_clock;
+    stats_.kernel_spans_stale = stale;
+  }
 
  private:
   std::vector<Item> collect_items() {
@@ -222,6 +225,7 @@ class TraceBuilder {
     const ProfilerEvents& ev = capture_->events;
     const auto p = ev.payload_as<format::KernelChPayload>(e);
     if (!capture_->clock.usable() || p.gpu_start_ns == 0) return false;
+    if (is_stale(capture_->kernel_channels.verdict[e])) return false;
     item.group = {Group::kGpu, p.channel};
     item.start = capture_->clock.to_host_ns(p.gpu_start_ns);
     const std::uint64_t stop = kernel_stop(e);
@@ -511,6 +515,7 @@ std::int64_t trace_origin(const std::vector<const RankCapture*>& captures) {
     if (!c->clock.usable()) continue;
     for (std::uint32_t e = 0; e < c->events.size(); ++e) {
       if (c->events.type[e] != format::kTypeKernelCh) continue;
+      if (is_stale(c->kernel_channels.verdict[e])) continue;
       const auto p = c->events.payload_as<format::KernelChPayload>(e);
       if (p.gpu_start_ns != 0) origin = std::min(origin, c->clock.to_host_ns(p.gpu_start_ns));
     }
@@ -527,6 +532,15 @@ std::uint64_t kernel_spans_without_clock(const std::vector<const RankCapture*>& 
       if (!c->clock.usable() || c->events.payload_as<format::KernelChPayload>(e).gpu_start_ns == 0)
         ++n;
     }
+  }
+  return n;
+}
+
+// KernelCh events left out because their timestamps belong to another work item.
+std::uint64_t kernel_spans_stale(const std::vector<const RankCapture*>& captures) {
+  std::uint64_t n = 0;
+  for (const RankCapture* c : captures) {
+    if (c->clock.usable()) n += c->kernel_channels.stale();
   }
   return n;
 }
@@ -553,11 +567,13 @@ Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapt
   w.end_object();
   const std::uint64_t without_clock = kernel_spans_without_clock(captures);
   w.field("kernel_spans_without_clock", without_clock);
+  const std::uint64_t stale = kernel_spans_stale(captures);
+  w.field("kernel_spans_stale", stale);
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
 
   TraceBuilder builder(out, origin);
-  builder.set_kernel_spans_without_clock(without_clock);
+  builder.set_kernel_span_counts(without_clock, stale);
   builder.begin(other);
   for (std::size_t i = 0; i < captures.size(); ++i) {
     builder.add_capture(*captures[i], static_cast<std::uint32_t>(i + 1));

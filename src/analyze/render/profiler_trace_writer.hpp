@@ -16,7 +16,9 @@
 //   KernelCh also its channel and raw GPU timestamps; ProxyOp peer, steps, chunk size; ProxyStep
 //   step and transfer size; API events their user count and type.
 // - An event never stopped is an instant event "NAME (never stopped)" at its start. KernelCh of a
-//   file without a usable clock are left out and counted in otherData.
+//   file without a usable clock are left out and counted in otherData.kernel_spans_without_clock;
+//   stale KernelCh (timestamps of another work item, profiler_kernel_channels.hpp) are left out
+//   and counted in otherData.kernel_spans_stale.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,7 @@ namespace npkit {
 struct ProfilerTraceStats {
   std::uint64_t events = 0;  // trace events written, metadata included
   std::uint64_t kernel_spans_without_clock = 0;
+  std::uint64_t kernel_spans_stale = 0;
 };
 
 // Writes the whole trace of `captures` to `out`; an Error names `path_for_messages` when a

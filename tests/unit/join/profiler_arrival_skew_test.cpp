@@ -15,13 +15,15 @@ TEST_CASE("arrival skew: medians, maxima, arrived last, straggler order", "[npkt
   //   seq 2: r0 5000, r1 5400, r2 5400 -> 0, 400, 400; last r1 and r2 (tie)
   // r0 {0,0,0}: median 0, max 0, last 0; r1 {500,100,400}: median 400, max 500, last 2;
   // r2 {200,600,400}: median 400, max 600, last 2 -> order r2 (max 600), r1, r0.
-  // seq 3 has a span on rank 0 only: not compared.
+  // seq 3 has a span on rank 0 only: not compared. The proxy notices each start and stop as it
+  // happens (KernelCh host time = GPU time).
   auto rank = [](int r, long a, long b, long c) {
     auto k = [](int id, int parent, long start) {
-      return "start " + std::to_string(id) +
-             " KernelCh host={B+1} parent=" + std::to_string(parent) + " gpu_start={B+" +
-             std::to_string(start) + "} channel=0\nstate " + std::to_string(id) +
-             " KernelCh host={B+2} state=22 value={B+" + std::to_string(start + 100) + "}\n";
+      const std::string stop = std::to_string(start + 100);
+      return "start " + std::to_string(id) + " KernelCh host={B+" + std::to_string(start) +
+             "} parent=" + std::to_string(parent) + " gpu_start={B+" + std::to_string(start) +
+             "} channel=0\nstate " + std::to_string(id) + " KernelCh host={B+" + stop +
+             "} state=22 value={B+" + stop + "}\n";
     };
     std::string s = "comm hash=0x9 rank=" + std::to_string(r) + " nranks=3\n" +
                     "clock init before={B+0} after={B+0} gpu={B+0}\n";

@@ -17,6 +17,8 @@ namespace {
 //   AllReduce seq 2, 250000 floats = 1e6 B, RING/SIMPLE: r0 10000..20000, r1 10000..30000, r2 none
 //   AllReduce seq 3, 1e6 B, RING/SIMPLE: no KernelCh anywhere
 //   ReduceScatter seq 0, 100 floats per rank: S = 100 x 4 x 3 = 1200 B, RING/LL: r0 5000..5600
+//     (on channel 1: on channel 0 its start would precede an earlier work's, which marks the
+//     earlier KernelCh stale)
 std::string rank_spec(int rank, const char* spans) {
   return "comm hash=0x7 rank=" + std::to_string(rank) + R"( nranks=3
 clock init before={B+0} after={B+0} gpu={B+0}
@@ -28,18 +30,18 @@ start 5 Coll host={B+5} seq=0 count=100 func=ReduceScatter datatype=ncclFloat32 
 )" + spans;
 }
 
-std::string kernel(int id, int parent, long start, long stop) {
+std::string kernel(int id, int parent, long start, long stop, int channel = 0) {
   const std::string i = std::to_string(id);
   return "start " + i + " KernelCh host={B+" + std::to_string(start) +
          "} parent=" + std::to_string(parent) + " gpu_start={B+" + std::to_string(start) +
-         "} channel=0\n" + "state " + i + " KernelCh host={B+" + std::to_string(stop) +
-         "} state=22 value={B+" + std::to_string(stop) + "}\n";
+         "} channel=" + std::to_string(channel) + "\n" + "state " + i + " KernelCh host={B+" +
+         std::to_string(stop) + "} state=22 value={B+" + std::to_string(stop) + "}\n";
 }
 
 std::vector<std::unique_ptr<npkit::RankCapture>> three_ranks() {
   return captures_from_spec(
       rank_spec(0, (kernel(10, 1, 1000, 2000) + kernel(11, 2, 3000, 4200) +
-                    kernel(12, 3, 10000, 20000) + kernel(13, 5, 5000, 5600))
+                    kernel(12, 3, 10000, 20000) + kernel(13, 5, 5000, 5600, 1))
                        .c_str()) +
       rank_spec(
           1, (kernel(10, 1, 1100, 2300) + kernel(11, 2, 3000, 4000) + kernel(12, 3, 10000, 30000))
