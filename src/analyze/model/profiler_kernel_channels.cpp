@@ -1,6 +1,7 @@
 #include "model/profiler_kernel_channels.hpp"
 
 #include <array>
+#include <cmath>
 #include <limits>
 
 #include "util/saturating.hpp"
@@ -20,18 +21,15 @@ std::int64_t api_bound(const ProfilerEvents& ev, std::uint32_t owner) {
   return sat_sub(ev.start_ns[owner], kLaunchAllowanceNs);
 }
 
-KernelChVerdict host_checks(const ProfilerEvents& ev, const HostGpuClock& clock, double tolerance,
-                            std::uint32_t k, std::uint64_t gpu_start) {
+KernelChVerdict host_checks(const ProfilerEvents& ev, const HostGpuClock& clock,
+                            std::int64_t tolerance, std::uint32_t k, std::uint64_t gpu_start) {
   if (!clock.usable()) return KernelChVerdict::kValid;
-  const auto start = static_cast<double>(clock.to_host_ns(gpu_start));
+  const std::int64_t start = clock.to_host_ns(gpu_start);
   const std::int64_t bound = api_bound(ev, ev.parent[k]);
-  if (bound != std::numeric_limits<std::int64_t>::min() &&
-      start < static_cast<double>(bound) - tolerance) {
+  if (bound != std::numeric_limits<std::int64_t>::min() && start < sat_sub(bound, tolerance)) {
     return KernelChVerdict::kBeforeApi;
   }
-  if (start > static_cast<double>(ev.start_ns[k]) + tolerance) {
-    return KernelChVerdict::kAfterNoticed;
-  }
+  if (start > sat_add(ev.start_ns[k], tolerance)) return KernelChVerdict::kAfterNoticed;
   return KernelChVerdict::kValid;
 }
 
@@ -99,7 +97,7 @@ KernelChannelCheck check_kernel_channels(const ProfilerEvents& ev, const HostGpu
       ++check.open;
       continue;
     }
-    v = host_checks(ev, clock, check.tolerance_ns, k, p.gpu_start_ns);
+    v = host_checks(ev, clock, std::llround(check.tolerance_ns), k, p.gpu_start_ns);
     if (v == KernelChVerdict::kValid && stop < p.gpu_start_ns)
       v = KernelChVerdict::kStopBeforeStart;
     if (v == KernelChVerdict::kBeforeApi) ++check.before_api;

@@ -4,9 +4,10 @@
 // proxy reads the slot it expects; when host and device counters disagree (device work the host
 // does not count, or a proxy more than 64 works behind) the proxy reads another work's
 // timestamps (nccl-profiler-api.md 3.6). Such a KernelCh is "stale".
-// Contract (tolerance = the clock's uncertainty, 0 when unknown, + kKernelChMarginNs):
+// Contract (tolerance = the clock's uncertainty, 0 when unknown, + kKernelChMarginNs, rounded to
+// whole ns; times are compared as integers):
 // - kOpen: no GPU start or no stop timestamp (state 22 with args). Not stale; the collective that
-//   owns it has no GPU span, as before.
+//   owns it has no GPU span.
 // - kBeforeApi: the converted GPU start is earlier than the owner's API start − tolerance. The
 //   owner is the KernelCh's parent (Coll or P2p); its API start is the start of the nearest
 //   CollApi, P2pApi or GroupApi ancestor; without one, the owner's host start −

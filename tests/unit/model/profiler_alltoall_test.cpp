@@ -69,6 +69,9 @@ TEST_CASE("alltoall: a group with one Send and one Recv per peer, equal counts",
   CHECK(a.channels_seen == 2);
   CHECK(scan.p2p_events == 9);
   CHECK(scan.groups_with_p2p == 3);
+  CHECK(scan.self_ops == 0);  // rank 1 leaves itself out
+  CHECK(a.group_api == captures[0]->events.find(1));
+  CHECK(a.api_start_ns == static_cast<std::int64_t>(kBase + 10));
   CHECK(scan.reason.empty());
   // The four Send/Recv of the first group are marked; the others are plain.
   std::size_t marked = 0;
@@ -90,4 +93,35 @@ start 3 P2p host={B+12} parent=1 count=64 peer=1 func=Recv datatype=ncclFloat32
   CHECK(no_api[0]->alltoall.reason ==
         "the P2p events have no P2pApi/GroupApi parents (API events not captured, or profiler "
         "API v4)");
+}
+
+TEST_CASE("alltoall: Send/Recv to the rank itself without KernelCh are counted", "[npkt][model]") {
+  // Rank 0 of 2, the rank itself included: Send/Recv to peer 0 have no KernelCh (as NCCL 2.28.9
+  // runs the local copy), Send/Recv to peer 1 share channel 16: gpu 2000..5000 (offset 0).
+  const auto captures = captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2
+clock init before={B+0} after={B+0} gpu={B+0}
+start 1 GroupApi host={B+10}
+start 2 P2pApi host={B+11} parent=1 count=8 func=Send datatype=ncclFloat32
+start 3 P2pApi host={B+12} parent=1 count=8 func=Recv datatype=ncclFloat32
+start 4 P2pApi host={B+13} parent=1 count=8 func=Send datatype=ncclFloat32
+start 5 P2pApi host={B+14} parent=1 count=8 func=Recv datatype=ncclFloat32
+start 6 P2p host={B+100} parent=2 count=8 peer=0 func=Send datatype=ncclFloat32 channels=1
+start 7 P2p host={B+101} parent=3 count=8 peer=0 func=Recv datatype=ncclFloat32 channels=1
+start 8 P2p host={B+102} parent=4 count=8 peer=1 func=Send datatype=ncclFloat32 channels=1
+start 9 P2p host={B+103} parent=5 count=8 peer=1 func=Recv datatype=ncclFloat32 channels=1
+start 10 KernelCh host={B+2000} parent=8 gpu_start={B+2000} channel=16
+start 11 KernelCh host={B+2000} parent=9 gpu_start={B+2000} channel=16
+state 10 KernelCh host={B+5000} state=22 value={B+5000}
+state 11 KernelCh host={B+5000} state=22 value={B+5000}
+)");
+  const auto& scan = captures[0]->alltoall;
+  REQUIRE(scan.alltoalls.size() == 1);
+  CHECK(scan.self_ops == 2);
+  CHECK(scan.self_ops_without_kernel_channels == 2);
+  const auto& a = scan.alltoalls[0];
+  REQUIRE(a.has_gpu_span);
+  CHECK(a.gpu_duration_ns() == 3000);
+  CHECK(a.kernel_channels == 2);
+  CHECK(a.channels_seen == 1);
 }

@@ -74,6 +74,14 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   CHECK(small.time_ns == Approx(1300.0));
   CHECK(small.algbw_gbps == Approx(3000.0 / 1300.0));
   CHECK(small.busbw_gbps == Approx(3000.0 / 1300.0 * 4.0 / 3.0));
+  // Period: seq 0 and seq 1 follow each other in every rank's stream, seq 1 is called (host
+  // B+2, no API event) before seq 0's GPU stop: r0 3000 - 1000, r1 3000 - 1100, r2 3100 - 1300
+  // -> mean 1900.
+  CHECK(small.period_pairs == 3);
+  REQUIRE(small.period_ns);
+  CHECK(*small.period_ns == Approx(1900.0));
+  CHECK(small.ranks[1].period_median_ns == 1900.0);
+  CHECK(small.period_busbw_gbps == Approx(3000.0 / 1900.0 * 4.0 / 3.0));
   // True times: 1300..2700 = 1400 and 3100..5100 = 2000 -> median 1700.
   CHECK(small.true_instances == 2);
   REQUIRE(small.true_time_ns);
@@ -91,11 +99,13 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   CHECK(big.busbw_gbps == Approx(1e6 / 15000.0 * 4.0 / 3.0));
   CHECK_FALSE(big.true_time_ns);
   CHECK(big.true_instances == 0);
+  CHECK_FALSE(big.period_ns);  // seq 3 has no span: no pair
 
   // ReduceScatter: S = 1200 over 600 ns, factor (n-1)/n = 2/3.
   const auto& rs = rows[2];
   CHECK(rs.func == "ReduceScatter");
   CHECK(rs.bytes == 1200);
+  CHECK(rs.count == 100);  // nccl-tests prints the per-rank count: 1200 / 3 / 4
   CHECK(rs.algbw_gbps == Approx(2.0));
   CHECK(rs.busbw_gbps == Approx(4.0 / 3.0));
 }
@@ -143,4 +153,93 @@ TEST_CASE("profiler bandwidth: the most frequent choice at a size decides", "[np
   CHECK(switches[0].from_algo == "TREE");
   CHECK(switches[0].to_algo == "RING");
   CHECK(switches[0].at_bytes == 2048);
+}
+
+namespace {
+
+// One AllReduce (or AllGather) launched by its own group: GroupApi id, CollApi id+1, Coll id+2
+// (seq = id) and one KernelCh id+3 on `channel`, GPU time = host time, noticed as it starts.
+// `group` reuses an earlier GroupApi id instead (operations of one group share a launch). Ids
+// grow with time, as the plugin's do: the proxy starts a channel's KernelCh in work order.
+std::string op(int id, long call, long gpu_start, long gpu_stop, const char* func = "AllReduce",
+               int group = 0, int channel = 0) {
+  const std::string g = std::to_string(group != 0 ? group : id);
+  const std::string a = std::to_string(id + 1);
+  const std::string c = std::to_string(id + 2);
+  const std::string k = std::to_string(id + 3);
+  const std::string count = std::string(func) == "AllReduce" ? "4096" : "16384";
+  const std::string datatype = std::string(func) == "AllReduce" ? "ncclFloat32" : "ncclInt8";
+  auto at = [](long t) { return "{B+" + std::to_string(t) + "}"; };
+  std::string s;
+  if (group == 0) s += "start " + g + " GroupApi host=" + at(call - 10) + " depth=1\n";
+  s += "start " + a + " CollApi host=" + at(call) + " parent=" + g + " count=4096 func=" + func +
+       " datatype=ncclFloat32\n";
+  s += "start " + c + " Coll host=" + at(call + 100) + " parent=" + a +
+       " seq=" + std::to_string(id) + " count=" + count + " func=" + func +
+       " datatype=" + datatype + " algo=RING proto=SIMPLE channels=1\n";
+  s += "start " + k + " KernelCh host=" + at(gpu_start) + " parent=" + c +
+       " gpu_start=" + at(gpu_start) + " channel=" + std::to_string(channel) + "\n";
+  s += "state " + k + " KernelCh host=" + at(gpu_stop) + " state=22 value=" + at(gpu_stop) + "\n";
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
+  // AllReduce 4096 floats = 16384 B (n = 2: busbw factor 1). Rank 0, in stream order (call =
+  // CollApi start; GPU start..stop):
+  //   op 1 call 1000  gpu 2000..3000
+  //   op 2 call 1500  gpu 3100..4100   pair 1100, called before op 1's stop: back to back
+  //   op 3 call 5000  gpu 6000..7000   pair 2900, called after op 2's stop (a synchronisation)
+  //   op 4 call 8000  gpu 9000..10000  pair 3000, idem
+  //   op 5 call 11000 gpu 12000..13000 pair 3000, idem
+  //   op 6 call 12500 gpu 13200..14200 pair 1200, back to back
+  //   AllGather call 13900 gpu 15000..15500: another operation, so op 6 and op 7 are no pair
+  //   op 7 call 14000 gpu 16000..17000
+  //   op 8 call 16500 gpu 17100..18100 pair 1100, back to back
+  //   op 9 in op 8's group (one launch): no pair with op 8
+  // Back-to-back pairs {1100, 1200, 1100}: median 1100 (all six pairs would give 2050).
+  // Rank 1 never launches back to back, so all its pairs count:
+  //   gpu starts 2000, 3500, 5000, 6600 (each call after the previous stop) -> {1500, 1500,
+  //   1600}: median 1500.
+  // Period = mean(1100, 1500) = 1300 ns -> 16384 / 1300 GB/s.
+  const std::string rank0 =
+      "comm hash=0x5 rank=0 nranks=2\n"
+      "clock init before={B+0} after={B+0} gpu={B+0}\n" +
+      op(10, 1000, 2000, 3000) + op(20, 1500, 3100, 4100) + op(30, 5000, 6000, 7000) +
+      op(40, 8000, 9000, 10000) + op(50, 11000, 12000, 13000) + op(60, 12500, 13200, 14200) +
+      op(65, 13900, 15000, 15500, "AllGather") + op(70, 14000, 16000, 17000) +
+      op(80, 16500, 17100, 18100) + op(90, 16600, 17100, 18100, "AllReduce", 80, 1);
+  const std::string rank1 =
+      "comm hash=0x5 rank=1 nranks=2\n"
+      "clock init before={B+0} after={B+0} gpu={B+0}\n" +
+      op(10, 1000, 2000, 2500) + op(20, 3000, 3500, 4000) + op(30, 4500, 5000, 5500) +
+      op(40, 6000, 6600, 7100);
+  const auto captures = captures_from_spec(rank0 + rank1);
+  npkit::Diagnostics diagnostics;
+  const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
+  const auto rows = npkit::bandwidth_rows(comms, "allreduce");
+  REQUIRE(rows.size() == 1);
+  const auto& r = rows[0];
+  CHECK(r.bytes == 16384);
+  REQUIRE(r.ranks.size() == 2);
+  CHECK(r.ranks[0].period_pairs == 3);
+  CHECK(r.ranks[0].period_median_ns == 1100.0);
+  CHECK(r.ranks[1].period_pairs == 3);
+  CHECK(r.ranks[1].period_median_ns == 1500.0);
+  CHECK(r.period_pairs == 6);
+  REQUIRE(r.period_ns);
+  CHECK(*r.period_ns == Approx(1300.0));
+  CHECK(r.period_algbw_gbps == Approx(16384.0 / 1300.0));
+  CHECK(r.period_busbw_gbps == Approx(16384.0 / 1300.0));
+  // --coll allgather: the AllGather still separates op 6 from op 7 when only it is selected;
+  // its own row has a single instance and no pair.
+  const auto ag = npkit::bandwidth_rows(comms, "allgather");
+  REQUIRE(ag.size() == 1);
+  CHECK_FALSE(ag[0].period_ns);
+  // AllGather of 16384 bytes per rank, the user's type float (CollApi): S = 32768, per-rank
+  // count 32768 / 2 / 4.
+  CHECK(ag[0].bytes == 32768);
+  CHECK(ag[0].count == 4096);
+  CHECK(ag[0].type == "ncclFloat32");
 }

@@ -85,3 +85,36 @@ TEST_CASE("profiler trace: valid JSON, nested threads, host-clock GPU spans", "[
     }
   }
 }
+
+TEST_CASE("profiler trace: stale KernelCh are left out and counted", "[npkt][render]") {
+  // Offset 0. The Broadcast's only KernelCh starts 1 ms before its CollApi call (timestamps of
+  // another work item): not drawn, not the trace origin, counted in otherData.
+  const auto captures = npkit::test::captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2
+clock init before={B+0} after={B+0} gpu={B+0}
+start 1 CollApi host={B+2000000} count=4 func=Broadcast datatype=ncclInt8
+stop 1 CollApi host={B+2000100}
+start 2 Coll host={B+2000200} parent=1 seq=0 count=4 func=Broadcast datatype=ncclInt8 channels=1
+stop 2 Coll host={B+2000300}
+start 3 KernelCh host={B+2000400} parent=2 gpu_start={B+1000000} channel=0
+state 3 KernelCh host={B+2000500} state=22 value={B+1000100}
+stop 3 KernelCh host={B+2000500}
+)");
+  std::ostringstream out;
+  auto stats = npkit::write_profiler_trace(npkit::test::pointers(captures), "stale", out, "out");
+  REQUIRE(stats.ok());
+  CHECK(stats->kernel_spans_stale == 1);
+  const std::string text = out.str();
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.parse(text);
+  CHECK(doc["otherData"]["kernel_spans_stale"].get_uint64().value() == 1);
+  CHECK(doc["otherData"]["time_origin_ns"].get_int64().value() ==
+        static_cast<std::int64_t>(npkit::test::kBase + 2000000));
+  std::size_t spans = 0;
+  for (simdjson::dom::element e : doc["traceEvents"].get_array()) {
+    if (std::string_view(e["ph"].get_string()) != "X") continue;
+    ++spans;
+    CHECK(e["tid"].get_int64().value() < 100000);  // no GPU channel thread
+  }
+  CHECK(spans == 2);  // the CollApi and the Coll
+}
