@@ -1,6 +1,6 @@
 # Convenience entry points; the build itself is CMake's.
 #   make          install missing Debian packages, configure and build
-#   make demo     build, then analyze the shipped H200 ring all-reduce sample
+#   make demo     build, then analyze the shipped H200 samples (an NPKit dump, a plugin capture)
 #   make test     build, then run every test
 #   make test-sanitize   every test under ASan + UBSan
 #   make test-tsan       the multi-threaded paths under ThreadSanitizer
@@ -14,6 +14,7 @@ JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 ANALYZER := $(BUILD_DIR)/bin/npkit-analyze
 DEMO_DUMP := samples/npkit-h200/ring_simple/dump
+DEMO_CAPTURE := samples/nccl-h200/agree/dump
 
 .DEFAULT_GOAL := build
 .PHONY: deps build demo test test-sanitize test-tsan fuzz format format-check clean
@@ -28,6 +29,7 @@ build: deps
 demo: build
 	$(ANALYZER) report $(DEMO_DUMP)
 	$(ANALYZER) bandwidth $(DEMO_DUMP) --coll allreduce
+	$(ANALYZER) bandwidth $(DEMO_CAPTURE) --coll allreduce
 
 # --no-tests=error: a suite that ran zero tests is a failure.
 test: build
@@ -36,17 +38,18 @@ test: build
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it too).
 SANITIZE_DIR ?= build-sanitize
 test-sanitize: deps
-	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=address,undefined -DNPKIT_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=address,undefined -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure --no-tests=error -j$(JOBS)
 
-# The multi-threaded paths (parallel reading, background trace writer) under ThreadSanitizer.
+# The multi-threaded paths (parallel reading, background trace writer, the capture plugin's
+# buffers and callbacks from many threads) under ThreadSanitizer.
 TSAN_DIR ?= build-tsan
 test-tsan: deps
-	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target npkit_tests
-	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/npkit_tests "[threads],[golden],[real]"
+	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/npkit_tests "[threads],[golden],[real],[capture],[plugin]"
 
 # Each libFuzzer target for FUZZ_SECONDS (clang); new inputs go to $(FUZZ_DIR)/work, crashes
 # to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as regression inputs).
