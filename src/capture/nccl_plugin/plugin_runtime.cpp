@@ -82,7 +82,11 @@ ncclResult_t init_communicator(void** context, int* event_mask,
                                 &why_not) == nullptr) {
       warn(logfn, "operations of other processes (PXN) will not be recorded: " + why_not);
     }
-    if (event_mask != nullptr) *event_mask = static_cast<int>(settings.event_mask);
+    // One process-wide int in NCCL, read atomically there; inits of several communicators may
+    // run on different threads at once.
+    if (event_mask != nullptr) {
+      __atomic_store_n(event_mask, static_cast<int>(settings.event_mask), __ATOMIC_RELAXED);
+    }
     *context = opened;
     log_message(logfn, nccl_abi::NCCL_LOG_INFO, nccl_abi::kNcclSubsysInit,
                 "capturing " + communicator_label(identity) + " (events " + settings.events +
