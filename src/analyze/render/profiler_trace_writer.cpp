@@ -236,11 +236,7 @@ class TraceBuilder {
   }
 
   std::uint64_t kernel_stop(std::uint32_t e) const {
-    std::uint64_t stop = 0;
-    for (const auto& m : capture_->events.marks(e)) {
-      if (m.state == format::kStateKernelChStop && m.has_args) stop = m.value;
-    }
-    return stop;
+    return kernel_channel_stop(capture_->events, e);
   }
 
   std::uint32_t proxy_op_of(std::uint32_t step) const {
