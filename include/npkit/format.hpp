@@ -45,7 +45,7 @@ static_assert(offsetof(FileHeader, file_size) == 24);
 static_assert(offsetof(FileHeader, feature_bits) == 32);
 
 // FileHeader::feature_bits
-inline constexpr uint64_t kFeatureProfilerRecords = 1ull << 0;  // a kProfilerRecords section
+inline constexpr uint64_t kFeatureProfilerRecords = 1ull << 0;   // a kProfilerRecords section
 inline constexpr uint64_t kFeatureClockCalibration = 1ull << 1;  // calibration samples present
 
 struct SectionHeader {
@@ -78,24 +78,24 @@ enum ClockMethod : uint32_t {
 };
 
 struct CommunicatorInfo {
-  uint64_t comm_hash;            // NCCL commHash: the same on every rank of the communicator
-  int32_t rank;                  // rank in the communicator
-  int32_t nranks;                // ranks in the communicator
-  int32_t nnodes;                // nodes spanned
-  int32_t pid;                   // the writing process
-  int64_t capture_start_ns;      // host clock at communicator init
-  int64_t capture_end_ns;        // host clock when the dump was taken
-  uint32_t end_reason;           // EndReason
-  uint32_t clock_method;         // ClockMethod
-  uint32_t profiler_api;         // NCCL profiler API version the plugin was driven through (4, 5)
-  uint32_t host_clock;           // HostClock of every host_ns in the file
-  uint64_t event_mask;           // activation mask the plugin asked NCCL for
-  uint64_t records_capacity;     // records the buffer could hold
-  uint64_t records_attempted;    // records the plugin tried to write (written + dropped)
-  uint64_t records_dropped;      // records lost because the buffer was full
-  uint64_t records_incomplete;   // records claimed but not finished when the dump was taken
-  uint64_t events_after_dump;    // callbacks that arrived after the dump was taken (not in file)
-  uint8_t reserved[32];          // zero
+  uint64_t comm_hash;           // NCCL commHash: the same on every rank of the communicator
+  int32_t rank;                 // rank in the communicator
+  int32_t nranks;               // ranks in the communicator
+  int32_t nnodes;               // nodes spanned
+  int32_t pid;                  // the writing process
+  int64_t capture_start_ns;     // host clock at communicator init
+  int64_t capture_end_ns;       // host clock when the dump was taken
+  uint32_t end_reason;          // EndReason
+  uint32_t clock_method;        // ClockMethod
+  uint32_t profiler_api;        // NCCL profiler API version the plugin was driven through (4, 5)
+  uint32_t host_clock;          // HostClock of every host_ns in the file
+  uint64_t event_mask;          // activation mask the plugin asked NCCL for
+  uint64_t records_capacity;    // records the buffer could hold
+  uint64_t records_attempted;   // records the plugin tried to write (written + dropped)
+  uint64_t records_dropped;     // records lost because the buffer was full
+  uint64_t records_incomplete;  // records claimed but not finished when the dump was taken
+  uint64_t events_after_dump;   // callbacks that arrived after the dump was taken (not in file)
+  uint8_t reserved[32];         // zero
 };
 static_assert(sizeof(CommunicatorInfo) == 136);
 static_assert(offsetof(CommunicatorInfo, capture_start_ns) == 24);
@@ -158,9 +158,9 @@ static_assert(sizeof(StringEntry) == 8);
 
 // kSectionThreads: the process's threads that wrote records (ProfilerRecord::thread indexes it).
 struct ThreadEntry {
-  uint32_t slot;    // value of ProfilerRecord::thread
-  int32_t os_tid;   // Linux thread id
-  char name[16];    // thread name when first seen, NUL-padded
+  uint32_t slot;   // value of ProfilerRecord::thread
+  int32_t os_tid;  // Linux thread id
+  char name[16];   // thread name when first seen, NUL-padded
 };
 static_assert(sizeof(ThreadEntry) == 24);
 
@@ -188,23 +188,24 @@ enum RecordKind : uint8_t {
 };
 
 // ProfilerRecord::word for start records.
-inline constexpr uint32_t kStartParentNull = 1u << 0;       // NCCL passed parentObj == NULL
-inline constexpr uint32_t kStartParentForeign = 1u << 1;    // parent from another process (PXN)
-inline constexpr uint32_t kStartParentOtherComm = 1u << 2;  // parent belongs to another communicator
-inline constexpr uint32_t kStartParentUnknown = 1u << 3;    // parent is not a handle of this plugin
+inline constexpr uint32_t kStartParentNull = 1u << 0;     // NCCL passed parentObj == NULL
+inline constexpr uint32_t kStartParentForeign = 1u << 1;  // parent from another process (PXN)
+inline constexpr uint32_t kStartParentOtherComm = 1u
+                                                  << 2;   // parent belongs to another communicator
+inline constexpr uint32_t kStartParentUnknown = 1u << 3;  // parent is not a handle of this plugin
 
 // ProfilerRecord::word for state records is the state number; the payload is a StatePayload.
 
 // One profiler callback. Event ids are per communicator, start at 1, and are what NCCL holds as
 // the event handle; a stop or state record names the event it belongs to by id.
 struct ProfilerRecord {
-  uint64_t host_ns;    // host clock when the callback ran (CommunicatorInfo::host_clock)
-  uint64_t event_id;   // the event this record is about
-  uint64_t parent_id;  // start records: the parent's event id in this dump, 0 = none (see word)
-  uint8_t kind;        // RecordKind; written last, so 0 means "not finished"
-  uint8_t type;        // EventType of the event
-  uint16_t thread;     // ThreadEntry::slot of the calling thread
-  uint32_t word;       // start: kStart* flags; state: the state number; stop: 0
+  uint64_t host_ns;     // host clock when the callback ran (CommunicatorInfo::host_clock)
+  uint64_t event_id;    // the event this record is about
+  uint64_t parent_id;   // start records: the parent's event id in this dump, 0 = none (see word)
+  uint8_t kind;         // RecordKind; written last, so 0 means "not finished"
+  uint8_t type;         // EventType of the event
+  uint16_t thread;      // ThreadEntry::slot of the calling thread
+  uint32_t word;        // start: kStart* flags; state: the state number; stop: 0
   uint8_t payload[32];  // start: the type's payload struct below; state: StatePayload; stop: 0
 };
 static_assert(sizeof(ProfilerRecord) == 64);
