@@ -1,8 +1,10 @@
 // Golden CLI tests: each folder under tests/golden/cases/ is one run of npkit-analyze.
 //   input          optional: the name of a dump spec in tests/golden/specs/ (the test-only writer's
 //                  text format); the dump is written to a temp dir and $DUMP names it
-//   cmd            the arguments, whitespace-separated; $DUMP, $TMP, $SAMPLES and $SOURCE (the
-//                  repository root) are replaced
+//   cmd            the arguments, whitespace-separated; $DUMP and $TMP are replaced by the temp
+//                  dir, "$SOURCE/" (the repository root) by nothing and $SAMPLES by "samples":
+//                  the command runs in the repository root, so printed paths (and the widths of
+//                  table columns that hold them) do not depend on where the checkout lives
 //   expected.out   standard output, with the temp dir shown as $DUMP / $TMP
 //   expected.err   standard error (optional; checked when present)
 //   expected.exit  the exit code (optional; 0 when absent)
@@ -55,6 +57,20 @@ void check_or_update(const fs::path& file, const std::string& actual, bool updat
   CHECK(actual == read_file(file));
 }
 
+// Makes the repository root the working directory for one case, and restores the old one.
+class WorkingDirectory {
+ public:
+  explicit WorkingDirectory(const fs::path& dir) : previous_(fs::current_path()) {
+    fs::current_path(dir);
+  }
+  ~WorkingDirectory() { fs::current_path(previous_); }
+  WorkingDirectory(const WorkingDirectory&) = delete;
+  WorkingDirectory& operator=(const WorkingDirectory&) = delete;
+
+ private:
+  fs::path previous_;
+};
+
 void run_case(const fs::path& dir) {
   npkit::test::TempDir tmp;
   std::string dump = tmp.file("dump");
@@ -63,21 +79,23 @@ void run_case(const fs::path& dir) {
     dump = npkit::test::write_legacy_dump(
         tmp, read_file(fs::path(source_path("tests/golden/specs")) / (spec + ".spec")));
   }
-  const std::string samples = source_path("samples");
   std::istringstream cmd(read_file(dir / "cmd"));
   std::vector<std::string> args;
   for (std::string a; cmd >> a;) {
     replace_all(a, "$DUMP", dump);
     replace_all(a, "$TMP", tmp.path());
-    replace_all(a, "$SAMPLES", samples);
-    replace_all(a, "$SOURCE", kSourceDir);
+    replace_all(a, "$SAMPLES", "samples");
+    replace_all(a, "$SOURCE/", "");
     args.push_back(a);
   }
-  npkit::test::CliRun run = npkit::test::run_cli(args);
+  npkit::test::CliRun run;
+  {
+    const WorkingDirectory in_source_root(kSourceDir);
+    run = npkit::test::run_cli(args);
+  }
   for (std::string* s : {&run.out, &run.err}) {
     replace_all(*s, dump, "$DUMP");
     replace_all(*s, tmp.path(), "$TMP");
-    replace_all(*s, samples, "$SAMPLES");
     replace_all(*s, kSourceDir, "$SOURCE");
   }
   const bool update = std::getenv("NPKIT_UPDATE_GOLDEN") != nullptr;
