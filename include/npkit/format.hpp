@@ -21,7 +21,7 @@ namespace npkit::format {
 
 inline constexpr char kMagic[8] = {'N', 'P', 'K', 'T', 'D', 'U', 'M', 'P'};
 inline constexpr uint16_t kMajorVersion = 1;
-inline constexpr uint16_t kMinorVersion = 0;
+inline constexpr uint16_t kMinorVersion = 1;  // 1 added the event-record sections (8..10)
 // Written as a native uint32; a little-endian file reads back 0x01020304.
 inline constexpr uint32_t kEndianMarker = 0x01020304u;
 // File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt
@@ -47,6 +47,8 @@ static_assert(offsetof(FileHeader, feature_bits) == 32);
 // FileHeader::feature_bits
 inline constexpr uint64_t kFeatureProfilerRecords = 1ull << 0;   // a kProfilerRecords section
 inline constexpr uint64_t kFeatureClockCalibration = 1ull << 1;  // calibration samples present
+inline constexpr uint64_t kFeatureEventRecords = 1ull
+                                                 << 2;  // kSectionStreams + kSectionEventRecords
 
 struct SectionHeader {
   uint32_t kind;          // SectionKind
@@ -63,6 +65,11 @@ enum SectionKind : uint32_t {
   kSectionStrings = 5,          // StringEntry + bytes: interned func/datatype/algo/proto strings
   kSectionThreads = 6,          // array of ThreadEntry
   kSectionProfilerRecords = 7,  // array of ProfilerRecord, in buffer order
+  // Minor 1: NPKit-style event records from the device recorder (npkit/device.cuh) and the host
+  // recorder (npkit/host.hpp). A file may hold these, profiler records, or both.
+  kSectionEventNames = 8,     // EventNameEntry + bytes: what each EventRecord::id is called
+  kSectionStreams = 9,        // array of StreamInfo: one per GPU block/warp buffer or host thread
+  kSectionEventRecords = 10,  // array of EventRecord, each stream's records contiguous
 };
 
 // How a dump came to be written.
@@ -325,5 +332,80 @@ enum StateNumber : uint32_t {
   kStateGroupStartApiStop = 23,
   kStateGroupEndApiStart = 24,
 };
+
+// ---- Event records (minor 1) ----------------------------------------------------------------
+// Event ids (EventRecord::id):
+//   0x0001..0x00FF  the NPKit NCCL event table's ids and meanings, so kernels instrumented the
+//                   NPKit way port directly
+//   0x0100..0x0FFF  reserved for ids the project defines
+//   0x1000..0xFFFE  user events
+// Every id that occurs in a file is named in kSectionEventNames. ENTRY/EXIT events pair by name:
+// "<X>_ENTRY" opens and "<X>_EXIT" closes the innermost open "<X>" of the same stream.
+inline constexpr uint16_t kFirstNpkitEventId = 0x0001;
+inline constexpr uint16_t kFirstReservedEventId = 0x0100;
+inline constexpr uint16_t kFirstUserEventId = 0x1000;
+inline constexpr uint16_t kLastUserEventId = 0xFFFE;
+
+enum EventKind : uint32_t {
+  kEventEntry = 1,
+  kEventExit = 2,
+  kEventInstant = 3,
+};
+
+// kSectionEventNames: repeated {EventNameEntry, name bytes, phase bytes}, no padding in between.
+// The phase hint (e.g. "reduce_scatter", "all_gather", "sync") is what the analyzer's phase rules
+// use when no --phase-map rule matches; empty means "no hint".
+struct EventNameEntry {
+  uint32_t id;          // EventRecord::id
+  uint32_t kind;        // EventKind
+  uint32_t name_size;   // bytes of the name that follow
+  uint32_t phase_size;  // bytes of the phase hint that follow the name
+};
+static_assert(sizeof(EventNameEntry) == 16);
+
+enum StreamSource : uint32_t {
+  kStreamGpuBlock = 1,    // one thread of a block records (NPKit's model)
+  kStreamGpuWarp = 2,     // one lane of a warp records
+  kStreamHostThread = 3,  // host code of one thread
+};
+
+enum StreamClock : uint32_t {
+  kStreamClockGlobalTimer = 1,  // GPU %globaltimer, ns; converts to host time like KernelCh
+  kStreamClockCycles = 2,       // GPU clock64 cycles; cycles_per_second was measured
+  kStreamClockHost = 3,         // CommunicatorInfo::host_clock, ns
+};
+
+// One record stream (one buffer). A GPU stream collects across kernel launches: the buffer of
+// block b (or warp w of block b) is reused by every instrumented launch until the dump.
+struct StreamInfo {
+  uint32_t source;             // StreamSource
+  uint32_t clock;              // StreamClock of every timestamp in the stream
+  int32_t cuda_device;         // CUDA device ordinal; -1 for host streams
+  uint32_t block;              // linear block index (GPU); 0 for host streams
+  uint32_t warp;               // warp index in the block (kStreamGpuWarp); else 0
+  uint32_t name_string;        // kSectionStrings id naming the stream (kernel, thread); 0 none
+  uint64_t first_record;       // index of the stream's first record in kSectionEventRecords
+  uint64_t records_written;    // records of this stream in the file
+  uint64_t records_dropped;    // records lost because the buffer was full
+  uint64_t capacity;           // records the buffer holds
+  uint64_t cycles_per_second;  // measured clock64 rate for kStreamClockCycles; else 0
+  int32_t os_tid;              // Linux thread id of a host stream; else 0
+  uint8_t reserved[4];         // zero
+};
+static_assert(sizeof(StreamInfo) == 72);
+static_assert(offsetof(StreamInfo, first_record) == 24);
+static_assert(offsetof(StreamInfo, cycles_per_second) == 56);
+
+// One NPKit-style event, written by one thread of a block (or lane of a warp).
+struct EventRecord {
+  uint64_t timestamp;  // in the stream's StreamClock units
+  uint64_t size;       // bytes the event covers, as the instrumented code reported it
+  uint32_t user;       // free for the instrumented code (a step, a peer, a channel)
+  uint16_t id;         // event id (see above)
+  uint16_t reserved;   // zero
+};
+static_assert(sizeof(EventRecord) == 24);
+static_assert(offsetof(EventRecord, user) == 16);
+static_assert(offsetof(EventRecord, id) == 20);
 
 }  // namespace npkit::format
