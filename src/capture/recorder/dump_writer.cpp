@@ -50,6 +50,20 @@ uint64_t strings_bytes(const DumpContent& content) {
   return bytes;
 }
 
+uint64_t event_names_bytes(const DumpContent& content) {
+  uint64_t bytes = 0;
+  for (const EventName& name : content.event_names) {
+    bytes += sizeof(format::EventNameEntry) + name.name.size() + name.phase.size();
+  }
+  return bytes;
+}
+
+uint64_t event_record_count(const DumpContent& content) {
+  uint64_t count = 0;
+  for (const EventStream& stream : content.event_streams) count += stream.info.records_written;
+  return count;
+}
+
 std::vector<SectionPlan> plan_sections(const DumpContent& content) {
   std::vector<SectionPlan> plan;
   plan.push_back({format::kSectionCommunicator, sizeof(format::CommunicatorInfo),
@@ -59,12 +73,21 @@ std::vector<SectionPlan> plan_sections(const DumpContent& content) {
     plan.push_back({format::kSectionClockSamples, sizeof(format::ClockSample),
                     content.clock_samples.size() * sizeof(format::ClockSample)});
   }
-  plan.push_back({format::kSectionNames, 0, names_bytes()});
+  if (content.profiler_sections) plan.push_back({format::kSectionNames, 0, names_bytes()});
   plan.push_back({format::kSectionStrings, 0, strings_bytes(content)});
-  plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
-                  content.threads.size() * sizeof(format::ThreadEntry)});
-  plan.push_back({format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
-                  content.record_count * sizeof(format::ProfilerRecord)});
+  if (content.profiler_sections) {
+    plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
+                    content.threads.size() * sizeof(format::ThreadEntry)});
+    plan.push_back({format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
+                    content.record_count * sizeof(format::ProfilerRecord)});
+  }
+  if (content.event_sections) {
+    plan.push_back({format::kSectionEventNames, 0, event_names_bytes(content)});
+    plan.push_back({format::kSectionStreams, sizeof(format::StreamInfo),
+                    content.event_streams.size() * sizeof(format::StreamInfo)});
+    plan.push_back({format::kSectionEventRecords, sizeof(format::EventRecord),
+                    event_record_count(content) * sizeof(format::EventRecord)});
+  }
   return plan;
 }
 
@@ -124,6 +147,31 @@ void append_payload(BufferedFile& file, const DumpContent& content, uint32_t kin
                   (content.record_count - next) * sizeof(format::ProfilerRecord));
       break;
     }
+    case format::kSectionEventNames:
+      for (const EventName& name : content.event_names) {
+        const format::EventNameEntry entry{name.id, name.kind,
+                                           static_cast<uint32_t>(name.name.size()),
+                                           static_cast<uint32_t>(name.phase.size())};
+        file.append(&entry, sizeof(entry));
+        file.append(name.name.data(), name.name.size());
+        file.append(name.phase.data(), name.phase.size());
+      }
+      break;
+    case format::kSectionStreams: {
+      uint64_t first_record = 0;
+      for (const EventStream& stream : content.event_streams) {
+        format::StreamInfo info = stream.info;
+        info.first_record = first_record;
+        file.append(&info, sizeof(info));
+        first_record += info.records_written;
+      }
+      break;
+    }
+    case format::kSectionEventRecords:
+      for (const EventStream& stream : content.event_streams) {
+        file.append(stream.records, stream.info.records_written * sizeof(format::EventRecord));
+      }
+      break;
   }
 }
 
@@ -145,7 +193,8 @@ bool write_dump_file(const DumpContent& content, const std::string& final_path,
   header.endian_marker = format::kEndianMarker;
   header.section_count = static_cast<uint32_t>(plan.size());
   header.file_size = file_size;
-  header.feature_bits = format::kFeatureProfilerRecords;
+  if (content.profiler_sections) header.feature_bits |= format::kFeatureProfilerRecords;
+  if (content.event_sections) header.feature_bits |= format::kFeatureEventRecords;
   if (!content.clock_samples.empty()) header.feature_bits |= format::kFeatureClockCalibration;
 
   const std::string temp_path = final_path + ".tmp." + std::to_string(getpid());
