@@ -24,7 +24,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
       ->required();
   if (with_format) {
     cmd.add_option("--format", o.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv"}))
+        ->check(CLI::IsMember({"table", "json", "csv", "md"}))
         ->capture_default_str();
   }
   cmd.add_option("-o,--output", o.output, "Write the result to FILE instead of standard output");
@@ -46,7 +46,28 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
 OutputFormat output_format(const CommonOptions& o) {
   if (o.format == "json") return OutputFormat::kJson;
   if (o.format == "csv") return OutputFormat::kCsv;
+  if (o.format == "md") return OutputFormat::kMarkdown;
   return OutputFormat::kTable;
+}
+
+void render_table(const TextTable& table, OutputFormat format, std::string& out) {
+  switch (format) {
+    case OutputFormat::kCsv:
+      render_csv(table, out);
+      return;
+    case OutputFormat::kMarkdown:
+      render_markdown(table, out);
+      return;
+    case OutputFormat::kTable:
+    case OutputFormat::kJson:
+      render_text(table, out);
+      return;
+  }
+}
+
+void render_line(const std::string& line, OutputFormat format, std::string& out) {
+  out += line;
+  out += format == OutputFormat::kMarkdown ? "\n\n" : "\n";
 }
 
 namespace {

@@ -17,6 +17,7 @@
 #include "pair/span_reader.hpp"
 #include "phases/phase_map.hpp"
 #include "render/json_writer.hpp"
+#include "render/text_table.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
@@ -28,7 +29,7 @@ struct CliContext {
   std::optional<Result<int>> outcome;
 };
 
-enum class OutputFormat { kTable, kJson, kCsv };
+enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
 
 struct CommonOptions {
   std::string path;
@@ -42,10 +43,17 @@ struct CommonOptions {
   unsigned threads = 0;  // 0: one per core (at most 8); dumps under 16 MB use one
 };
 
-// Adds PATH and the options every analysis command takes. `with_format`: --format table|json|csv.
+// Adds PATH and the options every analysis command takes. `with_format`: --format
+// table|json|csv|md.
 void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true);
 
 OutputFormat output_format(const CommonOptions& options);
+
+// Renders `table` as aligned text (kTable), CSV (kCsv) or Markdown (kMarkdown); kJson is a
+// caller's error and renders text.
+void render_table(const TextTable& table, OutputFormat format, std::string& out);
+// A line of prose above or between tables: as is in text; a paragraph of its own in Markdown.
+void render_line(const std::string& line, OutputFormat format, std::string& out);
 
 struct LoadedDump {
   LegacyDump dump;

@@ -29,6 +29,30 @@ std::string csv_cell(const std::string& s) {
   return q;
 }
 
+std::string markdown_cell(const std::string& s) {
+  std::string cell;
+  for (char c : s) {
+    if (c == '|') {
+      cell += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      cell.push_back(' ');
+    } else {
+      cell.push_back(c);
+    }
+  }
+  return cell;
+}
+
+bool numeric_column(const TextTable& table, std::size_t column) {
+  bool any = false;
+  for (const auto& row : table.rows) {
+    if (column >= row.size() || row[column].empty()) continue;
+    if (!looks_numeric(row[column])) return false;
+    any = true;
+  }
+  return any;
+}
+
 }  // namespace
 
 void render_text(const TextTable& table, std::string& out) {
@@ -71,6 +95,24 @@ void render_csv(const TextTable& table, std::string& out) {
   };
   emit(table.columns);
   for (const auto& row : table.rows) emit(row);
+}
+
+void render_markdown(const TextTable& table, std::string& out) {
+  const std::size_t n = table.columns.size();
+  if (!table.title.empty()) out += "**" + markdown_cell(table.title) + "**\n\n";
+  const auto emit = [&](const std::vector<std::string>& row) {
+    out += "|";
+    for (std::size_t c = 0; c < n; ++c) {
+      out += " " + (c < row.size() ? markdown_cell(row[c]) : std::string()) + " |";
+    }
+    out += "\n";
+  };
+  emit(table.columns);
+  out += "|";
+  for (std::size_t c = 0; c < n; ++c) out += numeric_column(table, c) ? " ---: |" : " --- |";
+  out += "\n";
+  for (const auto& row : table.rows) emit(row);
+  out += "\n";
 }
 
 }  // namespace npkit
