@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the project's real captures on a host with 2 NVIDIA H200 GPUs, in one unattended call.
 #
-#   NCCL_NVLS_ENABLE=0 scripts/capture-h200.sh [--dry-run] OUT
+#   NCCL_NVLS_ENABLE=0 scripts/capture-h200.sh [--dry-run] [--steps LIST] OUT
 #
 # Run from the repository root. Steps (each logged with timestamps to OUT/log.txt; a failed step is
 # recorded and the next one runs; every GPU program runs under `timeout`):
@@ -19,9 +19,13 @@
 #   g  bandwidth-agreement capture: allreduce 1 MiB .. 256 MiB x4, iters 20,
 #      NPKIT_EVENTS=coll,kernel                                                     -> agree/
 #   h  PyTorch capture (samples/pytorch/allreduce_capture.py, NPKIT_EVENTS=all)     -> torch/
+#   j  protocol pair: allreduce 4 KiB .. 16 MiB x4, iters 20, NPKIT_EVENTS=coll,kernel, once with
+#      NCCL_PROTO=LL and once with NCCL_PROTO=Simple (the runs `diff` compares) -> proto/{ll,simple}/
 #   i  pack each folder as OUT/<folder>.tar.gz and remove the folder; print a summary.
-# OUT then holds exactly: log.txt env.txt gpu_probe.txt overhead.tar.gz nvlink.tar.gz
-# socket.tar.gz agree.tar.gz torch.tar.gz.
+# --steps takes a comma list of probe, overhead, nvlink, socket, agree, torch, proto (default: all;
+# the environment report, the build and the packing always run).
+# OUT then holds: log.txt env.txt gpu_probe.txt and one <folder>.tar.gz per step run (overhead,
+# nvlink, socket, agree, torch, proto).
 #
 # NVLink multicast is never used: NCCL_NVLS_ENABLE=0, TORCH_SYMM_MEM_DISABLE_MULTICAST=1 and
 # NVSHMEM_DISABLE_NVLS=1 are forced whatever the caller set. The whole run keeps to a time budget
@@ -32,18 +36,29 @@
 set -u
 set -o pipefail
 
-usage() { echo "usage: NCCL_NVLS_ENABLE=0 $0 [--dry-run] OUT" >&2; exit 2; }
+usage() { echo "usage: NCCL_NVLS_ENABLE=0 $0 [--dry-run] [--steps LIST] OUT" >&2; exit 2; }
 
 DRY_RUN=0
 OUT=""
-for arg in "$@"; do
+STEPS=probe,overhead,nvlink,socket,agree,torch,proto
+while (( $# )); do
+  arg=$1
+  shift
   case $arg in
     --dry-run) DRY_RUN=1 ;;
+    --steps) (( $# )) || usage; STEPS=$1; shift ;;
     -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d;s/^# \{0,1\}//'; exit 0 ;;
     -*) usage ;;
     *) [[ -z $OUT ]] || usage; OUT=$arg ;;
   esac
 done
+for step in ${STEPS//,/ }; do
+  case $step in
+    probe|overhead|nvlink|socket|agree|torch|proto) ;;
+    *) echo "capture-h200: unknown step '$step' in --steps" >&2; usage ;;
+  esac
+done
+wanted() { [[ ,$STEPS, == *,$1,* ]]; }
 [[ -n $OUT ]] || usage
 if [[ ! -f samples/nccl-driver/CMakeLists.txt || ! -f src/capture/CMakeLists.txt ]]; then
   echo "capture-h200: run this from the repository root" >&2
@@ -62,7 +77,10 @@ BUDGET_S=${CAPTURE_BUDGET_S:-450}
 PACK_RESERVE_S=30   # kept back for packing
 MIN_STEP_S=20       # a step that would get less than this is skipped
 SECONDS=0           # bash counts the run's seconds from here
-FOLDERS=(overhead nvlink socket agree torch)
+FOLDERS=()
+for folder in overhead nvlink socket agree torch proto; do
+  wanted "$folder" && FOLDERS+=("$folder")
+done
 DRIVER_TIMEOUT_S=60   # the driver's own --timeout-s (a sweep takes seconds); the outer one is longer
 
 export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
@@ -391,6 +409,15 @@ step_agree() {
     --colls allreduce --min-bytes 1M --max-bytes 256M --step-factor 4 --warmup 2 --iters 20
 }
 
+# Two captures identical but for NCCL_PROTO: what `npkit-analyze diff` is shown on.
+step_proto() {
+  local proto
+  for proto in LL Simple; do
+    capture_run "j_proto_${proto,,}" "$OUT/proto/${proto,,}" coll,kernel "NCCL_PROTO=$proto" -- \
+      --colls allreduce --min-bytes 4K --max-bytes 16M --step-factor 4 --warmup 2 --iters 20
+  done
+}
+
 # ---------------------------------------------------------------------------------------------
 # h. PyTorch
 
@@ -475,12 +502,13 @@ main() {
   fi
   step_environment
   step_build
-  step_probe
-  step_overhead
-  step_nvlink
-  step_socket
-  step_agree
-  step_torch
+  wanted probe && step_probe
+  wanted overhead && step_overhead
+  wanted nvlink && step_nvlink
+  wanted socket && step_socket
+  wanted agree && step_agree
+  wanted torch && step_torch
+  wanted proto && step_proto
   step_pack
   summarize
 }
