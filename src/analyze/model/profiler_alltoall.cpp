@@ -133,4 +133,31 @@ AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& 
   return scan;
 }
 
+std::vector<AlltoallPeerTraffic> alltoall_peer_traffic(
+    const std::vector<ProfilerCollective>& collectives, std::int32_t rank) {
+  std::map<std::pair<std::int32_t, int>, AlltoallPeerTraffic> rows;  // (peer, 0 send / 1 recv)
+  for (const auto& op : collectives) {
+    if (!op.in_alltoall) continue;
+    const bool send = op.func == NcclFunc::kSend;
+    AlltoallPeerTraffic& t = rows[{op.peer, send ? 0 : 1}];
+    t.rank = rank;
+    t.peer = op.peer;
+    t.send = send;
+    const std::uint64_t bytes = op.count * nccl_datatype_size(op.datatype);
+    ++t.operations;
+    t.bytes += bytes;
+    if (!op.has_gpu_span) continue;
+    ++t.timed;
+    t.timed_bytes += bytes;
+    t.time_ns = sat_add(t.time_ns, op.gpu_duration_ns());
+  }
+  std::vector<AlltoallPeerTraffic> out;
+  for (auto& [key, t] : rows) {
+    t.gbps =
+        t.time_ns > 0 ? static_cast<double>(t.timed_bytes) / static_cast<double>(t.time_ns) : 0.0;
+    out.push_back(t);
+  }
+  return out;
+}
+
 }  // namespace npkit

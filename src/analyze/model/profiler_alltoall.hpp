@@ -13,6 +13,9 @@
 // shape). self_ops / self_ops_without_kernel_channels count the AlltoAll Send/Recv whose peer is
 // the rank itself, and those of them with no KernelCh child (NCCL 2.28 runs the local copy
 // without KernelCh events, so the GPU span leaves that copy out).
+// alltoall_peer_traffic: per (peer, direction) over a rank's AlltoAll Send/Recv (in_alltoall),
+// by peer then send before recv: operations, bytes (count × element size), and over the
+// operations with a GPU span, their bytes, summed span time and bytes / time (GB/s).
 #pragma once
 
 #include <cstdint>
@@ -36,6 +39,21 @@ struct AlltoallScan {
   // Why no AlltoAll was recognised (empty when some were).
   std::string reason;
 };
+
+struct AlltoallPeerTraffic {
+  std::int32_t rank = 0;
+  std::int32_t peer = 0;
+  bool send = true;
+  std::uint64_t operations = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t timed = 0;
+  std::uint64_t timed_bytes = 0;
+  std::int64_t time_ns = 0;  // summed GPU spans of the timed operations
+  double gbps = 0;           // timed_bytes / time_ns; 0 without a timed operation
+};
+
+std::vector<AlltoallPeerTraffic> alltoall_peer_traffic(
+    const std::vector<ProfilerCollective>& collectives, std::int32_t rank);
 
 AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& events,
                             const HostGpuClock& clock, const KernelChannelCheck& check,

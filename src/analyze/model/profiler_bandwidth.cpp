@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <map>
 #include <tuple>
 
@@ -97,6 +98,9 @@ void add_periods(const Communicator& comm, std::map<RowKey, RowBuilder>& builder
 
 void add_instance(const Communicator& comm, const CollectiveInstance& inst, RowBuilder& b) {
   ++b.row.instances;
+  for (const auto& m : inst.members) {
+    b.row.channels = std::max<std::uint32_t>(b.row.channels, m.op->n_channels);
+  }
   bool timed = false;
   std::int64_t last_start = INT64_MIN;
   std::int64_t last_stop = INT64_MIN;
@@ -201,6 +205,39 @@ std::vector<ProfilerBandwidthRow> bandwidth_rows(const std::vector<Communicator>
   std::vector<ProfilerBandwidthRow> rows;
   for (auto& [key, b] : builders) rows.push_back(finish(b));
   return rows;
+}
+
+std::vector<LatencyBucket> latency_distributions(const std::vector<Communicator>& comms) {
+  using Key = std::tuple<std::uint64_t, std::string, std::string, std::string, std::uint64_t>;
+  std::map<Key, std::vector<double>> samples;
+  for (const auto& comm : comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.is_pair() || inst.members.empty()) continue;
+      const ProfilerCollective& first = *inst.members.front().op;
+      const std::uint64_t bucket = first.bytes == 0 ? 0 : std::bit_floor(first.bytes);
+      auto& v = samples[{comm.comm_hash, std::string(inst.func_name), std::string(first.algo),
+                         std::string(first.proto), bucket}];
+      for (const auto& m : inst.members) {
+        if (m.op->has_gpu_span) v.push_back(static_cast<double>(m.op->gpu_duration_ns()));
+      }
+    }
+  }
+  std::vector<LatencyBucket> out;
+  for (auto& [key, v] : samples) {
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    LatencyBucket b;
+    std::tie(b.comm_hash, b.func, b.algo, b.proto, b.bucket_bytes) = key;
+    b.count = v.size();
+    b.min_ns = v.front();
+    b.p10_ns = sorted_quantile(v, 0.1);
+    b.p50_ns = sorted_quantile(v, 0.5);
+    b.p90_ns = sorted_quantile(v, 0.9);
+    b.p99_ns = sorted_quantile(v, 0.99);
+    b.max_ns = v.back();
+    out.push_back(std::move(b));
+  }
+  return out;
 }
 
 std::vector<SwitchPoint> switch_points(const std::vector<ProfilerBandwidthRow>& rows) {

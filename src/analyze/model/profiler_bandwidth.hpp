@@ -23,6 +23,10 @@
 // - Send/Recv pairs form "SendRecv" rows (no algo/proto); derived AlltoAll rows have none either.
 // - `coll` selects rows as --coll does: all, allreduce, allgather, reducescatter, alltoall,
 //   broadcast, reduce, sendrecv.
+// - channels = the most channels (Coll nChannels) any member of the row's instances ran on.
+// - Latency distributions: per (communicator, func, algo, proto, power-of-two bucket [2^k,
+//   2^(k+1)) of S), every rank's GPU span of every collective instance (Send/Recv pairs left out):
+//   count, min, p10, p50, p90, p99, max (util/quantiles.hpp, type 7). Bucket 0 holds S = 0.
 // - Switch points: per (communicator, func) with an algorithm, sizes in increasing order; the
 //   choice at a size is the (algo, proto) with the most instances there (first in name order on a
 //   tie); a switch point is the first size whose choice differs from the previous size's.
@@ -69,6 +73,22 @@ struct ProfilerBandwidthRow {
   std::optional<double> period_ns;
   double period_algbw_gbps = 0;
   double period_busbw_gbps = 0;
+  std::uint32_t channels = 0;
+};
+
+struct LatencyBucket {
+  std::uint64_t comm_hash = 0;
+  std::string func;
+  std::string algo;
+  std::string proto;
+  std::uint64_t bucket_bytes = 0;  // 2^k, or 0
+  std::uint64_t count = 0;
+  double min_ns = 0;
+  double p10_ns = 0;
+  double p50_ns = 0;
+  double p90_ns = 0;
+  double p99_ns = 0;
+  double max_ns = 0;
 };
 
 struct SwitchPoint {
@@ -86,6 +106,9 @@ std::string profiler_coll_list();
 
 std::vector<ProfilerBandwidthRow> bandwidth_rows(const std::vector<Communicator>& comms,
                                                  std::string_view coll);
+
+// Ordered by communicator, func, algo, proto and bucket.
+std::vector<LatencyBucket> latency_distributions(const std::vector<Communicator>& comms);
 
 // `rows` as bandwidth_rows returns them (grouped by communicator and func, sizes ascending).
 std::vector<SwitchPoint> switch_points(const std::vector<ProfilerBandwidthRow>& rows);
