@@ -56,24 +56,19 @@ struct DeviceRecorder {
   uint32_t warps_per_block = 0;  // warp buffers per block, after the block buffers
 };
 static_assert(std::is_trivially_copyable_v<DeviceRecorder>);
+static_assert(sizeof(DeviceRecorder) == 40);  // tests/cuda/check_cu.sh finds the parameter by it
 
 // State word layout (DeviceRecorder::states).
 inline constexpr unsigned long long kStateAttemptedMask = (1ull << 56) - 1;
 inline constexpr unsigned long long kStateClockGlobalTimer = 1ull << 56;
 inline constexpr unsigned long long kStateClockCycles = 1ull << 57;
 
-// Whether this translation unit records events at all.
+// Whether this translation unit records events at all (internal linkage: translation units of
+// one program may differ).
 #if defined(NPKIT_ENABLE)
-inline constexpr bool kEventsCompiledIn = true;
+constexpr bool kEventsCompiledIn = true;
 #else
-inline constexpr bool kEventsCompiledIn = false;
-#endif
-
-// Whether this translation unit's events carry clock64 cycles instead of %globaltimer ns.
-#if defined(NPKIT_CLOCK_CYCLES)
-inline constexpr unsigned long long kCompiledClockBit = kStateClockCycles;
-#else
-inline constexpr unsigned long long kCompiledClockBit = kStateClockGlobalTimer;
+constexpr bool kEventsCompiledIn = false;
 #endif
 
 namespace device_detail {
@@ -103,6 +98,21 @@ NPKIT_HOST_DEVICE inline void store_event(const DeviceRecorder& rec, uint32_t bu
   }
   rec.states[buffer] = (state | clock_bit) + 1;
 }
+
+// What depends on NPKIT_CLOCK_CYCLES lives in an inline namespace named after the clock, so
+// translation units built with and without it never share a definition (also with -rdc).
+#if defined(NPKIT_CLOCK_CYCLES)
+#define NPKIT_DETAIL_CLOCK_NAMESPACE clock_cycles
+#else
+#define NPKIT_DETAIL_CLOCK_NAMESPACE clock_globaltimer
+#endif
+inline namespace NPKIT_DETAIL_CLOCK_NAMESPACE {
+
+#if defined(NPKIT_CLOCK_CYCLES)
+constexpr unsigned long long kCompiledClockBit = kStateClockCycles;
+#else
+constexpr unsigned long long kCompiledClockBit = kStateClockGlobalTimer;
+#endif
 
 #if defined(__CUDACC__)
 
@@ -157,6 +167,7 @@ __device__ __forceinline__ void warp_event(const DeviceRecorder& rec, uint16_t i
 
 #endif  // __CUDACC__
 
+}  // namespace NPKIT_DETAIL_CLOCK_NAMESPACE
 }  // namespace device_detail
 }  // namespace npkit
 
