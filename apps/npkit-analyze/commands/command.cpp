@@ -23,8 +23,10 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
                  "NPKit dump directory, or a .npkt file or a directory of .npkt files")
       ->required();
   if (with_format) {
+    std::vector<std::string> formats = {"table", "json", "csv", "md"};
+    if (cmd.get_name() == "report") formats.push_back("html");  // only report renders HTML
     cmd.add_option("--format", o.format, "Output format")
-        ->check(CLI::IsMember({"table", "json", "csv", "md"}))
+        ->check(CLI::IsMember(formats))
         ->capture_default_str();
   }
   cmd.add_option("-o,--output", o.output, "Write the result to FILE instead of standard output");
@@ -47,6 +49,7 @@ OutputFormat output_format(const CommonOptions& o) {
   if (o.format == "json") return OutputFormat::kJson;
   if (o.format == "csv") return OutputFormat::kCsv;
   if (o.format == "md") return OutputFormat::kMarkdown;
+  if (o.format == "html") return OutputFormat::kHtml;
   return OutputFormat::kTable;
 }
 
@@ -60,6 +63,7 @@ void render_table(const TextTable& table, OutputFormat format, std::string& out)
       return;
     case OutputFormat::kTable:
     case OutputFormat::kJson:
+    case OutputFormat::kHtml:
       render_text(table, out);
       return;
   }

@@ -29,7 +29,7 @@ struct CliContext {
   std::optional<Result<int>> outcome;
 };
 
-enum class OutputFormat { kTable, kJson, kCsv, kMarkdown };
+enum class OutputFormat { kTable, kJson, kCsv, kMarkdown, kHtml };
 
 struct CommonOptions {
   std::string path;
@@ -44,7 +44,7 @@ struct CommonOptions {
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format
-// table|json|csv|md.
+// table|json|csv|md (and html for `report`, commands/html_report.hpp).
 void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true);
 
 OutputFormat output_format(const CommonOptions& options);

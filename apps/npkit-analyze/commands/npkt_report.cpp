@@ -2,6 +2,7 @@
 // (stragglers) and, with NET transport, where the proxy steps spend their time.
 #include <fmt/format.h>
 
+#include "commands/html_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "join/arrival_skew.hpp"
 #include "model/profiler_rank_summary.hpp"
@@ -289,6 +290,7 @@ TextTable csv_table(const std::vector<CommReport>& reports) {
 }  // namespace
 
 Result<int> run_npkt_report(const CommonOptions& o, CliContext& context) {
+  if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   auto loaded = load_npkt_input(o);
   if (!loaded) return loaded.error();
   const auto reports = build_reports(*loaded);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/html_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/text_table.hpp"
@@ -176,6 +177,7 @@ void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
 }
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
+  if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   if (is_npkt_input(o.path)) return run_npkt_report(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
@@ -215,6 +217,7 @@ void register_report(CLI::App& app, CliContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "report", "Per-rank phase breakdown: reduce-scatter, all-gather, sync, ...");
   add_common_options(*cmd, *options);
+  add_html_report_options(*cmd);
   cmd->callback([options, &context] { context.outcome = run_report(*options, context); });
 }
 

@@ -1,0 +1,23 @@
+// commands/html_report.hpp — `npkit-analyze report PATH --format html`: one self-contained HTML
+// page with the report's plots (render/html/page.hpp).
+// Contract:
+// - add_html_report_options adds the options only the HTML report reads (--iteration N: the
+//   collective instance the timeline shows, counted from 0 in start order; default: the one of
+//   median duration) to the `report` subcommand. They are kept for the one command line being
+//   parsed: each call resets them (run_cli builds its command line, and calls this, once per run).
+// - run_html_report loads PATH like `report` does (.npkt captures or a legacy NPKit dump),
+//   builds the report model and writes the page to -o FILE (or standard output). Errors as the
+//   other commands: unreadable input, an --iteration the run does not have.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "commands/command.hpp"
+
+namespace npkit::cli {
+
+void add_html_report_options(CLI::App& report);
+
+Result<int> run_html_report(const CommonOptions& options, CliContext& context);
+
+}  // namespace npkit::cli
