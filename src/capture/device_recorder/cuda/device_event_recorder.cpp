@@ -20,7 +20,7 @@ std::string cuda_failure(const char* call, cudaError_t status) {
          std::to_string(static_cast<int>(status)) + ")";
 }
 
-// Makes `device` current for its lifetime and restores the caller's device afterwards.
+// enter() makes `device` current; the destructor gives the caller its device back.
 class DeviceScope {
  public:
   DeviceScope() = default;
