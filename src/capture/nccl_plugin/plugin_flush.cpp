@@ -1,7 +1,7 @@
 // Dumps at process exit and on request: npkitProfilerFlush() for tests and for programs that end
-// with _exit(), and a library destructor for every other exit (also runs if NCCL unloads the
-// plugin after its last communicator). Both dump the contexts not dumped yet with end_reason
-// process-exit and never call CUDA.
+// with _exit(), and a library destructor for every other exit (the library is linked -z nodelete:
+// NCCL's dlclose after its last communicator does not unload it, so the destructor runs at exit
+// only). Both dump the contexts not dumped yet with end_reason process-exit and never call CUDA.
 #include "nccl_plugin/plugin_runtime.hpp"
 
 extern "C" __attribute__((visibility("default"))) int npkitProfilerFlush(void) noexcept {

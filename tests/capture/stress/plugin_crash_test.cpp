@@ -1,0 +1,148 @@
+// A process that dies: what it had already dumped stays a valid file, and a dump cut short by the
+// death never appears under its final name (the reader and the analyzer then see only complete
+// files). Both run in a forked child that is killed.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "capture/plugin/captured_log.hpp"
+#include "capture/plugin/comm_driver.hpp"
+#include "capture/plugin/dump_files.hpp"
+#include "capture/plugin/plugin_env.hpp"
+#include "capture/plugin/plugin_library.hpp"
+#include "capture/stress/child_process.hpp"
+#include "ingest/npkt_directory.hpp"
+#include "support/cli_runner.hpp"
+
+namespace npkit::test {
+namespace {
+
+// Initializes a communicator and records `events` KernelCh start/stop pairs (gpu_start_ns =
+// first_key + i); returns its context (NULL after a report.fail).
+void* capture_live(const PluginLibrary& lib, uint64_t hash, int events, uint64_t first_key,
+                   ChildReport& report) {
+  void* context = nullptr;
+  int mask = 0;
+  if (lib.v5->init(&context, hash, &mask, "crash", 1, 1, 0, capture_log) != abi::kSuccess ||
+      context == nullptr) {
+    report.fail("init gave no context");
+    return nullptr;
+  }
+  for (int i = 0; i < events; ++i) {
+    abi::EventDescrV5 d = kernel_ch_descr(nullptr, 0, first_key + i);
+    void* handle = nullptr;
+    if (lib.v5->startEvent(context, &handle, &d) != abi::kSuccess || handle == nullptr ||
+        lib.v5->stopEvent(handle) != abi::kSuccess) {
+      report.fail("event " + std::to_string(i) + " failed");
+      return nullptr;
+    }
+  }
+  return context;
+}
+
+// The flushed file: every start/stop pair the child recorded, ended by the flush.
+void check_flushed(const std::string& path, int events, uint64_t first_key) {
+  const ingest::NpktDump dump = read_dump(path);
+  CHECK(dump.comm.end_reason == format::kEndProcessExit);
+  CHECK(dump.comm.records_attempted == uint64_t(2 * events));
+  REQUIRE(dump.records.size() == size_t(2 * events));
+  size_t bad = 0;
+  for (int i = 0; i < events; ++i) {
+    const format::ProfilerRecord& start = dump.records[2 * i];
+    const format::ProfilerRecord& stop = dump.records[2 * i + 1];
+    format::KernelChPayload kernel;
+    std::memcpy(&kernel, start.payload, sizeof(kernel));
+    if (start.kind != format::kRecordStart || kernel.gpu_start_ns != first_key + i ||
+        stop.kind != format::kRecordStop || stop.event_id != start.event_id) {
+      ++bad;
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("plugin stress: a process killed after npkitProfilerFlush keeps the flushed dump valid",
+          "[plugin][stress]") {
+  const PluginLibrary& lib = require_plugin();
+  PluginEnv env;
+  const uint64_t flushed_hash = 0xc4a5000000000001ull;
+  const uint64_t lost_hash = 0xc4a5000000000002ull;
+  const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    if (capture_live(lib, flushed_hash, 1000, 5000, report) == nullptr) return;
+    const int written = lib.flush();
+    if (written != 1) report.fail("npkitProfilerFlush wrote " + std::to_string(written));
+    if (capture_live(lib, lost_hash, 100, 9000, report) == nullptr) return;
+    report.note("killing myself");
+    ::kill(::getpid(), SIGKILL);
+  });
+  INFO(child.text());
+  CHECK(child.failures().empty());
+  CHECK_FALSE(child.exited);
+  CHECK(child.signal == SIGKILL);
+
+  REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(flushed_hash, 0)});
+  check_flushed(env.file(dump_file_name(flushed_hash, 0)), 1000, 5000);
+  const CliRun info = run_cli({"info", env.dir.path()});
+  INFO(info.err);
+  CHECK(info.exit_code == 0);
+}
+
+TEST_CASE(
+    "plugin stress: a process killed while writing a dump leaves no file under the final "
+    "name",
+    "[plugin][stress]") {
+  const PluginLibrary& lib = require_plugin();
+  PluginEnv env;
+  const uint64_t flushed_hash = 0xc4a5000000000011ull;
+  const uint64_t cut_hash = 0xc4a5000000000012ull;
+  const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    const rlimit no_core{0, 0};
+    ::setrlimit(RLIMIT_CORE, &no_core);
+    if (capture_live(lib, flushed_hash, 100, 100, report) == nullptr) return;
+    if (lib.flush() != 1) report.fail("npkitProfilerFlush did not write one file");
+    // 10,000 records (640 KB) against a 64 KB file-size limit with SIGXFSZ's default action:
+    // the kernel kills the process in the middle of writing the dump.
+    void* context = capture_live(lib, cut_hash, 5000, 100000, report);
+    if (context == nullptr) return;
+    std::signal(SIGXFSZ, SIG_DFL);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    limit.rlim_cur = 64 * 1024;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) report.fail("setrlimit failed");
+    report.note("pid " + std::to_string(::getpid()) + " finalizing");
+    lib.v5->finalize(context);
+    report.fail("the finalize returned: the process was not killed while writing");
+  });
+  INFO(child.text());
+  CHECK(child.failures().empty());
+  CHECK_FALSE(child.exited);
+  CHECK(child.signal == SIGXFSZ);
+
+  // The flushed file, and the cut dump only under its temporary name.
+  const std::string flushed = dump_file_name(flushed_hash, 0);
+  const std::vector<std::string> files = entries_in(env.dir.path());
+  REQUIRE(files.size() == 2);
+  CHECK(files[0] == flushed);
+  const std::string cut = files[1];
+  CHECK(cut.rfind(dump_file_name(cut_hash, 0) + ".tmp.", 0) == 0);
+  check_flushed(env.file(flushed), 100, 100);
+
+  // Readers see the complete file only; the partial one, read on purpose, is an error.
+  const auto listed = ingest::find_npkt_files(env.dir.path());
+  REQUIRE(listed.ok());
+  CHECK(*listed == std::vector<std::string>{env.file(flushed)});
+  const auto partial = ingest::read_npkt_file(env.file(cut));
+  REQUIRE_FALSE(partial.ok());
+  CHECK_THAT(partial.error().message, Catch::Contains("truncated"));
+  const CliRun info = run_cli({"info", env.dir.path()});
+  INFO(info.err);
+  CHECK(info.exit_code == 0);
+}
+
+}  // namespace
+}  // namespace npkit::test

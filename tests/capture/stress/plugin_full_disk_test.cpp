@@ -1,0 +1,97 @@
+// A disk that fills up while a dump is written: the dump fails cleanly (one WARN through NCCL's
+// logger naming the file and the reason, no file under the final name, no temporary file left),
+// and the process carries on capturing. Simulated in a forked child with RLIMIT_FSIZE and SIGXFSZ
+// ignored, so write() fails with EFBIG as it would with ENOSPC.
+#include <sys/resource.h>
+
+#include <csignal>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "capture/plugin/captured_log.hpp"
+#include "capture/plugin/comm_driver.hpp"
+#include "capture/plugin/dump_files.hpp"
+#include "capture/plugin/plugin_env.hpp"
+#include "capture/plugin/plugin_library.hpp"
+#include "capture/stress/child_process.hpp"
+
+namespace npkit::test {
+namespace {
+
+constexpr rlim_t kFileSizeLimit = 64 * 1024;
+
+// Initializes a communicator, records `events` KernelCh start/stop pairs and finalizes it.
+void capture(const PluginLibrary& lib, uint64_t hash, int events, ChildReport& report) {
+  void* context = nullptr;
+  int mask = 0;
+  if (lib.v5->init(&context, hash, &mask, "disk", 1, 1, 0, capture_log) != abi::kSuccess ||
+      context == nullptr) {
+    report.fail("init gave no context");
+    return;
+  }
+  for (int i = 0; i < events; ++i) {
+    abi::EventDescrV5 d = kernel_ch_descr(nullptr, static_cast<uint8_t>(i % 32), 1000 + i);
+    void* handle = nullptr;
+    if (lib.v5->startEvent(context, &handle, &d) != abi::kSuccess || handle == nullptr ||
+        lib.v5->stopEvent(handle) != abi::kSuccess) {
+      report.fail("event " + std::to_string(i) + " failed");
+      return;
+    }
+  }
+  if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
+}
+
+TEST_CASE(
+    "plugin stress: a full disk at dump time fails cleanly with one WARN and the process "
+    "goes on",
+    "[plugin][stress]") {
+  const PluginLibrary& lib = require_plugin();
+  PluginEnv env;
+  const uint64_t full_hash = 0xd15c000000000001ull;  // 10,000 records: 640 KB, over the limit
+  const uint64_t next_hash = 0xd15c000000000002ull;  // 20 records, written once space is back
+  const std::string full_name = dump_file_name(full_hash, 0);
+
+  const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    const rlimit original = limit;
+    limit.rlim_cur = kFileSizeLimit;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) report.fail("setrlimit failed");
+
+    LogCapture log;
+    capture(lib, full_hash, 5000, report);
+    const size_t warnings = log.count(abi::kLogWarn);
+    if (warnings != 1)
+      report.fail(std::to_string(warnings) + " WARN(s), expected 1:\n" + log.dump());
+    if (log.count(abi::kLogWarn, "could not write dump") != 1 ||
+        log.count(abi::kLogWarn, full_name + ".tmp.") != 1 ||
+        log.count(abi::kLogWarn, "File too large") != 1) {
+      report.fail("the WARN does not name the file and the reason:\n" + log.dump());
+    }
+    if (!entries_in(env.dir.path()).empty()) {
+      report.fail("files left after the failed dump: " + entries_in(env.dir.path()).front());
+    }
+
+    // Space is back: the next communicator of the same process dumps normally.
+    if (::setrlimit(RLIMIT_FSIZE, &original) != 0) report.fail("restoring the limit failed");
+    capture(lib, next_hash, 10, report);
+    if (log.count(abi::kLogWarn) != 1) report.fail("a WARN after space came back:\n" + log.dump());
+    report.note("child done");
+  });
+  INFO(child.text());
+  CHECK(child.exited);
+  CHECK(child.exit_code == 0);
+  CHECK(child.failures().empty());
+
+  REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(next_hash, 0)});
+  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(next_hash, 0)));
+  CHECK(dump.comm.comm_hash == next_hash);
+  CHECK(dump.comm.end_reason == format::kEndFinalize);
+  CHECK(dump.comm.records_attempted == 20);
+  CHECK(dump.records.size() == 20);
+}
+
+}  // namespace
+}  // namespace npkit::test
