@@ -40,7 +40,6 @@
 
 namespace npkit {
 
-inline constexpr uint64_t kDefaultBufferSizeMb = 64;
 inline constexpr uint64_t kCycleRateWindowNs = 5'000'000;
 
 // ---- Event names -------------------------------------------------------------------------------
