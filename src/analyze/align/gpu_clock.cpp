@@ -31,7 +31,13 @@ std::int64_t GpuClock::to_ns(std::uint64_t gpu_ticks) {
     return gpu_ticks_to_ns(static_cast<std::int64_t>(capped), khz_);
   }
   if (!gpu_base_) gpu_base_ = gpu_ticks;
-  const auto delta = static_cast<std::int64_t>(gpu_ticks - *gpu_base_);
+  // Ticks are unsigned, as the reader orders them: a later count is never an earlier time (a
+  // modular difference would turn a huge garbage count into a negative duration).
+  const std::uint64_t base = *gpu_base_;
+  const std::int64_t delta =
+      gpu_ticks >= base
+          ? static_cast<std::int64_t>(std::min<std::uint64_t>(gpu_ticks - base, INT64_MAX))
+          : -static_cast<std::int64_t>(std::min<std::uint64_t>(base - gpu_ticks, INT64_MAX));
   return sat_add(host_base_ns_, gpu_ticks_to_ns(delta, khz_));
 }
 

@@ -1,0 +1,306 @@
+// Hostile input, .npkt dumps (format v1): every case of the quality bar's "Bad input" list, run
+// through the CLI with the exit code and the exact message a user sees. A file the reader cannot
+// read whole is an error naming the file and the byte offset (exit 2); conditions that leave the
+// result sound are counted warnings (exit 0).
+//
+// File-level cases corrupt a copy of the two-rank golden capture tests/golden/cases/npkt_ring/
+// (its spec lists every record); offsets come from the file's own section table, walked by
+// npkt_image.hpp. Record-level cases write one rank from a spec (support/npkt_spec.hpp) whose
+// base is one AllReduce with one KernelCh, clock offset GPU - host = 100,000 ns: GPU span host
+// 20,000..30,000 ns (10 us) after the base time B = 1,700,000,000,000,000,000.
+#include <filesystem>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "hostile/hostile_run.hpp"
+#include "hostile/npkt_image.hpp"
+#include "support/npkt_spec.hpp"
+#include "support/temp_dir.hpp"
+
+namespace npkit::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kRank0 = "npkit_00000000c0ffee01_rank0.npkt";
+const std::string kRank1 = "npkit_00000000c0ffee01_rank1.npkt";
+
+// Copies the golden two-rank capture into tmp/dump and returns that directory.
+std::string copy_golden(const TempDir& tmp) {
+  const fs::path source = fs::path(NPKIT_SOURCE_DIR) / "tests/golden/cases/npkt_ring/dump";
+  const std::string dir = tmp.make_dir("dump");
+  for (const std::string& name : {kRank0, kRank1}) {
+    fs::copy_file(source / name, fs::path(dir) / name);
+  }
+  return dir;
+}
+
+std::string error_line(const std::string& message) {
+  return "npkit-analyze: error: " + message + "\n";
+}
+
+std::string one_warning(const std::string& category, const std::string& message) {
+  return "npkit-analyze: 1 warning(s) in 1 categories:\n  1 × " + category + ": " + message + "\n";
+}
+
+TEST_CASE("hostile npkt: a truncated file is an error naming the file and where it ends",
+          "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  const std::string path = dir + "/" + kRank1;
+  const uint64_t size = fs::file_size(path);
+  fs::resize_file(path, 1000);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err == error_line("$DIR/dump/" + kRank1 + ": offset 1000: truncated: header says " +
+                              std::to_string(size) + " bytes, file has 1000"));
+}
+
+TEST_CASE("hostile npkt: garbage bytes are an error at offset 0", "[hostile]") {
+  TempDir tmp;
+  copy_golden(tmp);
+  tmp.write_file("dump/" + kRank1, std::string(600, '\xA7'));
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
+                              ": offset 0: expected the magic \"NPKTDUMP\" of an npkit dump "
+                              "(.npkt)"));
+}
+
+TEST_CASE("hostile npkt: a zero-length file is an error", "[hostile]") {
+  TempDir tmp;
+  copy_golden(tmp);
+  tmp.write_file("dump/" + kRank1, "");
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
+                              ": offset 0: expected the 8-byte magic \"NPKTDUMP\", the file has "
+                              "only 0 bytes"));
+}
+
+TEST_CASE("hostile npkt: a newer major format version is refused", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  std::string bytes = read_bytes(dir + "/" + kRank1);
+  patch_le(bytes, 8, 2, 2);  // u16 major at offset 8
+  write_bytes(dir + "/" + kRank1, bytes);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
+                              ": offset 8: was written by a newer npkit (format 2.x); this reader "
+                              "knows 1.x"));
+}
+
+TEST_CASE("hostile npkt: a record size other than 64 bytes is an error", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  std::string bytes = read_bytes(dir + "/" + kRank1);
+  const size_t records = section_header_offset(bytes, 7);  // ProfilerRecords
+  REQUIRE(records != std::string::npos);
+  REQUIRE(read_le(bytes, records + 4, 4) == 64);
+  patch_le(bytes, records + 4, 48, 4);
+  write_bytes(dir + "/" + kRank1, bytes);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err ==
+        error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(records + 4) +
+                   ": ProfilerRecords section: entry_size 48: expected at least 64 bytes per "
+                   "entry"));
+}
+
+TEST_CASE("hostile npkt: a huge section size is an error, not an allocation", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  std::string bytes = read_bytes(dir + "/" + kRank1);
+  const size_t metadata = section_header_offset(bytes, 2);
+  REQUIRE(metadata != std::string::npos);
+  patch_le(bytes, metadata + 8, uint64_t{1} << 62, 8);
+  write_bytes(dir + "/" + kRank1, bytes);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  const uint64_t left = bytes.size() - (metadata + 16);
+  CHECK(run.err == error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(metadata + 8) +
+                              ": Metadata section: payload_size 4611686018427387904 runs past the "
+                              "end of the file (" +
+                              std::to_string(left) + " bytes left after the section header)"));
+}
+
+TEST_CASE("hostile npkt: the same rank in two files is read once, with a warning", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  fs::copy_file(dir + "/" + kRank0, dir + "/npkit_00000000c0ffee01_rank0_copy.npkt");
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.err == one_warning("duplicate rank",
+                               "$DIR/dump/npkit_00000000c0ffee01_rank0_copy.npkt: comm "
+                               "00000000c0ffee01 rank 0 already read from another file; ignored"));
+  CHECK_THAT(run.out, Catch::Contains("comm 00000000c0ffee01 (train), 2 of 2 rank(s)\n"));
+}
+
+TEST_CASE("hostile npkt: a rank missing from the directory", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  fs::remove(dir + "/" + kRank1);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 0);
+  CHECK_THAT(run.out,
+             Catch::Contains("comm 00000000c0ffee01 (train), 1 of 2 rank(s); rank(s) 1 absent\n"));
+}
+
+// ---- Record-level cases: one rank written from a spec ----
+
+const std::string kHeader =
+    "comm hash=0xbad1 rank=0 nranks=1 start_ns=1700000000000000000 "
+    "end_ns=1700000000001000000 clock_method=1 event_mask=4095\n"
+    "meta hostname node0\n"
+    "names standard\n"
+    "thread 0 1000 python\n";
+const std::string kClocks =
+    "clock init before=1700000000000000000 after=1700000000000000000 gpu=1700000000000100000\n"
+    "clock end before=1700000000000900000 after=1700000000000900000 gpu=1700000000001000000\n";
+const std::string kColl =
+    "start 1 Coll host=1700000000000010000 seq=0 count=1024 func=AllReduce "
+    "datatype=ncclFloat32 algo=RING proto=SIMPLE channels=1 warps=8\n"
+    "stop 1 Coll host=1700000000000011000\n";
+const std::string kKernel =
+    "start 2 KernelCh host=1700000000000030000 parent=1 gpu_start=1700000000000120000 "
+    "channel=0\n"
+    "state 2 KernelCh host=1700000000000040000 state=22 value=1700000000000130000\n"
+    "stop 2 KernelCh host=1700000000000040100\n";
+
+TEST_CASE("hostile npkt: the record-level base capture is clean", "[hostile]") {
+  TempDir tmp;
+  write_npkt_spec(tmp, kHeader + kClocks + kColl + kKernel);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  CHECK_THAT(run.out, Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+}
+
+// `info` lists per file what the analysis leaves out; `report` gives the same result as for the
+// base capture wherever the anomaly does not touch the numbers.
+std::string info_line(const CliRun& run, const std::string& start) {
+  const size_t at = run.out.find("\n" + start);
+  if (at == std::string::npos) return "(no line starting with '" + start + "')";
+  return run.out.substr(at + 1, run.out.find('\n', at + 1) - at - 1);
+}
+
+TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]") {
+  TempDir tmp;
+  // Type 14 is inside the 4 bits a handle carries, and not one of NCCL's 12: kept as an event of
+  // its own type, outside every analysis. Type 20 cannot come from the plugin: skipped, warned.
+  const std::string spec = kHeader + kClocks + kColl + kKernel +
+                           "start 3 14 host=1700000000000050000\n"
+                           "stop 3 14 host=1700000000000051000\n"
+                           "start 4 20 host=1700000000000052000\n";
+  write_npkt_spec(tmp, spec);
+  const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(report.exit_code == 0);
+  // The type-20 start is the last of the 8 records, and ProfilerRecords is the file's last
+  // section: the record starts 64 bytes before the end of the file.
+  const uint64_t size = fs::file_size(tmp.file("dump/npkit_000000000000bad1_rank0.npkt"));
+  CHECK(report.err == one_warning("npkt reader",
+                                  "$DIR/dump/npkit_000000000000bad1_rank0.npkt: 1 record(s) of an "
+                                  "unknown kind (> 3) or event type (> 15) skipped; first at "
+                                  "offset " +
+                                      std::to_string(size - 64) + ": kind 1, type 20"));
+  CHECK_THAT(report.out,
+             Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+  const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
+  CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, type14 1");
+}
+
+TEST_CASE("hostile npkt: ENTRY without EXIT", "[hostile]") {
+  TempDir tmp;
+  // A second KernelCh of the AllReduce (channel 1) that never stops: the collective has no GPU
+  // span (its channels did not all finish), so it is counted but not timed.
+  write_npkt_spec(tmp, kHeader + kClocks + kColl + kKernel +
+                           "start 5 KernelCh host=1700000000000060000 parent=1 "
+                           "gpu_start=1700000000000150000 channel=1\n");
+  const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(report.exit_code == 0);
+  CHECK(report.err.empty());
+  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce       1      0  -           -"));
+  const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
+  CHECK(info_line(info, "  never stopped") == "  never stopped KernelCh 1");
+  CHECK(info_line(info, "  KernelCh") ==
+        "  KernelCh      2 events, 1 without a start or stop timestamp, 0 stale");
+}
+
+TEST_CASE("hostile npkt: EXIT without ENTRY", "[hostile]") {
+  TempDir tmp;
+  write_npkt_spec(tmp, kHeader + kClocks + kColl + kKernel +
+                           "stop 99 Coll host=1700000000000061000\n"
+                           "state 98 KernelCh host=1700000000000061000 state=22 value=5\n");
+  const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(report.exit_code == 0);
+  CHECK(report.err.empty());
+  CHECK_THAT(report.out,
+             Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+  const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
+  CHECK(info_line(info, "  unmatched") ==
+        "  unmatched     1 stop(s) and 1 state(s) of ids never started, 0 double stop(s) (NCCL's "
+        "stale handle, ignored), 0 duplicate start(s), 0 parent(s) not in this file");
+}
+
+TEST_CASE("hostile npkt: missing clock samples", "[hostile]") {
+  TempDir tmp;
+  SECTION("none: the offset is estimated from KernelCh and said to be an upper bound") {
+    // KernelCh start seen by the host at 30,000 ns for GPU 120,000: offset at most 90 us.
+    write_npkt_spec(tmp, kHeader + kColl + kKernel);
+    const CliRun info = run_hostile(tmp, {"info", "$DIR/dump"});
+    CHECK(info.exit_code == 0);
+    CHECK(info.err.empty());
+    CHECK(info_line(info, "  clock") ==
+          "  clock         estimated from 1 KernelCh observations (upper bound, proxy polling "
+          "lag): GPU - host = 90.000 us");
+  }
+  SECTION("no end sample: one offset, no drift") {
+    write_npkt_spec(tmp, kHeader +
+                             "clock init before=1700000000000000000 after=1700000000000000000 "
+                             "gpu=1700000000000100000\n" +
+                             kColl + kKernel);
+    const CliRun info = run_hostile(tmp, {"info", "$DIR/dump"});
+    CHECK(info.exit_code == 0);
+    CHECK(info.err.empty());
+    CHECK(info_line(info, "  clock") ==
+          "  clock         offset from 1 clock sample: GPU - host = 100.000 us ± 0.000 us");
+  }
+}
+
+TEST_CASE("hostile npkt: timestamps that go backwards", "[hostile]") {
+  TempDir tmp;
+  SECTION("a KernelCh that stops before it starts is stale, left out and warned") {
+    write_npkt_spec(tmp, kHeader + kClocks + kColl +
+                             "start 2 KernelCh host=1700000000000030000 parent=1 "
+                             "gpu_start=1700000000000120000 channel=0\n"
+                             "state 2 KernelCh host=1700000000000040000 state=22 "
+                             "value=1700000000000110000\n"
+                             "stop 2 KernelCh host=1700000000000040100\n");
+    const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
+    CHECK(report.exit_code == 0);
+    CHECK(report.err ==
+          one_warning("stale KernelCh timestamps",
+                      "$DIR/dump/npkit_000000000000bad1_rank0.npkt: 1 of 1 KernelCh events carry "
+                      "timestamps of another work item (NCCL ring desynchronisation) and are left "
+                      "out of GPU spans (AllReduce 1 of 1); 1 operation(s) left without a valid "
+                      "channel are reported without GPU time"));
+    CHECK_THAT(report.out, Catch::Contains("   0  AllReduce       1      0  -           -"));
+  }
+  SECTION("a huge GPU start and a zero stop are no timestamps") {
+    write_npkt_spec(tmp, kHeader + kClocks + kColl +
+                             "start 2 KernelCh host=1700000000000030000 parent=1 "
+                             "gpu_start=0xFFFFFFFFFFFFFFFF channel=0\n"
+                             "state 2 KernelCh host=1700000000000040000 state=22 value=0\n"
+                             "stop 2 KernelCh host=1700000000000040100\n");
+    const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
+    CHECK(info.exit_code == 0);
+    CHECK(info_line(info, "  KernelCh") ==
+          "  KernelCh      1 events, 1 without a start or stop timestamp, 0 stale");
+  }
+}
+
+}  // namespace
+}  // namespace npkit::test
