@@ -13,6 +13,9 @@
 #   selection  NPKIT_ENABLE, NPKIT_ENABLE_ALL_REDUCE=1, NPKIT_ENABLE_EVENT_CHECK_SOLO=1 on
 #              tests/cuda/selection_kernels.cu: exactly the entries of those events read
 #              %globaltimer
+#   cursor     enabled, on tests/cuda/cursor_kernels.cu: the entries with a block or warp cursor
+#              load one word from global memory (the state word) for three events, the entry
+#              using the handle three, and each reads %globaltimer three times
 # Exit status 0 when the file compiles and every check holds; the first failing check is printed.
 set -euo pipefail
 [[ $# -eq 6 ]] || { echo "usage: $0 NVCC ARCH MODE SOURCE INCLUDE_DIR WORK_DIR" >&2; exit 2; }
@@ -23,6 +26,7 @@ case $mode in
   enabled) defines=(-DNPKIT_ENABLE -DNPKIT_ENABLE_ALL_EVENTS=1) ;;
   cycles) defines=(-DNPKIT_ENABLE -DNPKIT_ENABLE_ALL_EVENTS=1 -DNPKIT_CLOCK_CYCLES) ;;
   selection) defines=(-DNPKIT_ENABLE -DNPKIT_ENABLE_ALL_REDUCE=1 -DNPKIT_ENABLE_EVENT_CHECK_SOLO=1) ;;
+  cursor) defines=(-DNPKIT_ENABLE -DNPKIT_ENABLE_ALL_EVENTS=1) ;;
   *) echo "unknown mode $mode" >&2; exit 2 ;;
 esac
 
@@ -42,6 +46,14 @@ fail() { echo "FAIL ($mode, $source): $*" >&2; exit 1; }
 recorder_params() { grep -oE '[A-Za-z0-9_$]+_param_[0-9]+\[40\]' "$ptx" | sed 's/\[40\]$//' | sort -u; }
 loads_param() { grep -qE "ld\.param[^;]*\[$1(\+[0-9]+)?\]" "$ptx"; }
 uses_events() { grep -qE 'NPKIT_(WARP_)?EVENT_(ENTRY|EXIT|INSTANT)\(' "$source"; }
+
+# "entry loads timer_reads" per entry: its ld.global instructions and %globaltimer reads.
+entry_loads_and_timer_reads() {
+  awk '/\.entry[ \t]+[A-Za-z0-9_$]+/ { match($0, /\.entry[ \t]+[A-Za-z0-9_$]+/); entry = substr($0, RSTART, RLENGTH); sub(/\.entry[ \t]+/, "", entry); order[++n] = entry }
+       /ld\.global/ && entry != "" { loads[entry]++ }
+       /%globaltimer/ && entry != "" { timers[entry]++ }
+       END { for (i = 1; i <= n; ++i) print order[i], loads[order[i]] + 0, timers[order[i]] + 0 }' "$ptx"
+}
 
 # Entry names whose body reads %globaltimer, one per line.
 entries_reading_timer() {
@@ -77,6 +89,12 @@ case $mode in
     actual=$(entries_reading_timer)
     [[ $actual == "$expected" ]] ||
       fail "entries reading %globaltimer: '${actual//$'\n'/ }', expected '${expected//$'\n'/ }'"
+    ;;
+  cursor)
+    expected=$'check_block_cursor 1 3\ncheck_warp_cursor 1 3\ncheck_handle_events 3 3'
+    actual=$(entry_loads_and_timer_reads)
+    [[ $actual == "$expected" ]] ||
+      fail "entry, global loads, timer reads: '${actual//$'\n'/; }', expected '${expected//$'\n'/; }'"
     ;;
 esac
 echo "ok ($mode, $source)"

@@ -3,11 +3,14 @@
 //
 //   npkit_device_selftest [--dump-dir DIR]     (the dump check writes there; default a temp dir)
 //
-// Checks: event counts per block and warp buffer match the kernel's loops; timestamps never go
-// back within a buffer and lie between the recorder's clock samples; a tiny buffer keeps its first
-// records and counts the rest; blocks and warps without a buffer are counted; reset() empties the
-// buffers; the measured clock64 rate converts a clock64 span to the time cudaEvents measured; a
-// buffer written with both clocks is refused; a dump file is written and starts right.
+// Checks, for events through the handle and through block and warp cursors: event counts per
+// block and warp buffer match the kernel's loops; timestamps never go back within a buffer and lie
+// between the recorder's clock samples; a tiny buffer keeps its first records and counts the rest;
+// blocks and warps without a buffer are counted. Cursors only: a kernel that returns early keeps
+// its counts, across launches. Then: reset() empties the buffers; the measured clock64 rate
+// converts a clock64 span to the time cudaEvents measured; a buffer written with both clocks is
+// refused; a dump file is written and starts right; and the cost of one event, back to back, in
+// each form (a cursor event must cost less than a handle event).
 #include <cuda_runtime.h>
 #include <stdlib.h>
 
@@ -33,16 +36,63 @@ constexpr int kThreads = 128;  // 4 warps
 constexpr int kWarps = kThreads / 32;
 constexpr long long kSpinCycles = 4000;
 
-__global__ void loop_kernel(npkit::DeviceRecorder rec, int iterations, long long spin_cycles) {
+template <class BlockRecorder, class WarpRecorder>
+__device__ __forceinline__ void loop_rounds(BlockRecorder& block, WarpRecorder& warp,
+                                            int iterations, long long spin_cycles) {
   for (int i = 0; i < iterations; ++i) {
-    NPKIT_EVENT_ENTRY(rec, SELFTEST_LOOP, (i + 1) * 16ull, i);
+    NPKIT_EVENT_ENTRY(block, SELFTEST_LOOP, (i + 1) * 16ull, i);
     const long long start = clock64();
     while (clock64() - start < spin_cycles) {
     }
-    NPKIT_WARP_EVENT_INSTANT(rec, SELFTEST_WARP_TICK, 0, i);
+    NPKIT_WARP_EVENT_INSTANT(warp, SELFTEST_WARP_TICK, 0, i);
     __syncthreads();
-    NPKIT_EVENT_EXIT(rec, SELFTEST_LOOP, (i + 1) * 16ull, i);
+    NPKIT_EVENT_EXIT(block, SELFTEST_LOOP, (i + 1) * 16ull, i);
   }
+}
+
+__global__ void loop_kernel(npkit::DeviceRecorder rec, int iterations, long long spin_cycles) {
+  loop_rounds(rec, rec, iterations, spin_cycles);
+}
+
+__global__ void cursor_loop_kernel(npkit::DeviceRecorder rec, int iterations,
+                                   long long spin_cycles) {
+  NPKIT_BLOCK_RECORDER(block, rec);
+  NPKIT_WARP_RECORDER(warp, rec);
+  loop_rounds(block, warp, iterations, spin_cycles);
+}
+
+__global__ void early_return_kernel(npkit::DeviceRecorder rec, int iterations) {
+  NPKIT_BLOCK_RECORDER(block, rec);
+  NPKIT_WARP_RECORDER(warp, rec);
+  for (int i = 0; i < iterations; ++i) {
+    NPKIT_EVENT_ENTRY(block, SELFTEST_LOOP, 0, i);
+    NPKIT_WARP_EVENT_INSTANT(warp, SELFTEST_WARP_TICK, 0, i);
+    if (static_cast<unsigned>(i) == blockIdx.x) return;
+    __syncthreads();
+    NPKIT_EVENT_EXIT(block, SELFTEST_LOOP, 0, i);
+  }
+}
+
+__global__ void nothing_cost_kernel(int events, bool acquire, const unsigned long long* word,
+                                    long long* cost) {
+  time_back_to_back(events, acquire, word, cost, [](int) -> unsigned long long { return 0; });
+}
+
+__global__ void handle_cost_kernel(npkit::DeviceRecorder rec, int events, bool acquire,
+                                   const unsigned long long* word, long long* cost) {
+  time_back_to_back(events, acquire, word, cost, [&](int i) -> unsigned long long {
+    NPKIT_EVENT_INSTANT(rec, SELFTEST_COST, 0, i);
+    return 0;
+  });
+}
+
+__global__ void cursor_cost_kernel(npkit::DeviceRecorder rec, int events, bool acquire,
+                                   const unsigned long long* word, long long* cost) {
+  NPKIT_BLOCK_RECORDER(cursor, rec);
+  time_back_to_back(events, acquire, word, cost, [&](int i) -> unsigned long long {
+    NPKIT_EVENT_INSTANT(cursor, SELFTEST_COST, 0, i);
+    return 0;
+  });
 }
 
 std::string cuda_problem(const char* what, cudaError_t status) {
@@ -60,12 +110,12 @@ std::unique_ptr<npkit::DeviceEventRecorder> make_recorder(uint32_t blocks, uint3
   return npkit::DeviceEventRecorder::create(options, problem);
 }
 
-std::string run_loops(const npkit::DeviceEventRecorder& recorder, int blocks, int iterations,
-                      int launches) {
+std::string run_loops(const npkit::DeviceEventRecorder& recorder, EventForm form, int blocks,
+                      int iterations, int launches) {
   for (int launch = 0; launch < launches; ++launch) {
-    if (std::string p = cuda_problem(
-            "loop kernel",
-            launch_loop_kernel(recorder.handle(), blocks, kThreads, iterations, kSpinCycles, 0));
+    if (std::string p =
+            cuda_problem("loop kernel", launch_loop_kernel(form, recorder.handle(), blocks,
+                                                           kThreads, iterations, kSpinCycles, 0));
         !p.empty()) {
       return p;
     }
@@ -124,12 +174,12 @@ std::string check_warp_stream(const npkit::CapturedStream& s, int iterations, in
   return "";
 }
 
-std::string counts_and_order() {
+std::string counts_and_order(EventForm form) {
   const int blocks = 4, iterations = 10, launches = 2;
   std::string problem;
   auto recorder = make_recorder(blocks, kWarps, 0, &problem);
   if (recorder == nullptr) return problem;
-  if (problem = run_loops(*recorder, blocks, iterations, launches); !problem.empty())
+  if (problem = run_loops(*recorder, form, blocks, iterations, launches); !problem.empty())
     return problem;
   npkit::GpuCapture capture;
   if (!recorder->capture(&capture, &problem)) return problem;
@@ -162,12 +212,12 @@ std::string counts_and_order() {
   return "";
 }
 
-std::string overflow_counted() {
+std::string overflow_counted(EventForm form) {
   const int blocks = 2, iterations = 10;
   std::string problem;
   auto recorder = make_recorder(blocks, kWarps, 5, &problem);
   if (recorder == nullptr) return problem;
-  if (problem = run_loops(*recorder, blocks, iterations, 1); !problem.empty()) return problem;
+  if (problem = run_loops(*recorder, form, blocks, iterations, 1); !problem.empty()) return problem;
   npkit::GpuCapture capture;
   if (!recorder->capture(&capture, &problem)) return problem;
   for (const npkit::CapturedStream& s : capture.streams) {
@@ -190,12 +240,12 @@ std::string overflow_counted() {
              : "unexpected stream count";
 }
 
-std::string unbuffered_counted() {
+std::string unbuffered_counted(EventForm form) {
   const int buffered_blocks = 2, launched_blocks = 4, iterations = 3;
   std::string problem;
   auto recorder = make_recorder(buffered_blocks, 0, 0, &problem);
   if (recorder == nullptr) return problem;
-  if (problem = run_loops(*recorder, launched_blocks, iterations, 1); !problem.empty()) {
+  if (problem = run_loops(*recorder, form, launched_blocks, iterations, 1); !problem.empty()) {
     return problem;
   }
   npkit::GpuCapture capture;
@@ -211,17 +261,68 @@ std::string unbuffered_counted() {
   return "";
 }
 
+// Block b of the early-return kernel: per launch ENTRY 0, EXIT 0, ..., ENTRY b (2b + 1 records),
+// and b + 1 warp ticks; launches append.
+std::string early_return_keeps_counts() {
+  const int blocks = 4, iterations = 6, launches = 2;
+  std::string problem;
+  auto recorder = make_recorder(blocks, kWarps, 0, &problem);
+  if (recorder == nullptr) return problem;
+  for (int launch = 0; launch < launches; ++launch) {
+    problem = cuda_problem(
+        "early-return kernel",
+        launch_early_return_kernel(recorder->handle(), blocks, kThreads, iterations, 0));
+    if (!problem.empty()) return problem;
+  }
+  npkit::GpuCapture capture;
+  if (!recorder->capture(&capture, &problem)) return problem;
+  if (capture.streams.size() != static_cast<size_t>(blocks + blocks * kWarps)) {
+    return std::to_string(capture.streams.size()) + " streams, expected " +
+           std::to_string(blocks + blocks * kWarps);
+  }
+  for (const npkit::CapturedStream& s : capture.streams) {
+    const bool block = s.info.source == fmt::kStreamGpuBlock;
+    const uint64_t b = s.info.block;
+    const uint64_t per_launch = block ? 2 * b + 1 : b + 1;
+    const std::string where =
+        "block " + std::to_string(b) + (block ? "" : " warp " + std::to_string(s.info.warp));
+    if (s.info.records_written != per_launch * launches || s.info.records_dropped != 0) {
+      return where + ": " + std::to_string(s.info.records_written) + " written, " +
+             std::to_string(s.info.records_dropped) + " dropped; expected " +
+             std::to_string(per_launch * launches) + ", 0";
+    }
+    for (uint64_t k = 0; k < s.records.size(); ++k) {
+      const uint64_t in_launch = k % per_launch;
+      const uint16_t id = !block               ? NPKIT_EVENT_SELFTEST_WARP_TICK
+                          : in_launch % 2 == 0 ? NPKIT_EVENT_SELFTEST_LOOP_ENTRY
+                                               : NPKIT_EVENT_SELFTEST_LOOP_EXIT;
+      const uint32_t user = static_cast<uint32_t>(block ? in_launch / 2 : in_launch);
+      if (s.records[k].id != id || s.records[k].user != user) {
+        return where + " record " + std::to_string(k) + ": id " + std::to_string(s.records[k].id) +
+               " user " + std::to_string(s.records[k].user) + "; expected id " +
+               std::to_string(id) + " user " + std::to_string(user);
+      }
+      if (k > 0 && s.records[k].timestamp < s.records[k - 1].timestamp) {
+        return where + " record " + std::to_string(k) + ": timestamp goes back";
+      }
+    }
+  }
+  return "";
+}
+
 std::string reset_empties() {
   const int blocks = 2, iterations = 4;
   std::string problem;
   auto recorder = make_recorder(blocks, 0, 0, &problem);
   if (recorder == nullptr) return problem;
-  if (problem = run_loops(*recorder, blocks, iterations, 1); !problem.empty()) return problem;
+  if (problem = run_loops(*recorder, EventForm::kCursor, blocks, iterations, 1); !problem.empty())
+    return problem;
   if (!recorder->reset(&problem)) return problem;
   npkit::GpuCapture capture;
   if (!recorder->capture(&capture, &problem)) return problem;
   if (!capture.streams.empty()) return "streams left after reset()";
-  if (problem = run_loops(*recorder, blocks, iterations, 1); !problem.empty()) return problem;
+  if (problem = run_loops(*recorder, EventForm::kCursor, blocks, iterations, 1); !problem.empty())
+    return problem;
   if (!recorder->capture(&capture, &problem)) return problem;
   for (const npkit::CapturedStream& s : capture.streams) {
     if (s.info.records_written != 2ull * iterations) return "wrong count after reset()";
@@ -274,7 +375,7 @@ std::string mixed_clocks_refused() {
   std::string problem;
   auto recorder = make_recorder(1, 0, 0, &problem);
   if (recorder == nullptr) return problem;
-  if (problem = run_loops(*recorder, 1, 1, 1); !problem.empty()) return problem;
+  if (problem = run_loops(*recorder, EventForm::kHandle, 1, 1, 1); !problem.empty()) return problem;
   if (problem = cuda_problem("cycles kernel", launch_cycles_kernel(recorder->handle(), 1000, 0));
       !problem.empty()) {
     return problem;
@@ -297,7 +398,7 @@ std::string dump_written(const std::string& dir) {
     return problem;
   }
   host->record(NPKIT_EVENT_SELFTEST_SPIN_ENTRY, 0, 0);
-  if (problem = run_loops(*recorder, 2, 5, 1); !problem.empty()) return problem;
+  if (problem = run_loops(*recorder, EventForm::kCursor, 2, 5, 1); !problem.empty()) return problem;
   host->record(NPKIT_EVENT_SELFTEST_SPIN_EXIT, 0, 0);
   npkit::RankEvents events;
   events.identity = {0x5e1f7e5700000001ull, 0, 1, 1, "npkit_device_selftest"};
@@ -317,6 +418,102 @@ std::string dump_written(const std::string& dir) {
     return path + ": the file header is not what write_event_dump should write";
   }
   std::printf("  %s (%llu bytes)\n", path.c_str(), static_cast<unsigned long long>(size));
+  return "";
+}
+
+// Cost of one event with `events` back to back on thread 0, net of the loop's own cost, in each
+// form; with `acquire`, every event follows an ld.acquire.gpu (as after a peer wait, L1 is no
+// help to the handle's load).
+std::string event_cost() {
+  const int events = 4096;
+  std::string problem;
+  auto recorder = make_recorder(1, 0, events, &problem);
+  if (recorder == nullptr) return problem;
+  unsigned long long* word = nullptr;
+  long long* cost = nullptr;
+  if (problem = cuda_problem("cudaMalloc", cudaMalloc(&word, sizeof(*word))); !problem.empty())
+    return problem;
+  std::unique_ptr<unsigned long long, cudaError_t (*)(void*)> word_owner(word, cudaFree);
+  if (problem = cuda_problem("cudaMalloc", cudaMalloc(&cost, sizeof(*cost))); !problem.empty())
+    return problem;
+  std::unique_ptr<long long, cudaError_t (*)(void*)> cost_owner(cost, cudaFree);
+  if (problem = cuda_problem("cudaMemset", cudaMemset(word, 0, sizeof(*word))); !problem.empty())
+    return problem;
+  const npkit::DeviceRecorder rec = recorder->handle();
+  int peak_khz = 0;
+  if (problem = cuda_problem("cudaDeviceGetAttribute",
+                             cudaDeviceGetAttribute(&peak_khz, cudaDevAttrClockRate, 0));
+      !problem.empty())
+    return problem;
+
+  // Cycles per loop iteration of one kernel (the second of two runs; the first warms up).
+  auto measure = [&](const char* name, bool records, const std::function<cudaError_t()>& launch,
+                     double* per_event) -> std::string {
+    long long measured = 0;
+    for (int run = 0; run < 2; ++run) {
+      std::string p;
+      if (!recorder->reset(&p)) return p;
+      if (p = cuda_problem(name, launch()); !p.empty()) return p;
+      if (p = cuda_problem("cudaMemcpy",
+                           cudaMemcpy(&measured, cost, sizeof(measured), cudaMemcpyDeviceToHost));
+          !p.empty())
+        return p;
+    }
+    if (records) {
+      npkit::GpuCapture capture;
+      std::string p;
+      if (!recorder->capture(&capture, &p)) return p;
+      if (capture.streams.size() != 1 ||
+          capture.streams[0].info.records_written != static_cast<uint64_t>(events)) {
+        return std::string(name) + ": the loop did not record " + std::to_string(events) +
+               " events";
+      }
+    }
+    *per_event = static_cast<double>(measured) / events;
+    return "";
+  };
+
+  double handle_ns[2] = {0, 0}, cursor_ns[2] = {0, 0};
+  for (int acquire = 0; acquire < 2; ++acquire) {
+    auto kernel = [&](EventCost what) {
+      return
+          [&, what] { return launch_event_cost_kernel(what, acquire, rec, events, word, cost, 0); };
+    };
+    double loop = 0;
+    if (problem = measure("loop", false, kernel(EventCost::kNothing), &loop); !problem.empty())
+      return problem;
+    std::printf(
+        "  one event, %d back to back%s: cycles, ns at the peak %d MHz (net of the loop alone: "
+        "%.1f cycles)\n",
+        events, acquire ? ", each after an ld.acquire.gpu" : "", peak_khz / 1000, loop);
+    struct Row {
+      const char* name;
+      bool records;
+      std::function<cudaError_t()> launch;
+      double* ns;  // where the net ns go, or null
+    };
+    const Row rows[] = {
+        {"handle event", true, kernel(EventCost::kHandle), &handle_ns[acquire]},
+        {"cursor event", true, kernel(EventCost::kCursor), &cursor_ns[acquire]},
+        {"cursor event, NPKIT_CLOCK_CYCLES", true,
+         [&] { return launch_cycles_event_cost_kernel(acquire, rec, events, word, cost, 0); },
+         nullptr}};
+    for (const Row& row : rows) {
+      double per_event = 0;
+      if (problem = measure(row.name, row.records, row.launch, &per_event); !problem.empty())
+        return problem;
+      const double cycles = per_event - loop, ns = cycles * 1e6 / peak_khz;
+      std::printf("    %-34s %8.1f %8.1f\n", row.name, cycles, ns);
+      if (row.ns != nullptr) *row.ns = ns;
+    }
+  }
+  for (int acquire = 0; acquire < 2; ++acquire) {
+    if (!(cursor_ns[acquire] < handle_ns[acquire])) {
+      return std::string("a cursor event costs no less than a handle event") +
+             (acquire ? " after an acquire" : "") + ": " + std::to_string(cursor_ns[acquire]) +
+             " ns vs " + std::to_string(handle_ns[acquire]) + " ns";
+    }
+  }
   return "";
 }
 
@@ -342,13 +539,24 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::pair<const char*, std::function<std::string()>> checks[] = {
-      {"event counts and order per block and warp buffer", selftest::counts_and_order},
-      {"a full buffer keeps its first records and counts drops", selftest::overflow_counted},
-      {"events of blocks and warps without a buffer are counted", selftest::unbuffered_counted},
+      {"handle: event counts and order per block and warp buffer",
+       [] { return selftest::counts_and_order(selftest::EventForm::kHandle); }},
+      {"cursor: event counts and order per block and warp buffer",
+       [] { return selftest::counts_and_order(selftest::EventForm::kCursor); }},
+      {"handle: a full buffer keeps its first records and counts drops",
+       [] { return selftest::overflow_counted(selftest::EventForm::kHandle); }},
+      {"cursor: a full buffer keeps its first records and counts drops",
+       [] { return selftest::overflow_counted(selftest::EventForm::kCursor); }},
+      {"handle: events of blocks and warps without a buffer are counted",
+       [] { return selftest::unbuffered_counted(selftest::EventForm::kHandle); }},
+      {"cursor: events of blocks and warps without a buffer are counted",
+       [] { return selftest::unbuffered_counted(selftest::EventForm::kCursor); }},
+      {"cursor: a kernel that returns early keeps its counts", selftest::early_return_keeps_counts},
       {"reset() empties every buffer", selftest::reset_empties},
       {"the measured clock64 rate matches cudaEvent time", selftest::cycle_rate_converts},
       {"a buffer with both clocks is refused", selftest::mixed_clocks_refused},
       {"a dump file is written", [&] { return selftest::dump_written(dir); }},
+      {"a cursor event costs less than a handle event", selftest::event_cost},
   };
   int failures = 0;
   for (const auto& [name, check] : checks) {
@@ -368,9 +576,37 @@ int main(int argc, char** argv) {
 
 namespace selftest {
 
-cudaError_t launch_loop_kernel(const npkit::DeviceRecorder& rec, int blocks, int threads,
-                               int iterations, long long spin_cycles, cudaStream_t stream) {
-  loop_kernel<<<blocks, threads, 0, stream>>>(rec, iterations, spin_cycles);
+cudaError_t launch_loop_kernel(EventForm form, const npkit::DeviceRecorder& rec, int blocks,
+                               int threads, int iterations, long long spin_cycles,
+                               cudaStream_t stream) {
+  if (form == EventForm::kHandle) {
+    loop_kernel<<<blocks, threads, 0, stream>>>(rec, iterations, spin_cycles);
+  } else {
+    cursor_loop_kernel<<<blocks, threads, 0, stream>>>(rec, iterations, spin_cycles);
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_early_return_kernel(const npkit::DeviceRecorder& rec, int blocks, int threads,
+                                       int iterations, cudaStream_t stream) {
+  early_return_kernel<<<blocks, threads, 0, stream>>>(rec, iterations);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_event_cost_kernel(EventCost what, bool acquire, const npkit::DeviceRecorder& rec,
+                                     int events, const unsigned long long* word, long long* cost,
+                                     cudaStream_t stream) {
+  switch (what) {
+    case EventCost::kNothing:
+      nothing_cost_kernel<<<1, 32, 0, stream>>>(events, acquire, word, cost);
+      break;
+    case EventCost::kHandle:
+      handle_cost_kernel<<<1, 32, 0, stream>>>(rec, events, acquire, word, cost);
+      break;
+    case EventCost::kCursor:
+      cursor_cost_kernel<<<1, 32, 0, stream>>>(rec, events, acquire, word, cost);
+      break;
+  }
   return cudaGetLastError();
 }
 
