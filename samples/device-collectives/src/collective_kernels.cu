@@ -7,6 +7,15 @@ namespace {
 
 constexpr int kUnroll = 4;
 
+// The kernels record through a block cursor (one state-word load per launch). The -handle build
+// (DEVICE_COLLECTIVES_HANDLE_EVENTS) records through the handle instead, one dependent load per
+// event, to measure what the cursor saves.
+#if defined(DEVICE_COLLECTIVES_HANDLE_EVENTS)
+#define DEVICE_COLLECTIVES_RECORDER(name, rec) const npkit::DeviceRecorder& name = rec
+#else
+#define DEVICE_COLLECTIVES_RECORDER(name, rec) NPKIT_BLOCK_RECORDER(name, rec)
+#endif
+
 __device__ __forceinline__ float4 add(float4 a, float4 b) {
   return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
 }
@@ -58,6 +67,7 @@ __device__ __forceinline__ void copy_to(float4* out, const float4* in, uint64_t 
 }
 
 __global__ void ring_allreduce_kernel(npkit::DeviceRecorder rec, AllReduceArgs args) {
+  DEVICE_COLLECTIVES_RECORDER(events, rec);  // first: its load overlaps the setup below
   const int n = args.nranks;
   const int r = args.rank;
   [[maybe_unused]] const int left = (r + n - 1) % n;  // event user fields only
@@ -65,70 +75,70 @@ __global__ void ring_allreduce_kernel(npkit::DeviceRecorder rec, AllReduceArgs a
   const uint64_t steps = 2 * static_cast<uint64_t>(n - 1);
   const uint64_t base = (args.launch - 1) * steps;
   const uint32_t b = blockIdx.x;
-  NPKIT_EVENT_ENTRY(rec, ALLREDUCE, args.count4 * sizeof(float4),
+  NPKIT_EVENT_ENTRY(events, ALLREDUCE, args.count4 * sizeof(float4),
                     static_cast<uint32_t>(args.launch));
 
   // The right neighbour reads this rank's output: it must be done with the previous launch.
-  NPKIT_EVENT_ENTRY(rec, ALLREDUCE_SYNC_WAIT, 0, right);
+  NPKIT_EVENT_ENTRY(events, ALLREDUCE_SYNC_WAIT, 0, right);
   if (threadIdx.x == 0) {
     wait_at_least(args.right_progress + b, base, args.error, args.timeout_cycles);
   }
   __syncthreads();
-  NPKIT_EVENT_EXIT(rec, ALLREDUCE_SYNC_WAIT, 0, right);
+  NPKIT_EVENT_EXIT(events, ALLREDUCE_SYNC_WAIT, 0, right);
 
   // Reduce-scatter: step s adds the left neighbour's partial sum of chunk r-s-1 to this rank's
   // input; after N-1 steps chunk r+1 holds the full sum.
   for (int s = 0; s < n - 1; ++s) {
     if (s > 0) {
-      NPKIT_EVENT_ENTRY(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+      NPKIT_EVENT_ENTRY(events, ALLREDUCE_SYNC_WAIT, 0, left);
       if (threadIdx.x == 0) {
         wait_at_least(args.left_progress + b, base + s, args.error, args.timeout_cycles);
       }
       __syncthreads();
-      NPKIT_EVENT_EXIT(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+      NPKIT_EVENT_EXIT(events, ALLREDUCE_SYNC_WAIT, 0, left);
     }
     const int chunk = (r - s - 1 + 2 * n) % n;
     uint64_t lo, hi;
     block_share(chunk_begin(args.count4, chunk, n), chunk_begin(args.count4, chunk + 1, n), &lo,
                 &hi);
-    NPKIT_EVENT_ENTRY(rec, ALLREDUCE_RS, (hi - lo) * sizeof(float4), s);
+    NPKIT_EVENT_ENTRY(events, ALLREDUCE_RS, (hi - lo) * sizeof(float4), s);
     reduce_or_copy(args.out, args.in, s == 0 ? args.left_in : args.left_out, lo, hi);
     __syncthreads();
     if (threadIdx.x == 0) signal(args.progress + b, base + s + 1);
-    NPKIT_EVENT_EXIT(rec, ALLREDUCE_RS, (hi - lo) * sizeof(float4), s);
+    NPKIT_EVENT_EXIT(events, ALLREDUCE_RS, (hi - lo) * sizeof(float4), s);
   }
 
   // Both neighbours finished the reduce-scatter: the left one holds its full chunk, the right
   // one no longer reads this rank's partial sums.
-  NPKIT_EVENT_ENTRY(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+  NPKIT_EVENT_ENTRY(events, ALLREDUCE_SYNC_WAIT, 0, left);
   if (threadIdx.x == 0) {
     wait_at_least(args.left_progress + b, base + n - 1, args.error, args.timeout_cycles);
     wait_at_least(args.right_progress + b, base + n - 1, args.error, args.timeout_cycles);
   }
   __syncthreads();
-  NPKIT_EVENT_EXIT(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+  NPKIT_EVENT_EXIT(events, ALLREDUCE_SYNC_WAIT, 0, left);
 
   // All-gather: step s copies the left neighbour's full chunk r-s.
   for (int s = 0; s < n - 1; ++s) {
     if (s > 0) {
-      NPKIT_EVENT_ENTRY(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+      NPKIT_EVENT_ENTRY(events, ALLREDUCE_SYNC_WAIT, 0, left);
       if (threadIdx.x == 0) {
         wait_at_least(args.left_progress + b, base + n - 1 + s, args.error, args.timeout_cycles);
       }
       __syncthreads();
-      NPKIT_EVENT_EXIT(rec, ALLREDUCE_SYNC_WAIT, 0, left);
+      NPKIT_EVENT_EXIT(events, ALLREDUCE_SYNC_WAIT, 0, left);
     }
     const int chunk = (r - s + n) % n;
     uint64_t lo, hi;
     block_share(chunk_begin(args.count4, chunk, n), chunk_begin(args.count4, chunk + 1, n), &lo,
                 &hi);
-    NPKIT_EVENT_ENTRY(rec, ALLREDUCE_AG, (hi - lo) * sizeof(float4), s);
+    NPKIT_EVENT_ENTRY(events, ALLREDUCE_AG, (hi - lo) * sizeof(float4), s);
     reduce_or_copy(args.out, nullptr, args.left_out, lo, hi);
     __syncthreads();
     if (threadIdx.x == 0) signal(args.progress + b, base + n + s);
-    NPKIT_EVENT_EXIT(rec, ALLREDUCE_AG, (hi - lo) * sizeof(float4), s);
+    NPKIT_EVENT_EXIT(events, ALLREDUCE_AG, (hi - lo) * sizeof(float4), s);
   }
-  NPKIT_EVENT_EXIT(rec, ALLREDUCE, args.count4 * sizeof(float4),
+  NPKIT_EVENT_EXIT(events, ALLREDUCE, args.count4 * sizeof(float4),
                    static_cast<uint32_t>(args.launch));
 }
 
@@ -145,31 +155,32 @@ __device__ void all_to_all_handshake(const AllToAllArgs& args, int phase) {
 }
 
 __global__ void all_to_all_kernel(npkit::DeviceRecorder rec, AllToAllArgs args) {
+  DEVICE_COLLECTIVES_RECORDER(events, rec);
   const int n = args.nranks;
-  NPKIT_EVENT_ENTRY(rec, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
+  NPKIT_EVENT_ENTRY(events, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
                     static_cast<uint32_t>(args.launch));
 
-  NPKIT_EVENT_ENTRY(rec, ALLTOALL_SYNC_WAIT, 0, 0);
+  NPKIT_EVENT_ENTRY(events, ALLTOALL_SYNC_WAIT, 0, 0);
   all_to_all_handshake(args, 0);
   __syncthreads();
-  NPKIT_EVENT_EXIT(rec, ALLTOALL_SYNC_WAIT, 0, 0);
+  NPKIT_EVENT_EXIT(events, ALLTOALL_SYNC_WAIT, 0, 0);
 
   uint64_t lo, hi;
   block_share(0, args.per_peer4, &lo, &hi);
   for (int k = 0; k < n; ++k) {
     const int peer = (args.rank + k) % n;
-    NPKIT_EVENT_ENTRY(rec, ALLTOALL_SEND, (hi - lo) * sizeof(float4), peer);
+    NPKIT_EVENT_ENTRY(events, ALLTOALL_SEND, (hi - lo) * sizeof(float4), peer);
     copy_to(args.recv_of_rank[peer] + args.rank * args.per_peer4, args.send + peer * args.per_peer4,
             lo, hi);
     __syncthreads();
-    NPKIT_EVENT_EXIT(rec, ALLTOALL_SEND, (hi - lo) * sizeof(float4), peer);
+    NPKIT_EVENT_EXIT(events, ALLTOALL_SEND, (hi - lo) * sizeof(float4), peer);
   }
 
-  NPKIT_EVENT_ENTRY(rec, ALLTOALL_SYNC_WAIT, 0, 1);
+  NPKIT_EVENT_ENTRY(events, ALLTOALL_SYNC_WAIT, 0, 1);
   all_to_all_handshake(args, 1);
   __syncthreads();
-  NPKIT_EVENT_EXIT(rec, ALLTOALL_SYNC_WAIT, 0, 1);
-  NPKIT_EVENT_EXIT(rec, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
+  NPKIT_EVENT_EXIT(events, ALLTOALL_SYNC_WAIT, 0, 1);
+  NPKIT_EVENT_EXIT(events, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
                    static_cast<uint32_t>(args.launch));
 }
 
@@ -223,6 +234,19 @@ constexpr int kFillBlocks = 264;
 constexpr int kFillThreads = 256;
 
 }  // namespace
+
+cudaError_t resident_blocks_per_sm(int threads, int* blocks) {
+  int allreduce = 0;
+  int alltoall = 0;
+  cudaError_t status =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&allreduce, ring_allreduce_kernel, threads, 0);
+  if (status == cudaSuccess) {
+    status =
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&alltoall, all_to_all_kernel, threads, 0);
+  }
+  *blocks = allreduce < alltoall ? allreduce : alltoall;
+  return status;
+}
 
 cudaError_t launch_ring_allreduce(const npkit::DeviceRecorder& rec, const AllReduceArgs& args,
                                   int blocks, int threads, cudaStream_t stream) {

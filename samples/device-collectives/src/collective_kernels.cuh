@@ -58,6 +58,10 @@ struct AllToAllArgs {
   long long timeout_cycles;
 };
 
+// Blocks of `threads` threads that both collective kernels can keep resident on one SM at once
+// (the kernels wait for peer blocks, so every block of a launch must be resident).
+cudaError_t resident_blocks_per_sm(int threads, int* blocks);
+
 cudaError_t launch_ring_allreduce(const npkit::DeviceRecorder& rec, const AllReduceArgs& args,
                                   int blocks, int threads, cudaStream_t stream);
 cudaError_t launch_all_to_all(const npkit::DeviceRecorder& rec, const AllToAllArgs& args,

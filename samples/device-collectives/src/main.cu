@@ -1,7 +1,9 @@
 // npkit-device-collectives: a ring all-reduce (reduce-scatter + all-gather) and an all-to-all
 // written as CUDA kernels over peer pointers, one host thread per GPU, instrumented with
-// npkit/device.cuh. Built twice: instrumented (NPKIT_ENABLE, groups ALL_REDUCE and ALL_TO_ALL) and
-// plain (events compiled out), so the pair measures the recorder's cost.
+// npkit/device.cuh. Built three times: instrumented (NPKIT_ENABLE, groups ALL_REDUCE and
+// ALL_TO_ALL, events through a block cursor), plain (events compiled out) and handle (instrumented,
+// events through the handle: DEVICE_COLLECTIVES_HANDLE_EVENTS), so the builds measure the
+// recorder's cost and what the cursor saves.
 //
 // Exit status: 0 when every result was right, 1 on a wrong result or a failed rank, 2 for bad
 // usage or fewer than 2 GPUs.
@@ -22,6 +24,13 @@
 namespace {
 
 using device_collectives::Options;
+
+// The build's name in the output and the CSV's `build` column.
+#if defined(DEVICE_COLLECTIVES_HANDLE_EVENTS)
+constexpr const char* kBuild = "handle";
+#else
+constexpr const char* kBuild = npkit::kEventsCompiledIn ? "instrumented" : "plain";
+#endif
 
 // The same for every rank of this run, different for every run: FNV-1a of the pid and the time.
 uint64_t run_hash() {
@@ -52,7 +61,7 @@ int main(int argc, char** argv) {
     std::printf("%s", device_collectives::usage_text(argv[0]).c_str());
     return 0;
   }
-  const std::string build = npkit::kEventsCompiledIn ? "instrumented" : "plain";
+  const std::string build = kBuild;
   if (!options.dump_dir.empty() && !npkit::kEventsCompiledIn) {
     std::fprintf(stderr, "note: the plain build records no events; --dump-dir is ignored\n");
   }

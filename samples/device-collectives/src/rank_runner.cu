@@ -60,6 +60,19 @@ class RankRunner {
         return false;
       }
     }
+    int sms = 0;
+    int per_sm = 0;
+    if (!check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, rank_),
+               "cudaDeviceGetAttribute") ||
+        !check(resident_blocks_per_sm(options_.threads, &per_sm), "cudaOccupancy")) {
+      return false;
+    }
+    if (options_.blocks > sms * per_sm) {
+      return fail("--blocks " + std::to_string(options_.blocks) + ": at most " +
+                  std::to_string(sms * per_sm) + " blocks of " + std::to_string(options_.threads) +
+                  " threads are resident at once on GPU " + std::to_string(rank_) +
+                  ", and every block waits for its peers");
+    }
     uint64_t bytes = 16;
     for (const PlannedMeasurement& m : shared_.plan) bytes = std::max(bytes, m.size_bytes);
     const size_t blocks = static_cast<size_t>(options_.blocks);

@@ -8,7 +8,8 @@
 // shared->wrong [rank][measurement]. In an instrumented build it records device events (one block
 // buffer per block) and host events (timed loops, checks) and, with options.dump_dir, writes the
 // rank's event dump at the end (path in shared->dump_paths). Any failure (a CUDA error, a peer
-// wait that timed out) goes to shared->errors[rank] and aborts the barrier, which ends every rank.
+// wait that timed out, more blocks than can be resident at once) goes to shared->errors[rank] and
+// aborts the barrier, which ends every rank.
 #pragma once
 
 #include <cstdint>
