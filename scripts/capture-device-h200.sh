@@ -7,13 +7,17 @@
 # recorded and the next one runs; every GPU program runs under `timeout`):
 #   a  environment report                                                     -> OUT/env.txt
 #   b  build (build-device-h200/): capture side with the device recorder, npkit_device_selftest,
-#      npkit-device-collectives (instrumented) and npkit-device-collectives-plain; no analyzer
+#      npkit-device-collectives (instrumented: events through a block cursor),
+#      npkit-device-collectives-handle (events through the handle) and
+#      npkit-device-collectives-plain (no events); no analyzer
 #      (-DNPKIT_BUILD_ANALYZER=OFF: needs no simdjson, fmt or CLI11), CUDA arch 90
-#   c  npkit_device_selftest, its dump in selftest/dump                      -> selftest/
+#   c  npkit_device_selftest (checks of both event forms, the cost of one event), its dump in
+#      selftest/dump                                                          -> selftest/
 #   d  instrumented capture: all-reduce and all-to-all, 64K,1M,16M, 2 warm-up + 5 timed launches,
 #      one .npkt per rank                                                     -> capture/
-#   e  overhead: plain and instrumented builds alternately, 3 repetitions, 1M..256M, 10 warm-up +
-#      100 timed launches, CSV each; summary.txt: mean time per build and the ratio  -> overhead/
+#   e  overhead: plain, handle and instrumented builds in turn, OVERHEAD_REPS repetitions
+#      (default 5), 1M..256M, 10 warm-up + 100 timed launches, CSV each; summary.txt: mean time
+#      per build and each instrumented build's ratio to plain                 -> overhead/
 #   f  pack each folder as OUT/<folder>.tar.gz and remove the folder; print a summary.
 # OUT then holds exactly: log.txt env.txt selftest.tar.gz capture.tar.gz overhead.tar.gz.
 #
@@ -58,6 +62,7 @@ MIN_STEP_S=15       # a step that would get less than this is skipped
 SECONDS=0
 FOLDERS=(selftest capture overhead)
 PEER_TIMEOUT_S=20   # the kernels' own limit for a peer wait (--timeout-s)
+OVERHEAD_REPS=${OVERHEAD_REPS:-5}
 
 export NCCL_NVLS_ENABLE=0
 unset NPKIT_DUMP_DIR NPKIT_BUFFER_SIZE_MB
@@ -157,6 +162,7 @@ step_environment() {
 
 SELFTEST=$BUILD/bin/npkit_device_selftest
 INSTRUMENTED=$BUILD/bin/npkit-device-collectives
+HANDLE=$BUILD/bin/npkit-device-collectives-handle
 PLAIN=$BUILD/bin/npkit-device-collectives-plain
 
 step_build() {
@@ -166,10 +172,10 @@ step_build() {
                -DCMAKE_CUDA_COMPILER=/usr/local/cuda/bin/nvcc)
   run_step b_build 240 "$LOG" cmake -S "$REPO" -B "$BUILD" "${flags[@]}" &&
     run_step b_build 240 "$LOG" cmake --build "$BUILD" -j "$JOBS" --target npkit_device_selftest \
-      npkit-device-collectives npkit-device-collectives-plain
+      npkit-device-collectives npkit-device-collectives-handle npkit-device-collectives-plain
   (( DRY_RUN )) && return
   local name
-  for name in SELFTEST INSTRUMENTED PLAIN; do
+  for name in SELFTEST INSTRUMENTED HANDLE PLAIN; do
     log "b_build: $name = ${!name} $([[ -f ${!name} ]] && echo '(present)' || echo '(MISSING)')"
     [[ -f ${!name} ]] || record b_build "FAILED (missing output)"
   done
@@ -206,16 +212,19 @@ step_capture() {
 }
 
 # ---------------------------------------------------------------------------------------------
-# e. Overhead: plain vs instrumented
+# e. Overhead: plain vs instrumented (cursor) vs handle
 
 step_overhead() {
   local dir=$OUT/overhead rep build program
   (( DRY_RUN )) || mkdir -p "$dir"
-  for rep in 1 2 3; do
-    for build in plain instrumented; do
+  for rep in $(seq 1 "$OVERHEAD_REPS"); do
+    for build in plain handle instrumented; do
       local step=e_overhead_${build}_$rep
-      program=$PLAIN
-      [[ $build == instrumented ]] && program=$INSTRUMENTED
+      case $build in
+        plain) program=$PLAIN ;;
+        handle) program=$HANDLE ;;
+        *) program=$INSTRUMENTED ;;
+      esac
       have "$step" "$program" "$(basename "$program")" || continue
       run_step "$step" 60 "$dir/${build}_$rep.txt" "$program" --sizes 1M..256M --iters 100 \
         --warmup 10 --timeout-s "$PEER_TIMEOUT_S" --csv "$dir/${build}_$rep.csv"
@@ -226,26 +235,30 @@ step_overhead() {
   sed 's/^/    | /' "$dir/summary.txt" | tee -a "$LOG"
 }
 
-# Per (collective, size): mean time of each build over the repetitions, and their ratio.
+# Per (collective, size): mean time of each build over the repetitions, and each instrumented
+# build's overhead against plain (handle: events through the handle; instrumented: through a
+# block cursor).
 summarize_overhead() {
   python3 - "$1" <<'PYTHON'
 import csv, glob, os, sys
 from collections import defaultdict
 times = defaultdict(list)  # (build, coll, size) -> [time_us]
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[0-9].csv"))):
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*_[0-9]*.csv"))):
     with open(path) as handle:
         for row in csv.DictReader(handle):
             times[(row["build"], row["coll"], int(row["size_bytes"]))].append(float(row["time_us"]))
 mean = {key: sum(v) / len(v) for key, v in times.items()}
-print("# time per launch (us, mean of the repetitions); overhead = instrumented / plain - 1")
-print(f"{'coll':<10} {'size(B)':>10} {'plain':>12} {'instrumented':>13} {'overhead':>9} {'reps':>5}")
+builds = ["plain", "handle", "instrumented"]
+print("# time per launch (us, mean of the repetitions); overhead = build / plain - 1")
+print(f"{'coll':<10} {'size(B)':>10} {'plain':>9} {'handle':>9} {'instrumented':>13} "
+      f"{'handle':>8} {'instr.':>8} {'reps':>5}")
+cell = lambda value, width: f"{value:>{width}.2f}" if value else f"{'-':>{width}}"
 for coll, size in sorted({(k[1], k[2]) for k in mean}):
-    plain = mean.get(("plain", coll, size))
-    instr = mean.get(("instrumented", coll, size))
-    reps = min(len(times.get(("plain", coll, size), [])), len(times.get(("instrumented", coll, size), [])))
-    overhead = f"{(instr / plain - 1) * 100:>8.2f}%" if plain and instr else f"{'-':>9}"
-    cell = lambda value, width: f"{value:>{width}.2f}" if value else f"{'-':>{width}}"
-    print(f"{coll:<10} {size:>10} {cell(plain, 12)} {cell(instr, 13)} {overhead} {reps:>5}")
+    m = {b: mean.get((b, coll, size)) for b in builds}
+    over = lambda b: f"{(m[b] / m['plain'] - 1) * 100:>7.2f}%" if m[b] and m["plain"] else f"{'-':>8}"
+    reps = min(len(times.get((b, coll, size), [])) for b in builds)
+    print(f"{coll:<10} {size:>10} {cell(m['plain'], 9)} {cell(m['handle'], 9)} "
+          f"{cell(m['instrumented'], 13)} {over('handle')} {over('instrumented')} {reps:>5}")
 PYTHON
 }
 
