@@ -55,7 +55,7 @@ test-tsan: deps
 # to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as regression inputs).
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS := legacy_dump event_header npkt_dump phase_map
+FUZZ_TARGETS := legacy_dump event_header npkt_dump phase_map summary chrome_json
 fuzz:
 	scripts/install-deps.sh --extra clang libclang-rt-14-dev
 	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_BUILD_FUZZ=ON -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_TESTS=ON $(CMAKE_FLAGS)

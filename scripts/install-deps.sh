@@ -9,7 +9,8 @@
 # and the script exits 2.
 set -euo pipefail
 
-read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make}"
+# chromium: the browser tests load every sample's HTML report in headless Chromium (CI runs them).
+read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make chromium}"
 if [[ $# -gt 0 ]]; then
   if [[ $1 != --extra ]]; then
     echo "usage: $0 [--extra PKG...]" >&2

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "commands/command.hpp"
+#include "commands/gate_commands.hpp"
 #include "npkit/version.hpp"
 
 namespace npkit::cli {
@@ -20,6 +21,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     register_report(app, context);
     register_bandwidth(app, context);
     register_trace(app, context);
+    register_summarize(app, context);
+    register_diff(app, context);
+    register_compare(app, context);
     std::vector<std::string> reversed(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
     try {
       app.parse(reversed);

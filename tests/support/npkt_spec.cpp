@@ -246,6 +246,66 @@ void parse_record(const std::vector<std::string>& words, std::size_t line_no, In
   f.done();
 }
 
+std::uint32_t word_value(const std::map<std::string, std::uint32_t>& words, const std::string& w,
+                         std::size_t line_no, const char* what) {
+  const auto it = words.find(w);
+  if (it != words.end()) return it->second;
+  std::uint64_t n = 0;
+  if (!parse_number(w, n)) fail(line_no, "'" + w + "' is not " + what);
+  return static_cast<std::uint32_t>(n);
+}
+
+void parse_event_name(const std::vector<std::string>& words, std::size_t line_no, NpktBuilder& b) {
+  if (words.size() < 4) fail(line_no, "expected 'event_name ID KIND NAME [phase=HINT]'");
+  static const std::map<std::string, std::uint32_t> kKinds = {
+      {"ENTRY", 1}, {"EXIT", 2}, {"instant", 3}};
+  Fields f(words, 4, line_no);
+  const std::string phase = f.text("phase");
+  f.done();
+  b.event_name(static_cast<std::uint32_t>(number(words[1], line_no)),
+               word_value(kKinds, words[2], line_no, "an event kind"), words[3], phase);
+}
+
+void parse_stream(const std::vector<std::string>& words, std::size_t line_no, Interner& strings,
+                  NpktBuilder& b) {
+  if (words.size() < 2) fail(line_no, "expected 'stream SOURCE [clock=CLOCK] ...'");
+  static const std::map<std::string, std::uint32_t> kSources = {
+      {"gpu_block", 1}, {"gpu_warp", 2}, {"host", 3}};
+  static const std::map<std::string, std::uint32_t> kClocks = {
+      {"timer", 1}, {"cycles", 2}, {"host", 3}};
+  StreamSpec s;
+  s.source = word_value(kSources, words[1], line_no, "a stream source");
+  Fields f(words, 2, line_no);
+  s.clock = f.has("clock") ? word_value(kClocks, f.text("clock"), line_no, "a stream clock")
+                           : (s.source == 3 ? 3 : 1);
+  s.cuda_device = static_cast<std::int32_t>(f.num("device", s.source == 3 ? -1 : 0));
+  s.block = static_cast<std::uint32_t>(f.num("block"));
+  s.warp = static_cast<std::uint32_t>(f.num("warp"));
+  s.os_tid = static_cast<std::int32_t>(f.num("tid"));
+  if (f.has("name")) s.name_string = strings.id(f.text("name"), b);
+  s.records_dropped = f.num("dropped");
+  s.capacity = f.num("capacity");
+  s.cycles_per_second = f.num("cps");
+  if (f.has("first")) s.first_record = f.num("first");
+  if (f.has("written")) s.records_written = f.num("written");
+  f.done();
+  b.stream(s);
+}
+
+void parse_event(const std::vector<std::string>& words, std::size_t line_no, NpktBuilder& b) {
+  if (words.size() < 3) fail(line_no, "expected 'event TS ID [size=N] [user=N]'");
+  Fields f(words, 3, line_no);
+  const std::uint64_t size = f.num("size");
+  const auto user = static_cast<std::uint32_t>(f.num("user"));
+  f.done();
+  try {
+    b.event(number(words[1], line_no), static_cast<std::uint16_t>(number(words[2], line_no)), size,
+            user);
+  } catch (const std::invalid_argument&) {
+    fail(line_no, "an event needs a 'stream' line before it");
+  }
+}
+
 }  // namespace
 
 std::vector<NpktSpecFile> parse_npkt_spec(std::string_view text) {
@@ -299,6 +359,12 @@ std::vector<NpktSpecFile> parse_npkt_spec(std::string_view text) {
       need(4, "thread SLOT TID NAME");
       b.thread(static_cast<std::uint32_t>(number(words[1], line_no)),
                static_cast<std::int32_t>(number(words[2], line_no)), words[3]);
+    } else if (verb == "event_name") {
+      parse_event_name(words, line_no, b);
+    } else if (verb == "stream") {
+      parse_stream(words, line_no, strings, b);
+    } else if (verb == "event") {
+      parse_event(words, line_no, b);
     } else if (verb == "start" || verb == "state" || verb == "stop") {
       parse_record(words, line_no, strings, b);
     } else if (verb == "major" || verb == "minor" || verb == "truncate" || verb == "omit") {

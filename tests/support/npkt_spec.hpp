@@ -19,6 +19,11 @@
 //   start ID TYPE host=N [parent=N] [flags=null,foreign,other_comm,unknown|N] [thread=S] FIELDS
 //   state ID TYPE host=N state=N|NAME [value=N] [no_args] [thread=S]
 //   stop ID TYPE host=N [thread=S]
+//   event_name ID ENTRY|EXIT|instant|N NAME [phase=HINT]     one EventNames entry
+//   stream gpu_block|gpu_warp|host|N [clock=timer|cycles|host|N] [device= block= warp= tid=
+//        name=TEXT dropped= capacity= cps= first= written=]      starts a stream (StreamSpec;
+//                                        name= interns TEXT like func=; first=/written= override)
+//   event TS ID [size=N] [user=N]        one EventRecord of the current stream
 //   major N | minor N | truncate N | omit KIND    header fields and corruptions
 // TYPE: Group Coll P2p ProxyOp ProxyStep ProxyCtrl KernelCh NetPlugin GroupApi CollApi P2pApi
 // KernelLaunch, or a number; a state NAME is one of standard_state_names(). FIELDS of a start:

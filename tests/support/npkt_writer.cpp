@@ -23,6 +23,10 @@ std::uint32_t known_entry_size(std::uint32_t kind) {
       return 24;
     case NpktBuilder::kProfilerRecords:
       return 64;
+    case NpktBuilder::kStreams:
+      return 72;
+    case NpktBuilder::kEventRecords:
+      return 24;
     default:
       return 0;
   }
@@ -323,6 +327,28 @@ NpktBuilder& NpktBuilder::truncate_at(std::size_t size) {
   return *this;
 }
 
+NpktBuilder& NpktBuilder::event_name(std::uint32_t id, std::uint32_t kind, const std::string& name,
+                                     const std::string& phase) {
+  event_names_.push_back({id, kind, name, phase});
+  return *this;
+}
+
+NpktBuilder& NpktBuilder::stream(const StreamSpec& s) {
+  streams_.push_back({s, {}});
+  return *this;
+}
+
+NpktBuilder& NpktBuilder::event(std::uint64_t timestamp, std::uint16_t id, std::uint64_t size,
+                                std::uint32_t user) {
+  if (streams_.empty()) throw std::invalid_argument("npkt writer: event() before any stream()");
+  streams_.back().events.push_back({timestamp, size, user, id});
+  return *this;
+}
+
+bool NpktBuilder::has_event_sections() const {
+  return !event_names_.empty() || !streams_.empty();
+}
+
 // ---- Output ----
 
 // The payload of section `kind`: fixed entries reshaped to the requested entry size.
@@ -399,6 +425,44 @@ std::string NpktBuilder::section_entries(std::uint32_t kind) const {
                               .take());
       }
       break;
+    case kEventNames: {
+      Encoder e = encoder();
+      for (const auto& n : event_names_) {
+        e.u32(n.id).u32(n.kind).u32(n.name.size()).u32(n.phase.size()).text(n.name).text(n.phase);
+      }
+      return e.take();
+    }
+    case kStreams: {
+      std::uint64_t next = 0;
+      for (const auto& st : streams_) {
+        const StreamSpec& i = st.info;
+        entries.push_back(encoder()
+                              .u32(i.source)
+                              .u32(i.clock)
+                              .i32(i.cuda_device)
+                              .u32(i.block)
+                              .u32(i.warp)
+                              .u32(i.name_string)
+                              .u64(i.first_record.value_or(next))
+                              .u64(i.records_written.value_or(st.events.size()))
+                              .u64(i.records_dropped)
+                              .u64(i.capacity)
+                              .u64(i.cycles_per_second)
+                              .i32(i.os_tid)
+                              .zeros(4)
+                              .take());
+        next += st.events.size();
+      }
+      break;
+    }
+    case kEventRecords:
+      for (const auto& st : streams_) {
+        for (const auto& ev : st.events) {
+          entries.push_back(
+              encoder().u64(ev.timestamp).u64(ev.size).u32(ev.user).u16(ev.id).u16(0).take());
+        }
+      }
+      break;
     default:
       throw std::invalid_argument("npkt writer: no section of kind " + std::to_string(kind));
   }
@@ -430,6 +494,9 @@ std::string NpktBuilder::bytes() const {
   std::vector<std::uint32_t> order = {kCommunicator, kMetadata};
   if (!samples_.empty()) order.push_back(kClockSamples);
   for (std::uint32_t k : {kNames, kStrings, kThreads, kProfilerRecords}) order.push_back(k);
+  if (has_event_sections()) {
+    for (std::uint32_t k : {kEventNames, kStreams, kEventRecords}) order.push_back(k);
+  }
   if (last_) {
     std::erase(order, *last_);
     order.push_back(*last_);
@@ -459,12 +526,13 @@ std::string NpktBuilder::bytes() const {
   std::uint64_t features = 0;
   if (omitted_.count(kProfilerRecords) == 0) features |= 1;
   if (!samples_.empty()) features |= 2;
+  if (has_event_sections()) features |= 4;
   std::string magic = magic_.substr(0, 8);
   magic.resize(8, '\0');
   Encoder header(big_endian_);
   header.text(magic)
       .u16(major_)
-      .u16(minor_)
+      .u16(minor_.value_or(has_event_sections() ? 1 : 0))
       .u32(header_size_)
       .u32(kEndianMarker)
       .u32(section_count_.value_or(count))

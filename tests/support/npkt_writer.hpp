@@ -7,9 +7,9 @@
 // made. The bytes depend only on the calls made (no clock, no pid, no environment).
 //
 // File layout written (offsets in bytes; every section starts on a multiple of 8):
-//   0    file header, 64 bytes: magic "NPKTDUMP", u16 major (1), u16 minor (0), u32 header_size
-//        (64), u32 endian marker 0x01020304, u32 section_count, u64 file_size, u64 feature_bits,
-//        24 zero bytes
+//   0    file header, 64 bytes: magic "NPKTDUMP", u16 major (1), u16 minor (0; 1 with event
+//        sections), u32 header_size (64), u32 endian marker 0x01020304, u32 section_count, u64
+//        file_size, u64 feature_bits, 24 zero bytes
 //   64   sections, each a 16-byte header (u32 kind, u32 entry_size, u64 payload_size), the
 //        payload, zero padding to a multiple of 8; in this order (last() moves one to the end):
 //          1 Communicator (one 136-byte entry)     then any extra_section() in call order
@@ -21,7 +21,17 @@
 //          6 Threads (u32 slot, i32 os_tid, 16-byte NUL-padded name: 24 bytes each)
 //          7 ProfilerRecords (u64 host_ns, u64 event_id, u64 parent_id, u8 kind, u8 type,
 //            u16 thread, u32 word, 32-byte payload: 64 bytes each)
-// Feature bits default to bit 0 (records section present) plus bit 1 when clock samples exist.
+//        and, only in a file given event names, streams or event records (format minor 1):
+//          8 EventNames (u32 id, u32 kind, u32 name_size, u32 phase_size, name, phase;
+//            entry_size 0)
+//          9 Streams (u32 source, u32 clock, i32 cuda_device, u32 block, u32 warp, u32
+//            name_string, u64 first_record, u64 records_written, u64 records_dropped, u64
+//            capacity, u64 cycles_per_second, i32 os_tid, 4 zero bytes: 72 bytes each)
+//         10 EventRecords (u64 timestamp, u64 size, u32 user, u16 id, u16 reserved: 24 bytes
+//            each), stream after stream in the order the streams were added
+// Feature bits default to bit 0 (records section present) plus bit 1 when clock samples exist,
+// plus bit 2 when the event sections are written; the minor version defaults to 1 in a file with
+// event sections, else 0.
 // So the Communicator section's header is at 64, its payload at 80, the next section at 216.
 // Fixtures described as text (golden tests): support/npkt_spec.hpp.
 //
@@ -151,6 +161,24 @@ struct RecordSpec {
   Payload payload;
 };
 
+// StreamInfo, field by field. first_record and records_written default to where the stream's
+// records land in the EventRecords section and how many event() calls it got; set them to write
+// inconsistent files.
+struct StreamSpec {
+  std::uint32_t source = 1;  // 1 GPU block, 2 GPU warp, 3 host thread
+  std::uint32_t clock = 1;   // 1 %globaltimer, 2 clock64 cycles, 3 host clock
+  std::int32_t cuda_device = 0;
+  std::uint32_t block = 0;
+  std::uint32_t warp = 0;
+  std::uint32_t name_string = 0;
+  std::optional<std::uint64_t> first_record = std::nullopt;
+  std::optional<std::uint64_t> records_written = std::nullopt;
+  std::uint64_t records_dropped = 0;
+  std::uint64_t capacity = 0;
+  std::uint64_t cycles_per_second = 0;
+  std::int32_t os_tid = 0;
+};
+
 // CommunicatorInfo, field by field; the defaults are those of a plugin dump at finalize.
 struct CommSpec {
   std::uint64_t comm_hash = 0;
@@ -183,6 +211,9 @@ class NpktBuilder {
     kStrings = 5,
     kThreads = 6,
     kProfilerRecords = 7,
+    kEventNames = 8,
+    kStreams = 9,
+    kEventRecords = 10,
   };
 
   // ---- Content ----
@@ -212,6 +243,15 @@ class NpktBuilder {
   NpktBuilder& stop(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns);
   // Any record, e.g. kind 0 (unfinished) or an out-of-range kind or type.
   NpktBuilder& record(const RecordSpec& r);
+  // One EventNames entry: kind 1 ENTRY, 2 EXIT, 3 instant (any value for forward-compatibility
+  // tests); `phase` is the phase hint.
+  NpktBuilder& event_name(std::uint32_t id, std::uint32_t kind, const std::string& name,
+                          const std::string& phase = "");
+  // Starts a stream; the event() calls that follow are its records.
+  NpktBuilder& stream(const StreamSpec& s);
+  // One EventRecord of the current stream (a stream() call must come first).
+  NpktBuilder& event(std::uint64_t timestamp, std::uint16_t id, std::uint64_t size = 0,
+                     std::uint32_t user = 0);
 
   // ---- Header fields (defaults: those of a valid v1.0 file) ----
   NpktBuilder& major(std::uint16_t v);
@@ -285,9 +325,28 @@ class NpktBuilder {
   std::vector<Thread> threads_;
   std::vector<RecordSpec> records_;
   std::uint16_t current_thread_ = 0;
+  struct EventNameSpec {
+    std::uint32_t id = 0;
+    std::uint32_t kind = 0;
+    std::string name;
+    std::string phase;
+  };
+  struct EventSpec {
+    std::uint64_t timestamp = 0;
+    std::uint64_t size = 0;
+    std::uint32_t user = 0;
+    std::uint16_t id = 0;
+  };
+  struct Stream {
+    StreamSpec info;
+    std::vector<EventSpec> events;
+  };
+  bool has_event_sections() const;
+  std::vector<EventNameSpec> event_names_;
+  std::vector<Stream> streams_;
 
   std::uint16_t major_ = 1;
-  std::uint16_t minor_ = 0;
+  std::optional<std::uint16_t> minor_;
   std::uint32_t header_size_ = 64;
   std::optional<std::uint64_t> feature_bits_;
   std::string magic_ = "NPKTDUMP";

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "io/file_io.hpp"
+#include "pair/event_span_reader.hpp"
 
 #include <unistd.h>
 
@@ -74,6 +75,34 @@ void render_line(const std::string& line, OutputFormat format, std::string& out)
   out += format == OutputFormat::kMarkdown ? "\n\n" : "\n";
 }
 
+void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
+                   std::size_t indent, std::size_t key_width, const std::string& title) {
+  if (format == OutputFormat::kMarkdown) {
+    TextTable t;
+    t.title = title;
+    t.columns = {"field", "value"};
+    for (const auto& f : fields) t.add_row({f.key, f.value});
+    render_markdown(t, out);
+    return;
+  }
+  for (const auto& f : fields) {
+    out.append(indent, ' ');
+    out += f.key;
+    if (f.key.size() < key_width) out.append(key_width - f.key.size(), ' ');
+    out += f.value;
+    out += "\n";
+  }
+}
+
+void render_list(const std::string& heading, const std::vector<std::string>& items,
+                 OutputFormat format, std::string& out) {
+  const bool markdown = format == OutputFormat::kMarkdown;
+  out += heading;
+  out += markdown ? "\n\n" : "\n";
+  for (const auto& item : items) out += (markdown ? "- " : "  ") + item + "\n";
+  if (markdown) out += "\n";
+}
+
 namespace {
 
 // A one-line "reading 45% (230 / 512 MB)" on a terminal, redrawn at most every 200 ms.
@@ -99,6 +128,13 @@ std::function<void(std::uint64_t, std::uint64_t)> terminal_progress(std::ostream
 
 }  // namespace
 
+Result<PhaseMap> read_user_phase_map(const CommonOptions& o) {
+  if (o.phase_map.empty()) return PhaseMap{};
+  auto text = io::read_text_file(o.phase_map, 1 << 20);
+  if (!text) return text.error();
+  return PhaseMap::parse(*text, o.phase_map);
+}
+
 Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
   LoadedDump loaded;
   auto filter = RankFilter::parse(o.ranks);
@@ -117,15 +153,9 @@ Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
                  std::to_string(ranks.front().rank) + ".." + std::to_string(ranks.back().rank) +
                  ")"};
   }
-  PhaseMap map = PhaseMap::builtin();
-  if (!o.phase_map.empty()) {
-    auto text = io::read_text_file(o.phase_map, 1 << 20);
-    if (!text) return text.error();
-    auto user = PhaseMap::parse(*text, o.phase_map);
-    if (!user) return user.error();
-    map = map.with_user_rules(*user);
-  }
-  loaded.phases = assign_phases(map, loaded.dump.table);
+  auto user = read_user_phase_map(o);
+  if (!user) return user.error();
+  loaded.phases = assign_phases(PhaseMap::builtin().with_user_rules(*user), loaded.dump.table);
   if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
     loaded.read.progress = terminal_progress(context.err);
   }
@@ -143,6 +173,19 @@ unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& o) {
   }
   if (bytes < kSmallDump) return 1;
   return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
+unsigned LegacySpanSource::threads(const CommonOptions& options) const {
+  return reader_threads(loaded_, options);
+}
+
+Status LegacySpanSource::read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const {
+  return read_legacy_spans_parallel(loaded_.dump, loaded_.phases, loaded_.read, sinks, diagnostics);
+}
+
+Status EventRecordSpanSource::read(const std::vector<SpanSink*>& sinks, Diagnostics&) const {
+  read_event_spans_into(records_, *sinks.front());
+  return Ok{};
 }
 
 Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -14,7 +15,9 @@
 #include <vector>
 
 #include "ingest/legacy_dump.hpp"
+#include "model/event_records.hpp"
 #include "pair/span_reader.hpp"
+#include "phases/phase_breakdown.hpp"
 #include "phases/phase_map.hpp"
 #include "render/json_writer.hpp"
 #include "render/text_table.hpp"
@@ -55,6 +58,26 @@ void render_table(const TextTable& table, OutputFormat format, std::string& out)
 // A line of prose above or between tables: as is in text; a paragraph of its own in Markdown.
 void render_line(const std::string& line, OutputFormat format, std::string& out);
 
+// "key value" lines. Text: `indent` spaces, the key left-aligned in `key_width` columns, the
+// value (an empty key continues the line above). Markdown: a table of two columns, `title` in
+// bold above it (nothing in text: the caller prints its own heading).
+struct Field {
+  std::string key;
+  std::string value;
+};
+void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
+                   std::size_t indent = 0, std::size_t key_width = 14,
+                   const std::string& title = "");
+
+// A heading and its items. Text: the heading on a line, each item on a line indented by two
+// spaces. Markdown: the heading as a paragraph, the items as a bulleted list.
+void render_list(const std::string& heading, const std::vector<std::string>& items,
+                 OutputFormat format, std::string& out);
+
+// The rules of --phase-map FILE (none without the option); an unreadable or malformed file is an
+// Error naming it and the line.
+Result<PhaseMap> read_user_phase_map(const CommonOptions& options);
+
 struct LoadedDump {
   LegacyDump dump;
   PhaseAssignment phases;
@@ -69,22 +92,97 @@ Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
 // How many threads read the dump: --threads, else one per core (at most 8), one below 16 MB.
 unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& options);
 
-// Reads the dump on reader_threads() threads, one sink each (made by `make_sink`), and merges
-// the sinks in track order into the first, so the result does not depend on timing.
+// Where the span analyses (the phase split of `report`, ...) get their spans: the record streams
+// of a legacy NPKit dump, or the event records of .npkt files. read() feeds `sinks` (one per
+// reader thread, threads() of them) in an order that does not depend on timing; merging them in
+// order gives the same result for any thread count.
+class SpanSource {
+ public:
+  virtual ~SpanSource() = default;
+  virtual const PhaseAssignment& phases() const = 0;
+  virtual unsigned threads(const CommonOptions& options) const = 0;
+  virtual Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const = 0;
+};
+
+// A legacy dump's tracks, read on reader_threads() threads (pair/span_reader.hpp).
+class LegacySpanSource : public SpanSource {
+ public:
+  explicit LegacySpanSource(const LoadedDump& loaded) : loaded_(loaded) {}
+  const PhaseAssignment& phases() const override { return loaded_.phases; }
+  unsigned threads(const CommonOptions& options) const override;
+  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override;
+
+ private:
+  const LoadedDump& loaded_;
+};
+
+// The event streams of .npkt files, paired on one thread (pair/event_span_reader.hpp); their
+// warnings were given when the files were loaded (commands/npkt_input.hpp).
+class EventRecordSpanSource : public SpanSource {
+ public:
+  explicit EventRecordSpanSource(const EventRecords& records) : records_(records) {}
+  const PhaseAssignment& phases() const override { return records_.phases; }
+  unsigned threads(const CommonOptions&) const override { return 1; }
+  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override;
+
+ private:
+  const EventRecords& records_;
+};
+
+// Reads `source` into source.threads() sinks (made by `make_sink`) and merges them in order into
+// the first, so the result does not depend on timing.
 template <typename Sink, typename MakeSink>
-Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
-  const unsigned n = reader_threads(loaded, options);
+Result<Sink> read_merged(const SpanSource& source, const CommonOptions& options,
+                         Diagnostics& diagnostics, MakeSink make_sink) {
+  const unsigned n = std::max(1u, source.threads(options));
   std::vector<std::unique_ptr<Sink>> sinks;
   std::vector<SpanSink*> raw;
   for (unsigned i = 0; i < n; ++i) {
     sinks.push_back(std::make_unique<Sink>(make_sink()));
     raw.push_back(sinks.back().get());
   }
-  NPKIT_TRY(
-      read_legacy_spans_parallel(loaded.dump, loaded.phases, loaded.read, raw, loaded.diagnostics));
+  NPKIT_TRY(source.read(raw, diagnostics));
   for (unsigned i = 1; i < n; ++i) sinks[0]->merge(std::move(*sinks[i]));
   return std::move(*sinks[0]);
 }
+
+// The same for a legacy dump, its warnings into loaded.diagnostics.
+template <typename Sink, typename MakeSink>
+Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
+  return read_merged<Sink>(LegacySpanSource(loaded), options, loaded.diagnostics, make_sink);
+}
+
+// ---- The phase split of `report` (report.cpp), for any span source ----
+
+struct PhaseReport {
+  PhaseBreakdownSink breakdown;
+  std::vector<PhaseSpread> spreads;
+};
+
+// Sums the spans of `source` by rank and phase; spans whose children overlap beyond their end
+// are an "overlapping children" warning.
+Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonOptions& options,
+                                         Diagnostics& diagnostics);
+
+// What the rendered report calls things.
+struct PhaseReportWording {
+  std::string gpu_time;         // "GPU collective time"
+  std::string gpu_note;         // "top-level spans summed over buffers"
+  std::string cpu_time;         // "CPU proxy span time"
+  std::string spread_title;     // title of the phase table
+  std::string rank_title;       // title of the per-rank GPU table
+  std::string host_rank_title;  // title of a per-rank CPU table; "" for none
+};
+
+// The time line (what the phases explain), the phase table and the per-rank table(s), as text or
+// Markdown.
+void render_phase_report(const PhaseReport& report, const PhaseAssignment& phases,
+                         const PhaseReportWording& wording, OutputFormat format, std::string& out);
+// The phase table in machine-readable units (integer ns, shares as fractions).
+TextTable phase_report_csv(const PhaseReport& report);
+// Fields gpu_collective_ns, cpu_span_ns, gpu_explained_share, phases, ranks into the open object.
+void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
+                             const PhaseAssignment& phases);
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

@@ -7,9 +7,9 @@
 namespace npkit::cli {
 namespace {
 
-std::string rank_list(const std::vector<std::int32_t>& ranks) {
+std::string rank_list(const std::vector<std::int32_t>& ranks, const char* separator = ",") {
   std::string s;
-  for (auto r : ranks) s += (s.empty() ? "" : ",") + std::to_string(r);
+  for (auto r : ranks) s += (s.empty() ? "" : separator) + std::to_string(r);
   return s;
 }
 
@@ -108,6 +108,16 @@ void write_numbers(const Finding& f, JsonWriter& w) {
 
 }  // namespace
 
+void render_block(const TextTable& table, OutputFormat format, std::string& out) {
+  if (format == OutputFormat::kTable) out += "\n";
+  render_table(table, format, out);
+}
+
+void render_section_line(const std::string& line, OutputFormat format, std::string& out) {
+  if (format == OutputFormat::kTable) out += "\n";
+  render_line(line, format, out);
+}
+
 void append_findings(const std::vector<Finding>& findings, OutputFormat format, std::string& out) {
   if (findings.empty()) {
     render_line("Findings: none (no rule's thresholds are crossed; docs/phases.md, Diagnosis)",
@@ -134,7 +144,7 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
     render_table(cross_rank_csv(a), format, out);
     return;
   }
-  render_line(alignment_line(a), format, out);
+  render_section_line(alignment_line(a), format, out);
   if (a.alignment.status == AlignmentStatus::kAligned) {
     render_table(alignment_table(a.alignment), format, out);
   }
@@ -146,7 +156,7 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
                 format, out);
   }
   if (a.input.gaps.empty()) {
-    render_line(
+    render_section_line(
         fmt::format("Join: {} instance(s) joined across ranks, no gaps", a.input.instances.size()),
         format, out);
   } else {
@@ -156,15 +166,15 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
         a.input.instances.size());
     gaps.columns = {"scope", "gap", "detail"};
     for (const auto& g : a.input.gaps) gaps.add_row({g.scope, g.kind, g.detail});
-    render_table(gaps, format, out);
+    render_block(gaps, format, out);
   }
   if (a.sync.instances.empty()) {
-    render_line("Sync: no instance has times on two ranks", format, out);
+    render_section_line("Sync: no instance has times on two ranks", format, out);
   } else {
-    render_table(collective_table(a), format, out);
-    render_table(rank_table(a), format, out);
-    render_line("Stragglers (most often last first): " + rank_list(a.sync.straggler_order), format,
-                out);
+    render_block(collective_table(a), format, out);
+    render_block(rank_table(a), format, out);
+    render_line("Stragglers (most often last first): " + rank_list(a.sync.straggler_order, ", "),
+                format, out);
     if (a.sync.violations > 0) {
       render_line(fmt::format("{} instance(s) have a rank completing before the last arrival "
                               "(negative true duration): clocks or data disagree",
@@ -172,7 +182,7 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
                   format, out);
     }
   }
-  if (!a.imbalance.empty()) render_table(imbalance_table(a.imbalance), format, out);
+  if (!a.imbalance.empty()) render_block(imbalance_table(a.imbalance), format, out);
 }
 
 TextTable cross_rank_csv(const CrossRankAnalysis& a) {
@@ -344,9 +354,11 @@ void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_
 Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOptions& options,
                                             const std::vector<RankPhases>& phases,
                                             const Thresholds& thresholds) {
+  const Diagnostics first_pass = loaded.diagnostics;  // the reader repeats its warnings
   auto spans = read_merged<LegacyCollectiveSpans>(loaded, options, [&] {
     return LegacyCollectiveSpans(loaded.phases, loaded.dump.table.base_names());
   });
+  loaded.diagnostics = first_pass;
   if (!spans) return spans.error();
   std::vector<RankInfo> infos;
   for (const auto& r : phases) {

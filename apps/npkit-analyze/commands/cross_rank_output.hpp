@@ -10,8 +10,12 @@
 //   "Cross-rank sections").
 // - append_findings / write_findings_json render findings alone (a report that gathers them from
 //   several analyses); findings_json writes the "findings" key.
+// - render_block / render_section_line: a table, or a line that opens a section, preceded by a
+//   blank line in text (kTable); as render_table / render_line otherwise. Lines that annotate the
+//   table above them use render_line.
 // - legacy_cross_rank reads the dump's top-level collective spans (a second pass with
-//   LegacyCollectiveSpans on the --threads readers), joins them by occurrence, attaches each
+//   LegacyCollectiveSpans on the --threads readers; its reader warnings repeat the first pass's
+//   and are not added to loaded.diagnostics again), joins them by occurrence, attaches each
 //   rank's GPU phase totals (exclusive time per phase, reference = the rank's GPU collective
 //   time) and runs analyze_cross_rank. Legacy dumps carry no hostname: one host is assumed and
 //   the alignment section says so.
@@ -25,6 +29,9 @@
 #include "sync/cross_rank_report.hpp"
 
 namespace npkit::cli {
+
+void render_block(const TextTable& table, OutputFormat format, std::string& out);
+void render_section_line(const std::string& line, OutputFormat format, std::string& out);
 
 void append_cross_rank_text(const CrossRankAnalysis& analysis, OutputFormat format,
                             std::string& out);

@@ -117,6 +117,15 @@ Result<html::ReportModel> npkt_model(const CommonOptions& o, Diagnostics& diagno
   in.comms = &loaded->comms;
   in.warnings = warning_lines(loaded->diagnostics);
   in.iteration = html_options().iteration;
+  std::optional<PhaseReport> event_phases;
+  if (!loaded->events.empty()) {
+    auto report =
+        compute_phase_report(EventRecordSpanSource(loaded->events), o, loaded->diagnostics);
+    if (!report) return report.error();
+    event_phases.emplace(std::move(*report));
+    in.event_phases = &loaded->events.phases;
+    in.event_ranks = &event_phases->breakdown.ranks();
+  }
   auto model = html::build_npkt_report_model(in);
   diagnostics = std::move(loaded->diagnostics);
   return model;

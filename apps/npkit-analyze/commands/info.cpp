@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
 #include "inventory/dump_inventory.hpp"
 #include "render/text_table.hpp"
@@ -131,25 +132,30 @@ TextTable rank_table(const InventorySink& inv) {
 }
 
 void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptions& o,
-                std::string& out) {
+                OutputFormat format, std::string& out) {
   const RankInventory t = inv.totals();
-  out += fmt::format("dump          {}\n", o.path);
-  out += fmt::format("variant       {}\n", d.dump.variant);
-  out += fmt::format("event table   {} ({})\n", d.dump.table.label(), d.dump.table_reason);
-  out += fmt::format("cpu records   {}\n", d.dump.cpu_record_reason);
+  std::vector<Field> fields = {
+      {"dump", o.path},
+      {"variant", d.dump.variant},
+      {"event table", fmt::format("{} ({})", d.dump.table.label(), d.dump.table_reason)},
+      {"cpu records", d.dump.cpu_record_reason}};
   if (t.first_ns <= t.last_ns) {
     const TimeScale scale = time_scale_for(sat_sub(t.last_ns, t.first_ns));
-    out += fmt::format("time span     {} {}, from {}\n",
-                       scale(static_cast<double>(sat_sub(t.last_ns, t.first_ns))), scale.unit,
-                       describe_time(t.first_ns));
+    fields.push_back(
+        {"time span",
+         fmt::format("{} {}, from {}", scale(static_cast<double>(sat_sub(t.last_ns, t.first_ns))),
+                     scale.unit, describe_time(t.first_ns))});
   }
-  out += fmt::format(
-      "totals        {} records, {} pairs, {} unmatched, {} dropped, {} overflowed buffer(s), "
-      "{} unknown-id record(s), nesting depth up to {}\n\n",
-      t.records, t.pairs, t.unmatched_entries + t.unmatched_exits, t.dropped_records,
-      t.overflowed_buffers, t.unknown_ids, t.max_depth);
-  render_text(rank_table(inv), out);
-  out += "\nclocks\n";
+  fields.push_back(
+      {"totals", fmt::format("{} records, {} pairs, {} unmatched, {} dropped, {} overflowed "
+                             "buffer(s), {} unknown-id record(s), nesting depth up to {}",
+                             t.records, t.pairs, t.unmatched_entries + t.unmatched_exits,
+                             t.dropped_records, t.overflowed_buffers, t.unknown_ids, t.max_depth)});
+  render_fields(fields, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  render_table(rank_table(inv), format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  std::vector<std::string> clocks;
   for (std::size_t k = 0; k < d.dump.layout.ranks.size(); ++k) {
     const std::uint32_t rank = d.dump.layout.ranks[k].rank;
     if (!d.read.ranks.contains(rank)) continue;
@@ -157,20 +163,25 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
     for (const auto& r : inv.ranks()) {
       if (r.rank == rank) method = gpu_time_method(r);
     }
-    out += fmt::format("  rank {}: cpu {}; gpu {}; GPU time {}\n", rank,
-                       d.dump.clocks[k].cpu_source, d.dump.clocks[k].gpu_source, method);
+    clocks.push_back(fmt::format("rank {}: cpu {}; gpu {}; GPU time {}", rank,
+                                 d.dump.clocks[k].cpu_source, d.dump.clocks[k].gpu_source, method));
   }
+  render_list("clocks", clocks, format, out);
   if (!inv.unmatched_examples().empty()) {
-    out += "\nunmatched events (first ones)\n";
+    std::vector<std::string> unmatched;
     for (const auto& e : inv.unmatched_examples()) {
-      out += fmt::format("  {} record {}: {} {}\n", describe_track(e.track), e.record, e.name,
-                         e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+      unmatched.push_back(
+          fmt::format("{} record {}: {} {}", describe_track(e.track), e.record, e.name,
+                      e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY"));
     }
+    if (format != OutputFormat::kMarkdown) out += "\n";
+    render_list("unmatched events (first ones)", unmatched, format, out);
   }
 }
 
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
   if (is_npkt_input(o.path)) return run_npkt_info(o, context);
+  if (is_json_input(o.path)) return run_json_info(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   auto merged =
@@ -186,7 +197,9 @@ Result<int> run_info(const CommonOptions& o, CliContext& context) {
       render_csv(rank_table(inv), text);
       break;
     case OutputFormat::kTable:
-      write_text(*loaded, inv, o, text);
+    case OutputFormat::kMarkdown:
+    case OutputFormat::kHtml:
+      write_text(*loaded, inv, o, output_format(o), text);
       break;
   }
   NPKIT_TRY(write_output(o, text, context));

@@ -3,13 +3,25 @@
 // "true" time.
 #include <fmt/format.h>
 
+#include <optional>
+#include <set>
+
+#include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
+#include "commands/span_bandwidth_output.hpp"
 #include "model/profiler_bandwidth.hpp"
 #include "model/profiler_nccl_names.hpp"
 #include "render/text_table.hpp"
 
 namespace npkit::cli {
 namespace {
+
+// `bandwidth` over the event records of the capture (device or host recorder).
+struct EventBandwidth {
+  SpanBandwidthView view;
+  std::vector<CollectiveSizeRow> collectives;
+  std::vector<SpanBandwidthRow> spans;
+};
 
 std::string gbps(double v) {
   return fmt::format("{:.2f}", v);
@@ -112,22 +124,28 @@ bool alltoall_self_copy_untimed(const LoadedCaptures& loaded) {
   return false;
 }
 
+// Text (kTable) or Markdown (kMarkdown).
 void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
                 const std::vector<ProfilerBandwidthRow>& rows,
-                const std::vector<SwitchPoint>& switches, std::string& out) {
-  out += fmt::format("{}: {} file(s), {} communicator(s), --coll {}\n", o.path, loaded.files.size(),
-                     loaded.comms.size(), coll);
+                const std::vector<SwitchPoint>& switches, OutputFormat f, std::string& out) {
+  render_line(fmt::format("{}: {} file(s), {} communicator(s), --coll {}", o.path,
+                          loaded.files.size(), loaded.comms.size(), coll),
+              f, out);
   if (coll == "alltoall") {
     const std::string reason = alltoall_reason(loaded);
     if (!reason.empty()) {
-      out += "AlltoAll is not available from these plugin dumps: " + reason + ".\n";
+      render_line("AlltoAll is not available from these plugin dumps: " + reason + ".", f, out);
     }
   }
   for (const auto& comm : loaded.comms) {
-    out += "\n" + describe_comm(comm) + "\n";
+    if (f == OutputFormat::kMarkdown) {
+      out += "## " + describe_comm(comm) + "\n\n";
+    } else {
+      out += "\n" + describe_comm(comm) + "\n";
+    }
     TextTable t = row_table(rows, comm.comm_hash);
     if (t.rows.empty()) {
-      out += "  no collectives for --coll " + coll + "\n";
+      render_line("  no collectives for --coll " + coll, f, out);
       continue;
     }
     t.title = fmt::format(
@@ -136,7 +154,7 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std:
         "median over pairs, mean over ranks; true = last rank's GPU start to last rank's GPU "
         "stop)",
         comm.nranks);
-    render_text(t, out);
+    render_table(t, f, out);
     std::uint64_t untimed = 0;
     bool alltoall = false;
     for (const auto& r : rows) {
@@ -145,32 +163,37 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std:
       alltoall = alltoall || r.func == nccl_func_name(NcclFunc::kAllToAll);
     }
     if (untimed > 0) {
-      out += fmt::format(
-          "{} instance(s) have no GPU span on any rank (no KernelCh events, only stale ones, or "
-          "no usable clock): not timed\n",
-          untimed);
+      render_line(
+          fmt::format("{} instance(s) have no GPU span on any rank (no KernelCh events, only "
+                      "stale ones, or no usable clock): not timed",
+                      untimed),
+          f, out);
     }
     if (alltoall && alltoall_self_copy_untimed(loaded)) {
-      out +=
+      render_line(
           "AlltoAll: each rank's Send/Recv to itself has no KernelCh events; time and true time "
-          "cover the transfers between ranks, the period the whole launch\n";
+          "cover the transfers between ranks, the period the whole launch",
+          f, out);
     }
-    bool header = false;
+    std::string lines;
     for (const auto& s : switches) {
       if (s.comm_hash != comm.comm_hash) continue;
-      if (!header) out += "Switch points (NCCL's algorithm/protocol choice changes)\n";
-      header = true;
-      out += fmt::format("  {}: {} up to {} B -> {} from {} B (busbw {} -> {} GB/s)\n", s.func,
-                         choice(s.from_algo, s.from_proto), s.below_bytes,
-                         choice(s.to_algo, s.to_proto), s.at_bytes, gbps(s.busbw_below_gbps),
-                         gbps(s.busbw_at_gbps));
+      lines += fmt::format("{}{}: {} up to {} B -> {} from {} B (busbw {} -> {} GB/s)",
+                           f == OutputFormat::kMarkdown ? "\n- " : "\n  ", s.func,
+                           choice(s.from_algo, s.from_proto), s.below_bytes,
+                           choice(s.to_algo, s.to_proto), s.at_bytes, gbps(s.busbw_below_gbps),
+                           gbps(s.busbw_at_gbps));
+    }
+    if (!lines.empty()) {
+      render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
     }
   }
 }
 
 void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
                 const std::vector<ProfilerBandwidthRow>& rows,
-                const std::vector<SwitchPoint>& switches, std::string& out) {
+                const std::vector<SwitchPoint>& switches, const EventBandwidth* events,
+                std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.npkt-bandwidth");
@@ -254,8 +277,33 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std:
   w.end_array();
   const std::string reason = alltoall_reason(loaded);
   if (!reason.empty()) w.field("alltoall_unavailable", reason);
+  if (events != nullptr) {
+    w.key("event_records");
+    w.begin_object();
+    write_span_bandwidth_fields(w, events->view, events->collectives, events->spans);
+    w.end_object();
+  }
   write_warnings_json(w, loaded.diagnostics);
   w.end_object();
+}
+
+// The event records' spans through the phase rules (--phase-map, the names' hints, the built-in
+// rules): collectives from collective-level spans and every span by size bucket.
+Result<EventBandwidth> event_bandwidth(LoadedCaptures& loaded, const CommonOptions& o,
+                                       const std::string& coll) {
+  const EventRecords& events = loaded.events;
+  auto merged = read_merged<SpanBandwidthSinks>(
+      EventRecordSpanSource(events), o, loaded.diagnostics,
+      [&] { return SpanBandwidthSinks(events.phases, events.names.base_names(), coll); });
+  if (!merged) return merged.error();
+  std::set<std::uint32_t> ranks;
+  for (const auto& f : events.files) ranks.insert(f.rank);
+  EventBandwidth out;
+  out.view =
+      SpanBandwidthView{o.path, coll, "auto", false, static_cast<std::uint32_t>(ranks.size())};
+  out.collectives = merged->collectives.summarise(out.view.nranks);
+  out.spans = merged->spans.summarise();
+  return out;
 }
 
 }  // namespace
@@ -269,17 +317,37 @@ Result<int> run_npkt_bandwidth(const CommonOptions& o, const std::string& coll,
   if (!loaded) return loaded.error();
   const auto rows = bandwidth_rows(loaded->comms, coll);
   const auto switches = switch_points(rows);
+  std::optional<EventBandwidth> events;
+  if (has_event_records(*loaded)) {
+    auto computed = event_bandwidth(*loaded, o, coll);
+    if (!computed) return computed.error();
+    events = std::move(*computed);
+  }
+  const EventBandwidth* event_rows = events ? &*events : nullptr;
   std::string text;
-  switch (output_format(o)) {
-    case OutputFormat::kJson:
-      write_json(*loaded, o, coll, rows, switches, text);
-      break;
-    case OutputFormat::kCsv:
-      render_csv(csv_table(rows), text);
-      break;
-    case OutputFormat::kTable:
-      write_text(*loaded, o, coll, rows, switches, text);
-      break;
+  const OutputFormat f = output_format(o);
+  if (f == OutputFormat::kJson) {
+    write_json(*loaded, o, coll, rows, switches, event_rows, text);
+  } else if (f == OutputFormat::kCsv) {
+    render_csv(csv_table(rows), text);
+    if (events) {
+      text += "\n";
+      write_span_bandwidth(events->view, events->collectives, events->spans, loaded->diagnostics, f,
+                           text);
+    }
+  } else {
+    write_text(*loaded, o, coll, rows, switches, f, text);
+    if (events) {
+      if (f == OutputFormat::kMarkdown) {
+        text += "## Event records\n\n";
+      } else {
+        text +=
+            "\nEvent records (phase rules: --phase-map, then the names' hints, then the "
+            "built-in rules)\n";
+      }
+      write_span_bandwidth(events->view, events->collectives, events->spans, loaded->diagnostics, f,
+                           text);
+    }
   }
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(loaded->diagnostics, o, context);

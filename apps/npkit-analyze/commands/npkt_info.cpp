@@ -1,9 +1,13 @@
 // `npkit-analyze info PATH` for .npkt dumps: what each file holds.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "model/profiler_rank_summary.hpp"
 #include "render/text_table.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -134,59 +138,265 @@ TextTable file_table(const LoadedCaptures& loaded, bool raw) {
   return t;
 }
 
-void write_file_text(const RankCapture& f, std::string& out) {
+const char* source_name(std::uint32_t source) {
+  switch (source) {
+    case format::kStreamGpuBlock:
+      return "gpu block";
+    case format::kStreamGpuWarp:
+      return "gpu warp";
+    default:
+      return "host thread";
+  }
+}
+
+const char* event_kind_name(EventKind kind) {
+  switch (kind) {
+    case EventKind::kEntry:
+      return "ENTRY";
+    case EventKind::kExit:
+      return "EXIT";
+    case EventKind::kInstant:
+      break;
+  }
+  return "instant";
+}
+
+// Event streams summed, of one file or (file == nullptr) of all.
+struct EventTotals {
+  std::uint64_t streams = 0;
+  std::uint64_t gpu_streams = 0;
+  std::uint64_t records = 0;
+  std::uint64_t dropped = 0;
+  std::uint64_t pairs = 0;
+  std::uint64_t instants = 0;
+  std::uint64_t unmatched = 0;
+  std::uint64_t unknown_ids = 0;
+};
+
+EventTotals event_totals(const LoadedCaptures& loaded, const ingest::NpktDump* file) {
+  EventTotals t;
+  for (const auto& s : loaded.event_streams) {
+    if (file != nullptr && s.file->dump != file) continue;
+    ++t.streams;
+    if (s.track.kind == TrackKind::kGpu) ++t.gpu_streams;
+    t.records += s.stats.records;
+    t.dropped += s.file->dump->streams[s.stream].records_dropped;
+    t.pairs += s.stats.spans;
+    t.instants += s.stats.instants;
+    t.unmatched += s.stats.unmatched_entries + s.stats.unmatched_exits;
+    t.unknown_ids += s.stats.unknown_ids;
+  }
+  return t;
+}
+
+std::string event_records_line(const EventTotals& t) {
+  return fmt::format(
+      "{} in {} stream(s) ({} GPU, {} host), {} dropped; {} pairs, {} instants, {} unmatched, {} "
+      "unknown-id",
+      t.records, t.streams, t.gpu_streams, t.streams - t.gpu_streams, t.dropped, t.pairs,
+      t.instants, t.unmatched, t.unknown_ids);
+}
+
+// A file of event records alone: the plugin's lines (NCCL, capture mask, profiler records) say
+// nothing about it.
+bool events_only(const ingest::NpktDump& d) {
+  return d.records.empty() && d.has_event_streams();
+}
+
+std::string clock_line(const RankCapture& f) {
+  const ingest::NpktDump& d = f.dump;
+  std::string s = f.clock.describe();
+  if (f.clock.invalid_samples > 0) {
+    s += fmt::format(" ({} invalid sample(s) ignored)", f.clock.invalid_samples);
+  }
+  if (!d.meta("clock.note").empty()) s += fmt::format(" (note: {})", d.meta("clock.note"));
+  return s;
+}
+
+std::vector<Field> plugin_fields(const RankCapture& f) {
+  const ingest::NpktDump& d = f.dump;
+  const auto& c = d.comm;
+  std::vector<Field> fields;
+  fields.push_back(
+      {"nccl", fmt::format("{}, profiler API v{}, format 1.{}", or_dash(d.meta("nccl.version")),
+                           c.profiler_api, d.minor_version)});
+  fields.push_back({"capture", fmt::format("events {} (mask {:#x}), buffer {} MB, plugin {}",
+                                           or_dash(d.meta("capture.events")), c.event_mask,
+                                           or_dash(d.meta("capture.buffer_size_mb")),
+                                           or_dash(d.meta("capture.plugin_version")))});
+  return fields;
+}
+
+void write_file_text(const LoadedCaptures& loaded, const RankCapture& f, OutputFormat format,
+                     std::string& out) {
   const ingest::NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
+  std::vector<Field> fields;
+  fields.push_back({"communicator",
+                    fmt::format("{}{}, rank {} of {}, {} node(s)", comm_hex(c.comm_hash),
+                                d.meta("comm_name").empty() ? "" : " (" + d.meta("comm_name") + ")",
+                                c.rank, c.nranks, c.nnodes)});
+  fields.push_back({"host", fmt::format("{}, pid {}", or_dash(d.meta("hostname")), c.pid)});
+  fields.push_back(
+      {"gpu", fmt::format("{}, uuid {}, bus {}, cuda device {}", or_dash(d.meta("gpu.name")),
+                          or_dash(d.meta("gpu.uuid")), or_dash(d.meta("gpu.pci_bus_id")),
+                          or_dash(d.meta("gpu.cuda_device")))});
+  const Field time{
+      "time", fmt::format("{} to {} ({:.3f} ms), ended by {}", describe_time(c.capture_start_ns),
+                          describe_time(c.capture_end_ns),
+                          static_cast<double>(c.capture_end_ns - c.capture_start_ns) / 1e6,
+                          end_reason_name(c.end_reason))};
+  if (events_only(d)) {
+    fields.push_back(
+        {"format", fmt::format("1.{}, event records only (no profiler records)", d.minor_version)});
+    fields.push_back(time);
+    fields.push_back({"event records", event_records_line(event_totals(loaded, &d))});
+    fields.push_back({"clock", clock_line(f)});
+  } else {
+    for (auto& field : plugin_fields(f)) fields.push_back(std::move(field));
+    fields.push_back(time);
+    fields.push_back(
+        {"records", fmt::format("{} written, {} dropped (buffer full), {} incomplete, {} after "
+                                "the dump (capacity {})",
+                                d.records.size(), c.records_dropped, c.records_incomplete,
+                                c.events_after_dump, c.records_capacity)});
+    fields.push_back({"events", events_line(f)});
+    fields.push_back({"never stopped", never_stopped_line(f)});
+    fields.push_back(
+        {"unmatched", fmt::format("{} stop(s) and {} state(s) of ids never started, {} double "
+                                  "stop(s) (NCCL's stale handle, ignored), {} duplicate start(s), "
+                                  "{} parent(s) not in this file",
+                                  n.stops_unknown_id, n.states_unknown_id, n.double_stops,
+                                  n.duplicate_starts, n.missing_parents)});
+    if (d.has_event_streams()) {
+      fields.push_back({"event records", event_records_line(event_totals(loaded, &d))});
+    }
+    fields.push_back({"clock", clock_line(f)});
+    fields.push_back({"KernelCh", kernel_channels_line(f)});
+    if (f.kernel_channels.stale() > 0) {
+      fields.push_back(
+          {"", fmt::format("stale = timestamps of another work item: NCCL hands each channel's "
+                           "GPU times over through a 64-entry ring indexed by a work counter, and "
+                           "when host and device counters fall out of step the proxy reads "
+                           "another work's slot. Stale events are left out of GPU spans "
+                           "(tolerance ± {:.3f} us).",
+                           f.kernel_channels.tolerance_ns / 1e3)});
+    }
+  }
+  if (format == OutputFormat::kMarkdown) {
+    render_fields(fields, format, out, 0, 14, "file " + d.path);
+    return;
+  }
   out += fmt::format("file {}\n", d.path);
-  out += fmt::format("  communicator  {}{}, rank {} of {}, {} node(s)\n", comm_hex(c.comm_hash),
-                     d.meta("comm_name").empty() ? "" : " (" + d.meta("comm_name") + ")", c.rank,
-                     c.nranks, c.nnodes);
-  out += fmt::format("  host          {}, pid {}\n", or_dash(d.meta("hostname")), c.pid);
-  out += fmt::format("  gpu           {}, uuid {}, bus {}, cuda device {}\n",
-                     or_dash(d.meta("gpu.name")), or_dash(d.meta("gpu.uuid")),
-                     or_dash(d.meta("gpu.pci_bus_id")), or_dash(d.meta("gpu.cuda_device")));
-  out += fmt::format("  nccl          {}, profiler API v{}, format 1.{}\n",
-                     or_dash(d.meta("nccl.version")), c.profiler_api, d.minor_version);
-  out += fmt::format("  capture       events {} (mask {:#x}), buffer {} MB, plugin {}\n",
-                     or_dash(d.meta("capture.events")), c.event_mask,
-                     or_dash(d.meta("capture.buffer_size_mb")),
-                     or_dash(d.meta("capture.plugin_version")));
-  out += fmt::format("  time          {} to {} ({:.3f} ms), ended by {}\n",
-                     describe_time(c.capture_start_ns), describe_time(c.capture_end_ns),
-                     static_cast<double>(c.capture_end_ns - c.capture_start_ns) / 1e6,
-                     end_reason_name(c.end_reason));
-  out += fmt::format(
-      "  records       {} written, {} dropped (buffer full), {} incomplete, {} after the dump "
-      "(capacity {})\n",
-      d.records.size(), c.records_dropped, c.records_incomplete, c.events_after_dump,
-      c.records_capacity);
-  out += fmt::format("  events        {}\n", events_line(f));
-  out += fmt::format("  never stopped {}\n", never_stopped_line(f));
-  out += fmt::format(
-      "  unmatched     {} stop(s) and {} state(s) of ids never started, {} double stop(s) "
-      "(NCCL's stale handle, ignored), {} duplicate start(s), {} parent(s) not in this file\n",
-      n.stops_unknown_id, n.states_unknown_id, n.double_stops, n.duplicate_starts,
-      n.missing_parents);
-  out += fmt::format("  clock         {}", f.clock.describe());
-  if (f.clock.invalid_samples > 0) {
-    out += fmt::format(" ({} invalid sample(s) ignored)", f.clock.invalid_samples);
-  }
-  if (!d.meta("clock.note").empty()) out += fmt::format(" (note: {})", d.meta("clock.note"));
-  out += "\n";
-  out += fmt::format("  KernelCh      {}\n", kernel_channels_line(f));
-  if (f.kernel_channels.stale() > 0) {
-    out += fmt::format(
-        "                stale = timestamps of another work item: NCCL hands each channel's GPU "
-        "times over through a 64-entry ring indexed by a work counter, and when host and device "
-        "counters fall out of step the proxy reads another work's slot. Stale events are left "
-        "out of GPU spans (tolerance ± {:.3f} us).\n",
-        f.kernel_channels.tolerance_ns / 1e3);
-  }
+  render_fields(fields, format, out, 2);
   out += "\n";
 }
 
-void write_text(const LoadedCaptures& loaded, const CommonOptions& o, std::string& out) {
+TextTable event_stream_table(const LoadedCaptures& loaded) {
+  std::int64_t longest = 0;
+  for (const auto& s : loaded.event_streams) {
+    if (s.stats.first_ns <= s.stats.last_ns) {
+      longest = std::max(longest, sat_sub(s.stats.last_ns, s.stats.first_ns));
+    }
+  }
+  const TimeScale scale = time_scale_for(longest);
+  TextTable t;
+  t.title = "Event streams";
+  t.columns = {"file",
+               "rank",
+               "stream",
+               "source",
+               "name",
+               "written",
+               "dropped",
+               "capacity",
+               "pairs",
+               "instants",
+               "unmatched",
+               "max depth",
+               scale.header("span"),
+               "clock"};
+  for (const auto& s : loaded.event_streams) {
+    const ingest::NpktDump& d = *s.file->dump;
+    const format::StreamInfo& info = d.streams[s.stream];
+    std::string source = source_name(info.source);
+    switch (info.source) {
+      case format::kStreamGpuBlock:
+        source += fmt::format(" {}", info.block);
+        break;
+      case format::kStreamGpuWarp:
+        source += fmt::format(" {}.{}", info.block, info.warp);
+        break;
+      default:
+        source += fmt::format(" {}", info.os_tid);
+        break;
+    }
+    t.add_row({d.path, std::to_string(s.track.rank), std::to_string(s.track.index), source,
+               or_dash(d.string_at(info.name_string)), std::to_string(info.records_written),
+               std::to_string(info.records_dropped), std::to_string(info.capacity),
+               std::to_string(s.stats.spans), std::to_string(s.stats.instants),
+               std::to_string(s.stats.unmatched_entries + s.stats.unmatched_exits),
+               std::to_string(s.max_depth),
+               s.stats.first_ns <= s.stats.last_ns
+                   ? scale(static_cast<double>(sat_sub(s.stats.last_ns, s.stats.first_ns)))
+                   : "-",
+               s.clock});
+  }
+  return t;
+}
+
+std::string phase_of(const EventRecords& events, std::uint16_t base) {
+  const std::uint16_t p = events.phases.phase_of_base[base];
+  return p == kInheritPhase ? "inherit" : events.phases.phase_names[p];
+}
+
+// Every (id, name) of the files, in order of first appearance.
+TextTable event_name_table(const LoadedCaptures& loaded) {
+  const EventRecords& events = loaded.events;
+  TextTable t;
+  t.title = "Event names (phase: a --phase-map rule, else the hint, else the built-in rules)";
+  t.columns = {"id", "name", "kind", "phase hint", "phase"};
+  std::vector<std::pair<std::uint16_t, std::string>> seen;
+  for (const auto& f : events.files) {
+    for (const auto& n : f.dump->event_names) {
+      if (std::find(seen.begin(), seen.end(), std::pair{n.id, n.name}) != seen.end()) continue;
+      seen.emplace_back(n.id, n.name);
+      const EventIdName* e = events.names.find(f.names, n.id);
+      t.add_row({event_id_hex(n.id), n.name, event_kind_name(e->kind), or_dash(n.phase),
+                 phase_of(events, e->base)});
+    }
+  }
+  return t;
+}
+
+std::vector<std::string> unmatched_event_lines(const LoadedCaptures& loaded) {
+  std::vector<std::string> lines;
+  for (const auto& s : loaded.event_streams) {
+    for (const auto& u : s.unmatched) {
+      lines.push_back(
+          fmt::format("{} record {} (offset {}): {} {}", locate_event_stream(*s.file, s.stream),
+                      u.record, u.offset, u.name,
+                      u.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY"));
+    }
+  }
+  return lines;
+}
+
+void write_events_text(const LoadedCaptures& loaded, OutputFormat format, std::string& out) {
+  const bool markdown = format == OutputFormat::kMarkdown;
+  if (!markdown) out += "\n";
+  render_table(event_stream_table(loaded), format, out);
+  if (!markdown) out += "\n";
+  render_table(event_name_table(loaded), format, out);
+  const auto unmatched = unmatched_event_lines(loaded);
+  if (unmatched.empty()) return;
+  if (!markdown) out += "\n";
+  render_list("unmatched events (first ones per stream)", unmatched, format, out);
+}
+
+void write_text(const LoadedCaptures& loaded, const CommonOptions& o, OutputFormat format,
+                std::string& out) {
   std::uint64_t records = 0;
   std::uint64_t dropped = 0;
   std::uint64_t events = 0;
@@ -195,14 +405,26 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, std::strin
     dropped += f->dump.comm.records_dropped;
     events += total_events(f->events.counts);
   }
-  out += fmt::format("dump          {}\n", o.path);
-  out += fmt::format("format        npkit dump v1 (.npkt), {} file(s), {} communicator(s)\n",
-                     loaded.files.size(), loaded.comms.size());
-  out += fmt::format("totals        {} records, {} dropped, {} events\n", records, dropped, events);
-  for (const auto& comm : loaded.comms) out += "  " + describe_comm(comm) + "\n";
-  out += "\n";
-  for (const auto& f : loaded.files) write_file_text(*f, out);
-  render_text(file_table(loaded, false), out);
+  std::vector<Field> fields = {
+      {"dump", o.path},
+      {"format", fmt::format("npkit dump v1 (.npkt), {} file(s), {} communicator(s)",
+                             loaded.files.size(), loaded.comms.size())},
+      {"totals", fmt::format("{} records, {} dropped, {} events", records, dropped, events)}};
+  if (has_event_records(loaded)) {
+    fields.push_back({"event records", event_records_line(event_totals(loaded, nullptr))});
+  }
+  render_fields(fields, format, out);
+  std::vector<std::string> comms;
+  for (const auto& comm : loaded.comms) comms.push_back(describe_comm(comm));
+  if (format == OutputFormat::kMarkdown) {
+    render_list("communicators", comms, format, out);
+  } else {
+    for (const auto& comm : comms) out += "  " + comm + "\n";
+    out += "\n";
+  }
+  for (const auto& f : loaded.files) write_file_text(loaded, *f, format, out);
+  render_table(file_table(loaded, false), format, out);
+  if (has_event_records(loaded)) write_events_text(loaded, format, out);
 }
 
 void write_clock_json(JsonWriter& w, const RankCapture& f) {
@@ -253,7 +475,75 @@ void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
   w.end_object();
 }
 
-void write_file_json(JsonWriter& w, const RankCapture& f) {
+void write_event_records_json(JsonWriter& w, const LoadedCaptures& loaded,
+                              const ingest::NpktDump& d) {
+  const EventRecords& events = loaded.events;
+  w.key("event_records");
+  w.begin_object();
+  w.key("streams");
+  w.begin_array();
+  for (const auto& s : loaded.event_streams) {
+    if (s.file->dump != &d) continue;
+    const format::StreamInfo& info = d.streams[s.stream];
+    w.begin_object();
+    w.field("stream", s.track.index);
+    w.field("source", source_name(info.source));
+    w.field("cuda_device", info.cuda_device);
+    w.field("block", info.block);
+    w.field("warp", info.warp);
+    w.field("os_tid", info.os_tid);
+    w.field("name", d.string_at(info.name_string));
+    w.field("clock", s.clock);
+    w.field("cycles_per_second", info.cycles_per_second);
+    w.field("written", info.records_written);
+    w.field("dropped", info.records_dropped);
+    w.field("capacity", info.capacity);
+    w.field("pairs", s.stats.spans);
+    w.field("instants", s.stats.instants);
+    w.field("unmatched_entries", s.stats.unmatched_entries);
+    w.field("unmatched_exits", s.stats.unmatched_exits);
+    w.field("unknown_ids", s.stats.unknown_ids);
+    w.field("nonmonotonic", s.stats.nonmonotonic);
+    w.field("max_depth", s.max_depth);
+    w.field("time_base", s.stats.domain == TimeDomain::kHost ? "host" : "own");
+    if (s.stats.first_ns <= s.stats.last_ns) {
+      w.field("first_ns", s.stats.first_ns);
+      w.field("last_ns", s.stats.last_ns);
+    }
+    w.key("unmatched");
+    w.begin_array();
+    for (const auto& u : s.unmatched) {
+      w.begin_object();
+      w.field("name", u.name);
+      w.field("event", u.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+      w.field("record", u.record);
+      w.field("offset", u.offset);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("names");
+  w.begin_array();
+  for (const auto& f : events.files) {
+    if (f.dump != &d) continue;
+    for (const auto& n : d.event_names) {
+      const EventIdName* e = events.names.find(f.names, n.id);
+      w.begin_object();
+      w.field("id", static_cast<unsigned>(n.id));
+      w.field("name", n.name);
+      w.field("kind", event_kind_name(e->kind));
+      w.field("phase_hint", n.phase);
+      w.field("phase", phase_of(events, e->base));
+      w.end_object();
+    }
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapture& f) {
   const ingest::NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
@@ -319,6 +609,7 @@ void write_file_json(JsonWriter& w, const RankCapture& f) {
   w.end_object();
   write_clock_json(w, f);
   write_kernel_channels_json(w, f);
+  if (d.has_event_streams() && d.comm.rank >= 0) write_event_records_json(w, loaded, d);
   w.end_object();
 }
 
@@ -348,7 +639,7 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, std::strin
   w.end_array();
   w.key("files");
   w.begin_array();
-  for (const auto& f : loaded.files) write_file_json(w, *f);
+  for (const auto& f : loaded.files) write_file_json(w, loaded, *f);
   w.end_array();
   write_warnings_json(w, loaded.diagnostics);
   w.end_object();
@@ -368,7 +659,9 @@ Result<int> run_npkt_info(const CommonOptions& o, CliContext& context) {
       render_csv(file_table(*loaded, true), text);
       break;
     case OutputFormat::kTable:
-      write_text(*loaded, o, text);
+    case OutputFormat::kMarkdown:
+    case OutputFormat::kHtml:
+      write_text(*loaded, o, output_format(o), text);
       break;
   }
   NPKIT_TRY(write_output(o, text, context));

@@ -35,7 +35,6 @@ std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
 Status reject_legacy_options(const CommonOptions& o) {
   const char* option = nullptr;
   if (o.event_table != "auto") option = "--event-table";
-  if (!o.phase_map.empty()) option = "--phase-map";
   if (o.cpu_record_size != 0) option = "--cpu-record-size";
   if (option == nullptr) return Ok{};
   return Error{std::string(option) + " applies to legacy NPKit dump directories; " + o.path +
@@ -133,12 +132,14 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
   }
   LoadedCaptures loaded;
   std::vector<std::int32_t> seen_ranks;
+  bool any_event_records = false;
   for (const auto& path : paths) {
     auto dump = ingest::read_npkt_file(path);
     if (!dump) return dump.error();
     for (const auto& w : dump->warnings) loaded.diagnostics.warn("npkt reader", path + ": " + w);
     const std::int32_t rank = dump->comm.rank;
     seen_ranks.push_back(rank);
+    any_event_records = any_event_records || dump->has_event_streams();
     const bool selected =
         rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
     if (!selected) continue;
@@ -152,6 +153,17 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
     return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
                  rank_ranges(seen_ranks) + ")"};
   }
+  if (!o.phase_map.empty() && !any_event_records) {
+    return Error{"--phase-map applies to legacy NPKit dump directories and to event records; " +
+                 o.path + " holds .npkt dumps without event records"};
+  }
+  auto user_rules = read_user_phase_map(o);
+  if (!user_rules) return user_rules.error();
+  for (const auto& f : loaded.files) {
+    add_event_file(loaded.events, f->dump, f->clock, loaded.diagnostics);
+  }
+  resolve_event_phases(loaded.events, *user_rules);
+  loaded.event_streams = check_event_streams(loaded.events, loaded.diagnostics);
   std::vector<const RankCapture*> captures;
   for (const auto& f : loaded.files) captures.push_back(f.get());
   loaded.comms = join_communicators(captures, loaded.diagnostics);

@@ -1,4 +1,5 @@
-// commands/npkt_input.hpp — .npkt inputs (the profiler plugin's dumps) of the analysis commands.
+// commands/npkt_input.hpp — .npkt inputs (the profiler plugin's dumps and the event recorders'
+// dumps) of the analysis commands.
 // Contract: is_npkt_input is true for a regular file that starts with the npkt magic or is named
 // *.npkt, and for a directory holding at least one *.npkt file; every other PATH takes the legacy
 // NPKit path unchanged. load_npkt_input reads every file (an unreadable or malformed file is an
@@ -7,8 +8,13 @@
 // warnings become "npkt reader" warnings, stale KernelCh events (timestamps of another work item)
 // a "stale KernelCh timestamps" warning per file, collectives whose valid KernelCh channels never
 // ran together "disjoint channel spans" warnings, and each instance lacking a rank an "instance
-// missing ranks" warning. Options that only mean something for legacy dumps
-// (--event-table, --phase-map, --cpu-record-size) are an Error; --threads has no effect.
+// missing ranks" warning. A file may hold profiler records, event records, or both (a file of
+// event records alone loads like any other). The event records of the selected files are gathered
+// in `events` (phases: --phase-map rules, then the names' phase hints, then the built-in rules)
+// and paired once into `event_streams`, whose warnings (pair/event_stream_check.hpp) join the
+// others. Options that only mean something for legacy dumps (--event-table, --cpu-record-size)
+// are an Error; so is --phase-map when no file of PATH holds event records; --threads has no
+// effect.
 #pragma once
 
 #include <memory>
@@ -17,7 +23,9 @@
 
 #include "commands/command.hpp"
 #include "join/communicator_join.hpp"
+#include "model/event_records.hpp"
 #include "model/profiler_capture.hpp"
+#include "pair/event_stream_check.hpp"
 
 namespace npkit::cli {
 
@@ -26,6 +34,8 @@ bool is_npkt_input(const std::string& path);
 struct LoadedCaptures {
   std::vector<std::unique_ptr<RankCapture>> files;  // selected files, in path order
   std::vector<Communicator> comms;
+  EventRecords events;                            // refers into `files`
+  std::vector<EventStreamSummary> event_streams;  // every stream of `events`, in reading order
   Diagnostics diagnostics;
 };
 

@@ -1,10 +1,19 @@
-// `npkit-analyze report PATH` for .npkt dumps: per rank, collectives by function, arrival skew
-// (stragglers) and, with NET transport, where the proxy steps spend their time.
+// `npkit-analyze report PATH` for .npkt dumps: per rank, collectives by function; across ranks,
+// clock alignment, join gaps, sync and stragglers (commands/cross_rank_output.hpp); with NET
+// transport, where the proxy steps spend their time; AlltoAll traffic per peer; switch points
+// and latency distributions; and the findings of the diagnosis rules.
 #include <fmt/format.h>
 
+#include <algorithm>
+
+#include "bandwidth/nccl_tests_convention.hpp"
+#include "commands/cross_rank_output.hpp"
 #include "commands/html_report.hpp"
+#include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "join/arrival_skew.hpp"
+#include "join/profiler_cross_rank.hpp"
+#include "model/profiler_bandwidth.hpp"
 #include "model/profiler_rank_summary.hpp"
 #include "proxy/proxy_step_breakdown.hpp"
 #include "render/text_table.hpp"
@@ -16,26 +25,59 @@ struct RankReport {
   const RankCapture* capture = nullptr;
   std::vector<FuncSummary> funcs;
   ProxyStepBreakdown steps;
+  std::vector<AlltoallPeerTraffic> peers;
 };
 
 struct CommReport {
   const Communicator* comm = nullptr;
   std::vector<RankReport> ranks;
   ArrivalSkew skew;
+  CrossRankAnalysis cross;
+  std::vector<Finding> findings;  // cross-rank findings, then the bandwidth rules'
 };
 
-std::vector<CommReport> build_reports(const LoadedCaptures& loaded) {
-  std::vector<CommReport> out;
+struct Report {
+  std::vector<CommReport> comms;
+  std::vector<ProfilerBandwidthRow> rows;
+  std::vector<SwitchPoint> switches;
+  std::vector<LatencyBucket> latency;
+};
+
+// The timed bandwidth rows of one communicator as diagnosis evidence (Send/Recv rows left out).
+std::vector<SizeEvidence> size_evidence(const std::vector<ProfilerBandwidthRow>& rows,
+                                        std::uint64_t comm) {
+  std::vector<SizeEvidence> out;
+  for (const auto& r : rows) {
+    if (r.comm_hash != comm || r.func == "SendRecv" || r.ranks.empty()) continue;
+    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
+                                            static_cast<std::uint32_t>(std::max(r.nranks, 0)));
+    out.push_back({r.func, r.algo, r.proto, r.bytes, r.instances - r.untimed_instances, r.time_ns,
+                   r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
+  }
+  return out;
+}
+
+Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) {
+  Report report;
+  report.rows = bandwidth_rows(loaded.comms, "all");
+  report.switches = switch_points(report.rows);
+  report.latency = latency_distributions(loaded.comms);
   for (const auto& comm : loaded.comms) {
     CommReport c;
     c.comm = &comm;
     for (const RankCapture* r : comm.ranks) {
-      c.ranks.push_back({r, summarize_by_func(*r), proxy_step_breakdown(*r)});
+      c.ranks.push_back({r, summarize_by_func(*r), proxy_step_breakdown(*r),
+                         alltoall_peer_traffic(r->collectives, r->rank())});
     }
     c.skew = arrival_skew(comm);
-    out.push_back(std::move(c));
+    c.cross = analyze_cross_rank(profiler_cross_rank_input(comm), thresholds);
+    c.findings = c.cross.findings;
+    const auto evidence = size_evidence(report.rows, comm.comm_hash);
+    find_small_messages(evidence, c.cross.input.scope, thresholds, c.findings);
+    find_few_channels(evidence, c.cross.input.scope, thresholds, c.findings);
+    report.comms.push_back(std::move(c));
   }
-  return out;
+  return report;
 }
 
 double share(std::int64_t part, std::int64_t whole) {
@@ -59,8 +101,11 @@ std::string clock_summary(const RankCapture& r) {
   return s;
 }
 
-void write_comm_text(const CommReport& c, std::string& out) {
-  out += "\n" + describe_comm(*c.comm) + "\n";
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+void write_collectives(const CommReport& c, OutputFormat f, std::string& out) {
   TextTable colls;
   colls.title =
       "Collectives per rank (GPU span: first KernelCh start to last KernelCh stop, stale KernelCh "
@@ -68,51 +113,38 @@ void write_comm_text(const CommReport& c, std::string& out) {
   colls.columns = {"rank",       "collective",  "count",    "timed",
                    "total (us)", "median (us)", "KernelCh", "stale KernelCh"};
   for (const auto& r : c.ranks) {
-    for (const auto& f : r.funcs) {
-      colls.add_row({std::to_string(r.capture->rank()), f.func, std::to_string(f.count),
-                     std::to_string(f.timed), f.timed ? us(static_cast<double>(f.total_ns)) : "-",
-                     f.timed ? us(f.median_ns) : "-", std::to_string(f.kernel_channels),
-                     std::to_string(f.stale_channels)});
+    for (const auto& fs : r.funcs) {
+      colls.add_row({std::to_string(r.capture->rank()), fs.func, std::to_string(fs.count),
+                     std::to_string(fs.timed),
+                     fs.timed ? us(static_cast<double>(fs.total_ns)) : "-",
+                     fs.timed ? us(fs.median_ns) : "-", std::to_string(fs.kernel_channels),
+                     std::to_string(fs.stale_channels)});
     }
   }
   if (colls.rows.empty()) {
-    out += "no Coll or P2p events\n";
+    render_section_line("no Coll or P2p events", f, out);
   } else {
-    render_text(colls, out);
+    render_block(colls, f, out);
   }
+}
 
-  out += "\n";
-  if (c.skew.instances_compared == 0) {
-    out += "Arrival skew: no collective instance has GPU spans on two ranks\n";
-  } else {
-    TextTable skew;
-    skew.title =
-        fmt::format("Arrival skew (GPU start minus the earliest rank's, over {} instance(s))",
-                    c.skew.instances_compared);
-    skew.columns = {"rank", "instances", "median (us)", "max (us)", "arrived last", "clock"};
-    for (const auto& r : c.ranks) {
-      const RankSkew* s = skew_of(c.skew, r.capture->rank());
-      if (s == nullptr) {
-        skew.add_row(
-            {std::to_string(r.capture->rank()), "0", "-", "-", "0", clock_summary(*r.capture)});
-        continue;
-      }
-      skew.add_row({std::to_string(s->rank), std::to_string(s->instances), us(s->median_ns),
-                    us(static_cast<double>(s->max_ns)), std::to_string(s->arrived_last),
-                    clock_summary(*r.capture)});
-    }
-    render_text(skew, out);
-    std::string order;
-    for (auto rank : c.skew.straggler_order)
-      order += (order.empty() ? "" : ", ") + std::to_string(rank);
-    out += "Stragglers (latest median arrival first): " + order + "\n";
+void write_clocks(const CommReport& c, OutputFormat f, std::string& out) {
+  std::string line = "Rank clocks (GPU to host; they bound the sync figures):";
+  for (const auto& r : c.ranks) {
+    line += fmt::format(
+        " rank {} {}{};", r.capture->rank(), clock_summary(*r.capture),
+        r.capture->dump.meta("hostname").empty() ? "" : " on " + r.capture->dump.meta("hostname"));
   }
+  line.pop_back();
+  render_section_line(line, f, out);
+}
 
-  out += "\n";
+void write_steps(const CommReport& c, OutputFormat f, std::string& out) {
   bool any_steps = false;
   for (const auto& r : c.ranks) any_steps = any_steps || r.steps.steps > 0;
   if (!any_steps) {
-    out += "Proxy steps: none (no NET transport, or proxy events not captured)\n";
+    render_section_line("Proxy steps: none (no NET transport, or proxy events not captured)", f,
+                        out);
     return;
   }
   TextTable steps;
@@ -140,11 +172,97 @@ void write_comm_text(const CommReport& c, std::string& out) {
                     with_share(b.not_ring_allreduce_ns, b.step_ns)});
     }
   }
-  render_text(steps, out);
-  if (!ring.rows.empty()) {
-    out += "\n";
-    render_text(ring, out);
+  render_block(steps, f, out);
+  if (!ring.rows.empty()) render_block(ring, f, out);
+}
+
+// The slowest timed (rank, peer, direction) of a communicator's AlltoAll traffic, or null.
+const AlltoallPeerTraffic* slowest_peer(const CommReport& c) {
+  const AlltoallPeerTraffic* slowest = nullptr;
+  for (const auto& r : c.ranks) {
+    for (const auto& p : r.peers) {
+      if (p.timed == 0 || p.time_ns <= 0) continue;
+      if (slowest == nullptr || p.gbps < slowest->gbps) slowest = &p;
+    }
   }
+  return slowest;
+}
+
+void write_alltoall(const CommReport& c, OutputFormat f, std::string& out) {
+  TextTable t;
+  t.title =
+      "AlltoAll per peer (each rank's Send/Recv inside its AlltoAll operations; time = summed GPU "
+      "spans of the timed ones; GB/s = their bytes / that time)";
+  t.columns = {"rank", "peer", "direction", "operations", "bytes", "timed", "time (us)", "GB/s"};
+  for (const auto& r : c.ranks) {
+    for (const auto& p : r.peers) {
+      const bool timed = p.timed > 0;
+      t.add_row({std::to_string(p.rank), std::to_string(p.peer), p.send ? "send" : "recv",
+                 std::to_string(p.operations), std::to_string(p.bytes), std::to_string(p.timed),
+                 timed ? us(static_cast<double>(p.time_ns)) : "-", timed ? gbps(p.gbps) : "-"});
+    }
+  }
+  if (t.rows.empty()) return;
+  render_block(t, f, out);
+  if (const AlltoallPeerTraffic* s = slowest_peer(c)) {
+    render_line(fmt::format("Slowest pair: rank {} {} peer {} at {} GB/s ({} B in {} us); "
+                            "untimed rows (a rank's copy to itself has no KernelCh) are left out",
+                            s->rank, s->send ? "sending to" : "receiving from", s->peer,
+                            gbps(s->gbps), s->timed_bytes, us(static_cast<double>(s->time_ns))),
+                f, out);
+  }
+}
+
+void write_switches(const Report& report, std::uint64_t comm, OutputFormat f, std::string& out) {
+  TextTable t;
+  t.title =
+      "Switch points (sizes where NCCL's algorithm/protocol choice changes; busbw from the GPU "
+      "span, nccl-tests conventions)";
+  t.columns = {"collective", "below (B)", "from",           "busbw below (GB/s)",
+               "at (B)",     "to",        "busbw at (GB/s)"};
+  for (const auto& s : report.switches) {
+    if (s.comm_hash != comm) continue;
+    t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
+               gbps(s.busbw_below_gbps), std::to_string(s.at_bytes), s.to_algo + "/" + s.to_proto,
+               gbps(s.busbw_at_gbps)});
+  }
+  if (t.rows.empty()) {
+    render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",
+                        f, out);
+    return;
+  }
+  render_block(t, f, out);
+}
+
+void write_latency(const Report& report, std::uint64_t comm, OutputFormat f, std::string& out) {
+  TextTable t;
+  t.title =
+      "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
+      "per instance)";
+  t.columns = {"collective", "algo",     "proto",    "bucket (B)", "count",   "min (us)",
+               "p10 (us)",   "p50 (us)", "p90 (us)", "p99 (us)",   "max (us)"};
+  for (const auto& b : report.latency) {
+    if (b.comm_hash != comm) continue;
+    t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
+               std::to_string(b.bucket_bytes), std::to_string(b.count), us(b.min_ns), us(b.p10_ns),
+               us(b.p50_ns), us(b.p90_ns), us(b.p99_ns), us(b.max_ns)});
+  }
+  if (!t.rows.empty()) render_block(t, f, out);
+}
+
+void write_comm_text(const Report& report, const CommReport& c, OutputFormat f, std::string& out) {
+  if (f == OutputFormat::kMarkdown) {
+    out += "## " + describe_comm(*c.comm) + "\n\n";
+  } else {
+    out += "\n" + describe_comm(*c.comm) + "\n";
+  }
+  write_collectives(c, f, out);
+  write_clocks(c, f, out);
+  append_cross_rank_text(c.cross, f, out);
+  write_steps(c, f, out);
+  write_alltoall(c, f, out);
+  write_switches(report, c.comm->comm_hash, f, out);
+  write_latency(report, c.comm->comm_hash, f, out);
 }
 
 void write_steps_json(JsonWriter& w, const RankCapture& r, const ProxyStepBreakdown& b) {
@@ -179,8 +297,65 @@ void write_steps_json(JsonWriter& w, const RankCapture& r, const ProxyStepBreakd
   w.end_object();
 }
 
-void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& loaded,
-                const CommonOptions& o, std::string& out) {
+void write_peers_json(JsonWriter& w, const RankReport& r) {
+  w.key("alltoall_peers");
+  w.begin_array();
+  for (const auto& p : r.peers) {
+    w.begin_object();
+    w.field("peer", p.peer);
+    w.field("direction", p.send ? "send" : "recv");
+    w.field("operations", p.operations);
+    w.field("bytes", p.bytes);
+    w.field("timed", p.timed);
+    w.field("timed_bytes", p.timed_bytes);
+    w.field("time_ns", p.time_ns);
+    w.field("gbps", p.gbps);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_report_json(JsonWriter& w, const Report& report, std::uint64_t comm) {
+  w.key("switch_points");
+  w.begin_array();
+  for (const auto& s : report.switches) {
+    if (s.comm_hash != comm) continue;
+    w.begin_object();
+    w.field("collective", s.func);
+    w.field("below_bytes", s.below_bytes);
+    w.field("at_bytes", s.at_bytes);
+    w.field("from_algo", s.from_algo);
+    w.field("from_proto", s.from_proto);
+    w.field("to_algo", s.to_algo);
+    w.field("to_proto", s.to_proto);
+    w.field("busbw_below_gbps", s.busbw_below_gbps);
+    w.field("busbw_at_gbps", s.busbw_at_gbps);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("latency");
+  w.begin_array();
+  for (const auto& b : report.latency) {
+    if (b.comm_hash != comm) continue;
+    w.begin_object();
+    w.field("collective", b.func);
+    w.field("algo", b.algo);
+    w.field("proto", b.proto);
+    w.field("bucket_bytes", b.bucket_bytes);
+    w.field("count", b.count);
+    w.field("min_ns", b.min_ns);
+    w.field("p10_ns", b.p10_ns);
+    w.field("p50_ns", b.p50_ns);
+    w.field("p90_ns", b.p90_ns);
+    w.field("p99_ns", b.p99_ns);
+    w.field("max_ns", b.max_ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+Status write_json(const Report& report, const LoadedCaptures& loaded, const CommonOptions& o,
+                  Diagnostics& diagnostics, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.npkt-report");
@@ -188,7 +363,9 @@ void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& lo
   w.field("path", o.path);
   w.key("communicators");
   w.begin_array();
-  for (const auto& c : reports) {
+  std::vector<Finding> findings;
+  for (const auto& c : report.comms) {
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
     w.begin_object();
     w.field("hash", comm_hex(c.comm->comm_hash));
     w.field("name", c.comm->name);
@@ -204,6 +381,7 @@ void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& lo
       w.begin_object();
       w.field("rank", r.capture->rank());
       w.field("clock_method", r.capture->clock.method_name());
+      w.field("hostname", r.capture->dump.meta("hostname"));
       w.key("collectives");
       w.begin_array();
       for (const auto& f : r.funcs) {
@@ -231,17 +409,24 @@ void write_json(const std::vector<CommReport>& reports, const LoadedCaptures& lo
       }
       w.end_object();
       write_steps_json(w, *r.capture, r.steps);
+      write_peers_json(w, r);
       w.end_object();
     }
     w.end_array();
+    write_cross_rank_json(c.cross, w, /*with_findings=*/false);
+    write_report_json(w, report, c.comm->comm_hash);
     w.end_object();
   }
   w.end_array();
-  write_warnings_json(w, loaded.diagnostics);
+  std::string unused;
+  NPKIT_TRY(append_event_phase_report(loaded, o, OutputFormat::kJson, unused, &w, diagnostics));
+  write_findings_json(findings, w);
+  write_warnings_json(w, diagnostics);
   w.end_object();
+  return Ok{};
 }
 
-TextTable csv_table(const std::vector<CommReport>& reports) {
+TextTable csv_table(const Report& report) {
   TextTable t;
   t.columns = {"comm",
                "rank",
@@ -259,8 +444,17 @@ TextTable csv_table(const std::vector<CommReport>& reports) {
                "other_ns",
                "explained",
                "reduce_scatter_ns",
-               "all_gather_ns"};
-  for (const auto& c : reports) {
+               "all_gather_ns",
+               "host",
+               "host_offset_ns",
+               "sync_instances",
+               "sync_arrived_last_share",
+               "sync_skew_median_ns",
+               "sync_wait_ns",
+               "sync_busy_ns",
+               "sync_wait_share",
+               "sync_margin_median_ns"};
+  for (const auto& c : report.comms) {
     for (const auto& r : c.ranks) {
       std::uint64_t count = 0;
       std::int64_t total = 0;
@@ -272,19 +466,72 @@ TextTable csv_table(const std::vector<CommReport>& reports) {
         kernel_channels += f.kernel_channels;
         stale += f.stale_channels;
       }
-      const RankSkew* s = skew_of(c.skew, r.capture->rank());
+      const std::int32_t rank = r.capture->rank();
+      const RankSkew* s = skew_of(c.skew, rank);
+      const RankSync* sync = nullptr;
+      for (const auto& x : c.cross.sync.ranks) {
+        if (x.rank == rank) sync = &x;
+      }
       const ProxyStepBreakdown& b = r.steps;
-      t.add_row({comm_hex(c.comm->comm_hash), std::to_string(r.capture->rank()),
-                 std::to_string(count), std::to_string(total), std::to_string(kernel_channels),
-                 std::to_string(stale), s ? fmt::format("{:.1f}", s->median_ns) : "",
-                 s ? std::to_string(s->max_ns) : "", s ? std::to_string(s->arrived_last) : "",
-                 std::to_string(b.step_ns), std::to_string(b.net_send_ns),
-                 std::to_string(b.net_recv_ns), std::to_string(b.sync_ns),
-                 std::to_string(b.other_ns), fmt::format("{:.6f}", b.explained()),
-                 std::to_string(b.reduce_scatter_ns), std::to_string(b.all_gather_ns)});
+      t.add_row({comm_hex(c.comm->comm_hash),
+                 std::to_string(rank),
+                 std::to_string(count),
+                 std::to_string(total),
+                 std::to_string(kernel_channels),
+                 std::to_string(stale),
+                 s ? fmt::format("{:.1f}", s->median_ns) : "",
+                 s ? std::to_string(s->max_ns) : "",
+                 s ? std::to_string(s->arrived_last) : "",
+                 std::to_string(b.step_ns),
+                 std::to_string(b.net_send_ns),
+                 std::to_string(b.net_recv_ns),
+                 std::to_string(b.sync_ns),
+                 std::to_string(b.other_ns),
+                 fmt::format("{:.6f}", b.explained()),
+                 std::to_string(b.reduce_scatter_ns),
+                 std::to_string(b.all_gather_ns),
+                 r.capture->dump.meta("hostname"),
+                 fmt::format("{:.1f}", c.cross.alignment.offset_of(rank)),
+                 sync ? std::to_string(sync->instances) : "0",
+                 sync ? fmt::format("{:.6f}", sync->arrived_last_share) : "",
+                 sync ? fmt::format("{:.1f}", sync->skew_median_ns) : "",
+                 sync ? std::to_string(sync->wait_ns) : "",
+                 sync ? std::to_string(sync->busy_ns) : "",
+                 sync ? fmt::format("{:.6f}", sync->wait_share) : "",
+                 sync ? fmt::format("{:.1f}", sync->margin_median_ns) : ""});
     }
   }
   return t;
+}
+
+Status write_text(const Report& report, const LoadedCaptures& loaded, const CommonOptions& o,
+                  OutputFormat f, Diagnostics& diagnostics, std::string& out) {
+  const std::string head = fmt::format("{}: {} file(s), {} communicator(s)", o.path,
+                                       loaded.files.size(), loaded.comms.size());
+  if (f == OutputFormat::kMarkdown) {
+    out += "# npkit-analyze report\n\n";
+    render_line(head, f, out);
+  } else {
+    out += head + "\n";
+  }
+  std::vector<Finding> findings;
+  for (const auto& c : report.comms) {
+    write_comm_text(report, c, f, out);
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  }
+  if (has_event_records(loaded)) {
+    if (f == OutputFormat::kMarkdown) out += "## Event records\n\n";
+    std::string events;
+    NPKIT_TRY(append_event_phase_report(loaded, o, f, events, nullptr, diagnostics));
+    out += f == OutputFormat::kMarkdown ? events : "\n" + events;
+  }
+  if (f == OutputFormat::kMarkdown) {
+    out += "## Findings\n\n";
+  } else {
+    out += "\n";
+  }
+  append_findings(findings, f, out);
+  return Ok{};
 }
 
 }  // namespace
@@ -293,20 +540,16 @@ Result<int> run_npkt_report(const CommonOptions& o, CliContext& context) {
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   auto loaded = load_npkt_input(o);
   if (!loaded) return loaded.error();
-  const auto reports = build_reports(*loaded);
+  const Report report = build_report(*loaded, Thresholds{});
   std::string text;
-  switch (output_format(o)) {
-    case OutputFormat::kJson:
-      write_json(reports, *loaded, o, text);
-      break;
-    case OutputFormat::kCsv:
-      render_csv(csv_table(reports), text);
-      break;
-    case OutputFormat::kTable:
-      text += fmt::format("{}: {} file(s), {} communicator(s)\n", o.path, loaded->files.size(),
-                          loaded->comms.size());
-      for (const auto& c : reports) write_comm_text(c, text);
-      break;
+  const OutputFormat f = output_format(o);
+  if (f == OutputFormat::kJson) {
+    NPKIT_TRY(write_json(report, *loaded, o, loaded->diagnostics, text));
+  } else if (f == OutputFormat::kCsv) {
+    render_csv(csv_table(report), text);
+    NPKIT_TRY(append_event_phase_report(*loaded, o, f, text, nullptr, loaded->diagnostics));
+  } else {
+    NPKIT_TRY(write_text(report, *loaded, o, f, loaded->diagnostics, text));
   }
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(loaded->diagnostics, o, context);

@@ -1,5 +1,5 @@
 // `npkit-analyze trace PATH -o FILE` for .npkt dumps: a Chrome/Perfetto trace, one process per
-// (communicator, rank).
+// (communicator, rank), event-record streams as threads of their file's process.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -26,7 +26,8 @@ Result<int> run_npkt_trace(const CommonOptions& o, CliContext& context) {
     }
   }
   if (o.output.empty() || o.output == "-") {
-    auto written = write_profiler_trace(captures, o.path, context.out, "standard output");
+    auto written =
+        write_profiler_trace(captures, loaded->events, o.path, context.out, "standard output");
     if (!written) return written.error();
   } else {
     // Written beside the target and renamed, so a failed run never leaves a half file; devices
@@ -35,7 +36,7 @@ Result<int> run_npkt_trace(const CommonOptions& o, CliContext& context) {
     const std::string target = in_place ? o.output : o.output + ".tmp";
     std::ofstream file(target, std::ios::binary | std::ios::trunc);
     if (!file) return Error{"cannot write " + o.output + ": cannot create " + target};
-    auto written = write_profiler_trace(captures, o.path, file, o.output);
+    auto written = write_profiler_trace(captures, loaded->events, o.path, file, o.output);
     file.close();
     if (!in_place && (!written || std::rename(target.c_str(), o.output.c_str()) != 0)) {
       std::remove(target.c_str());

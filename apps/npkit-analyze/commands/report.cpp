@@ -1,10 +1,13 @@
-// `npkit-analyze report PATH`: per-rank phase breakdown with the spread across ranks.
+// `npkit-analyze report PATH`: per-rank phase breakdown with the spread across ranks. The phase
+// split itself (compute_phase_report and its renderings) serves every span source: legacy NPKit
+// dumps here, .npkt event records in npkt_event_report.cpp.
 #include <fmt/format.h>
 
 #include <memory>
 
 #include "commands/command.hpp"
 #include "commands/html_report.hpp"
+#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/text_table.hpp"
@@ -31,6 +34,15 @@ Totals reference_totals(const std::vector<RankPhases>& ranks) {
   return t;
 }
 
+// The GPU time that phases other than "other" explain.
+std::int64_t gpu_other_ns(const std::vector<PhaseSpread>& spreads) {
+  std::int64_t other = 0;
+  for (const auto& s : spreads) {
+    if (s.gpu && s.phase == "other") other = s.total_ns;
+  }
+  return other;
+}
+
 TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& totals,
                        const TimeScale& ms) {
   TextTable t;
@@ -51,12 +63,136 @@ TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& to
   return t;
 }
 
-// Machine-readable: integer nanoseconds and shares as fractions.
-TextTable spread_csv(const std::vector<PhaseSpread>& spreads, const Totals& totals) {
+// Per rank, the time of the domain's reference and of each of its phases.
+TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<PhaseSpread>& spreads,
+                     const PhaseAssignment& phases, const TimeScale& ms, bool gpu) {
+  TextTable t;
+  t.columns = {"rank", ms.header(gpu ? "collective" : "span")};
+  std::vector<std::uint16_t> ids;
+  for (const auto& s : spreads) {
+    if (s.gpu != gpu) continue;
+    for (std::size_t p = 0; p < phases.phase_names.size(); ++p) {
+      if (phases.phase_names[p] == s.phase) ids.push_back(static_cast<std::uint16_t>(p));
+    }
+    t.columns.push_back(s.phase);
+  }
+  for (const auto& r : ranks) {
+    const std::int64_t reference = gpu ? r.gpu_reference_ns : r.cpu_reference_ns;
+    const auto& by_phase = gpu ? r.gpu : r.cpu;
+    std::vector<std::string> row = {std::to_string(r.rank), ms(reference)};
+    for (auto p : ids) {
+      row.push_back(
+          fmt::format("{} ({})", ms(by_phase[p].ns), percent(share(by_phase[p].ns, reference))));
+    }
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+void write_json(const LoadedDump& d, const PhaseReport& report, const CommonOptions& o,
+                std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.report");
+  w.field("schema_version", 1);
+  w.field("path", o.path);
+  w.field("event_table", d.dump.table.label());
+  write_phase_report_json(w, report, d.phases);
+  write_warnings_json(w, d.diagnostics);
+  w.end_object();
+}
+
+const PhaseReportWording& legacy_wording() {
+  static const PhaseReportWording wording{
+      "GPU collective time",
+      "top-level spans summed over buffers",
+      "CPU proxy span time",
+      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
+      "Per rank (GPU)",
+      ""};
+  return wording;
+}
+
+Result<int> run_report(const CommonOptions& o, CliContext& context) {
+  if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
+  if (is_npkt_input(o.path)) return run_npkt_report(o, context);
+  if (is_json_input(o.path)) return run_json_report(o, context);
+  auto loaded = load_dump(o, context);
+  if (!loaded) return loaded.error();
+  auto report = compute_phase_report(LegacySpanSource(*loaded), o, loaded->diagnostics);
+  if (!report) return report.error();
+  std::string text;
+  const OutputFormat format = output_format(o);
+  switch (format) {
+    case OutputFormat::kJson:
+      write_json(*loaded, *report, o, text);
+      break;
+    case OutputFormat::kCsv:
+      render_csv(phase_report_csv(*report), text);
+      break;
+    case OutputFormat::kTable:
+    case OutputFormat::kMarkdown:
+    case OutputFormat::kHtml:
+      render_line(fmt::format("{}: {} rank(s), event table {}", o.path,
+                              report->breakdown.ranks().size(), loaded->dump.table.label()),
+                  format, text);
+      render_phase_report(*report, loaded->phases, legacy_wording(), format, text);
+      break;
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded->diagnostics, o, context);
+  return 0;
+}
+
+}  // namespace
+
+Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonOptions& options,
+                                         Diagnostics& diagnostics) {
+  auto merged = read_merged<PhaseBreakdownSink>(
+      source, options, diagnostics, [&] { return PhaseBreakdownSink(source.phases()); });
+  if (!merged) return merged.error();
+  const PhaseBreakdownSink& sink = *merged;
+  if (sink.clamped_spans() > 0) {
+    diagnostics.warn("overlapping children",
+                     std::to_string(sink.clamped_spans()) +
+                         " span(s) end before their nested events; their own time counts as 0",
+                     sink.clamped_spans());
+  }
+  auto spreads = phase_spreads(sink.ranks(), source.phases());
+  return PhaseReport{std::move(*merged), std::move(spreads)};
+}
+
+void render_phase_report(const PhaseReport& report, const PhaseAssignment& phases,
+                         const PhaseReportWording& wording, OutputFormat format, std::string& out) {
+  const auto& ranks = report.breakdown.ranks();
+  const Totals totals = reference_totals(ranks);
+  const std::int64_t other = gpu_other_ns(report.spreads);
+  const TimeScale ms = time_scale_for(std::max(totals.gpu, totals.cpu));
+  out += fmt::format("{} {} {} ({}); phases explain {}", wording.gpu_time, ms(totals.gpu), ms.unit,
+                     wording.gpu_note, percent(share(sat_sub(totals.gpu, other), totals.gpu)));
+  out += totals.cpu > 0 ? fmt::format("; {} {} {}\n\n", wording.cpu_time, ms(totals.cpu), ms.unit)
+                        : "\n\n";
+  const bool markdown = format == OutputFormat::kMarkdown;
+  TextTable spread = spread_table(report.spreads, totals, ms);
+  spread.title = wording.spread_title;
+  render_table(spread, format, out);
+  if (!markdown) out += "\n";
+  TextTable gpu = rank_table(ranks, report.spreads, phases, ms, true);
+  gpu.title = wording.rank_title;
+  render_table(gpu, format, out);
+  if (wording.host_rank_title.empty() || totals.cpu == 0) return;
+  if (!markdown) out += "\n";
+  TextTable cpu = rank_table(ranks, report.spreads, phases, ms, false);
+  cpu.title = wording.host_rank_title;
+  render_table(cpu, format, out);
+}
+
+TextTable phase_report_csv(const PhaseReport& report) {
+  const Totals totals = reference_totals(report.breakdown.ranks());
   TextTable t;
   t.columns = {"phase",       "domain",         "count",       "total_ns",    "share",
                "rank_min_ns", "rank_median_ns", "rank_max_ns", "slowest_rank"};
-  for (const auto& s : spreads) {
+  for (const auto& s : report.spreads) {
     t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), std::to_string(s.total_ns),
                fmt::format("{:.6f}", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)),
                std::to_string(s.min_ns), std::to_string(s.median_ns), std::to_string(s.max_ns),
@@ -65,49 +201,18 @@ TextTable spread_csv(const std::vector<PhaseSpread>& spreads, const Totals& tota
   return t;
 }
 
-TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<PhaseSpread>& spreads,
-                     const PhaseAssignment& phases, const TimeScale& ms) {
-  TextTable t;
-  t.columns = {"rank", ms.header("collective")};
-  std::vector<std::uint16_t> ids;
-  for (const auto& s : spreads) {
-    if (!s.gpu) continue;
-    for (std::size_t p = 0; p < phases.phase_names.size(); ++p) {
-      if (phases.phase_names[p] == s.phase) ids.push_back(static_cast<std::uint16_t>(p));
-    }
-    t.columns.push_back(s.phase);
-  }
-  for (const auto& r : ranks) {
-    std::vector<std::string> row = {std::to_string(r.rank), ms(r.gpu_reference_ns)};
-    for (auto p : ids) {
-      row.push_back(
-          fmt::format("{} ({})", ms(r.gpu[p].ns), percent(share(r.gpu[p].ns, r.gpu_reference_ns))));
-    }
-    t.add_row(std::move(row));
-  }
-  return t;
-}
-
-void write_json(const LoadedDump& d, const PhaseBreakdownSink& sink,
-                const std::vector<PhaseSpread>& spreads, const CommonOptions& o, std::string& out) {
-  const Totals totals = reference_totals(sink.ranks());
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("schema", "npkit-analyze.report");
-  w.field("schema_version", 1);
-  w.field("path", o.path);
-  w.field("event_table", d.dump.table.label());
+void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
+                             const PhaseAssignment& phases) {
+  const auto& ranks = report.breakdown.ranks();
+  const Totals totals = reference_totals(ranks);
   w.field("gpu_collective_ns", totals.gpu);
   w.field("cpu_span_ns", totals.cpu);
-  std::int64_t other = 0;
-  for (const auto& s : spreads) {
-    if (s.gpu && s.phase == "other") other = s.total_ns;
-  }
+  const std::int64_t other = gpu_other_ns(report.spreads);
   w.field("gpu_explained_share",
           totals.gpu > 0 ? share(sat_sub(totals.gpu, other), totals.gpu) : 0.0);
   w.key("phases");
   w.begin_array();
-  for (const auto& s : spreads) {
+  for (const auto& s : report.spreads) {
     w.begin_object();
     w.field("name", s.phase);
     w.field("domain", s.gpu ? "gpu" : "cpu");
@@ -123,7 +228,7 @@ void write_json(const LoadedDump& d, const PhaseBreakdownSink& sink,
   w.end_array();
   w.key("ranks");
   w.begin_array();
-  for (const auto& r : sink.ranks()) {
+  for (const auto& r : ranks) {
     w.begin_object();
     w.field("rank", r.rank);
     w.field("gpu_collective_ns", r.gpu_reference_ns);
@@ -135,7 +240,7 @@ void write_json(const LoadedDump& d, const PhaseBreakdownSink& sink,
       for (std::size_t p = 0; p < totals_by_phase.size(); ++p) {
         if (totals_by_phase[p].ns == 0 && totals_by_phase[p].count == 0) continue;
         w.begin_object();
-        w.field("name", d.phases.phase_names[p]);
+        w.field("name", phases.phase_names[p]);
         w.field("domain", gpu ? "gpu" : "cpu");
         w.field("ns", totals_by_phase[p].ns);
         w.field("share",
@@ -148,69 +253,7 @@ void write_json(const LoadedDump& d, const PhaseBreakdownSink& sink,
     w.end_object();
   }
   w.end_array();
-  write_warnings_json(w, d.diagnostics);
-  w.end_object();
 }
-
-void write_text(const LoadedDump& d, const PhaseBreakdownSink& sink,
-                const std::vector<PhaseSpread>& spreads, const CommonOptions& o, std::string& out) {
-  const Totals totals = reference_totals(sink.ranks());
-  std::int64_t other = 0;
-  for (const auto& s : spreads) {
-    if (s.gpu && s.phase == "other") other = s.total_ns;
-  }
-  out += fmt::format("{}: {} rank(s), event table {}\n", o.path, sink.ranks().size(),
-                     d.dump.table.label());
-  const TimeScale ms = time_scale_for(std::max(totals.gpu, totals.cpu));
-  out += fmt::format(
-      "GPU collective time {} {} (top-level spans summed over buffers); phases explain {}",
-      ms(totals.gpu), ms.unit, percent(share(sat_sub(totals.gpu, other), totals.gpu)));
-  out += totals.cpu > 0 ? fmt::format("; CPU proxy span time {} {}\n\n", ms(totals.cpu), ms.unit)
-                        : "\n\n";
-  TextTable spread = spread_table(spreads, totals, ms);
-  spread.title = "Phases (exclusive time; share of the domain's time; spread of per-rank totals)";
-  render_text(spread, out);
-  out += "\n";
-  TextTable ranks = rank_table(sink.ranks(), spreads, d.phases, ms);
-  ranks.title = "Per rank (GPU)";
-  render_text(ranks, out);
-}
-
-Result<int> run_report(const CommonOptions& o, CliContext& context) {
-  if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
-  if (is_npkt_input(o.path)) return run_npkt_report(o, context);
-  auto loaded = load_dump(o, context);
-  if (!loaded) return loaded.error();
-  auto merged = read_merged<PhaseBreakdownSink>(*loaded, o,
-                                                [&] { return PhaseBreakdownSink(loaded->phases); });
-  if (!merged) return merged.error();
-  const PhaseBreakdownSink& sink = *merged;
-  if (sink.clamped_spans() > 0) {
-    loaded->diagnostics.warn(
-        "overlapping children",
-        std::to_string(sink.clamped_spans()) +
-            " span(s) end before their nested events; their own time counts as 0",
-        sink.clamped_spans());
-  }
-  const auto spreads = phase_spreads(sink.ranks(), loaded->phases);
-  std::string text;
-  switch (output_format(o)) {
-    case OutputFormat::kJson:
-      write_json(*loaded, sink, spreads, o, text);
-      break;
-    case OutputFormat::kCsv:
-      render_csv(spread_csv(spreads, reference_totals(sink.ranks())), text);
-      break;
-    case OutputFormat::kTable:
-      write_text(*loaded, sink, spreads, o, text);
-      break;
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded->diagnostics, o, context);
-  return 0;
-}
-
-}  // namespace
 
 void register_report(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CommonOptions>();

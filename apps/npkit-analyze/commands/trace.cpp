@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
 #include "io/file_io.hpp"
 #include "render/chrome_trace_writer.hpp"
@@ -29,7 +30,13 @@ Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigin
 }
 
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
+  if (o.format != "json") {
+    return Error{"--format " + o.format +
+                 ": trace writes a Chrome/Perfetto trace, which is JSON (--format json); tables "
+                 "in table, csv or md come from info, report and bandwidth"};
+  }
   if (is_npkt_input(o.path)) return run_npkt_trace(o, context);
+  if (is_json_input(o.path)) return run_json_trace(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   // Pass 1, on all cores: the time origins. Its warnings repeat pass 2's, so they are dropped.
@@ -69,6 +76,10 @@ void register_trace(CLI::App& app, CliContext& context) {
                                      "Chrome/Perfetto trace JSON: ranks as processes, buffers and "
                                      "channels as threads, spans as complete events");
   add_common_options(*cmd, *options, /*with_format=*/false);
+  options->format = "json";
+  cmd->add_option("--format", options->format,
+                  "Output format: json (the Chrome Trace Event format; the only one)")
+      ->capture_default_str();
   cmd->callback([options, &context] { context.outcome = run_trace(*options, context); });
 }
 

@@ -157,7 +157,9 @@ __device__ void all_to_all_handshake(const AllToAllArgs& args, int phase) {
 __global__ void all_to_all_kernel(npkit::DeviceRecorder rec, AllToAllArgs args) {
   DEVICE_COLLECTIVES_RECORDER(events, rec);
   const int n = args.nranks;
-  NPKIT_EVENT_ENTRY(events, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
+  // A collective-level span's size is NCCL's count in bytes: for all-to-all, what goes to one
+  // peer (analyzers apply the nccl-tests convention S = size x n).
+  NPKIT_EVENT_ENTRY(events, ALLTOALL, args.per_peer4 * sizeof(float4),
                     static_cast<uint32_t>(args.launch));
 
   NPKIT_EVENT_ENTRY(events, ALLTOALL_SYNC_WAIT, 0, 0);
@@ -180,7 +182,7 @@ __global__ void all_to_all_kernel(npkit::DeviceRecorder rec, AllToAllArgs args) 
   all_to_all_handshake(args, 1);
   __syncthreads();
   NPKIT_EVENT_EXIT(events, ALLTOALL_SYNC_WAIT, 0, 1);
-  NPKIT_EVENT_EXIT(events, ALLTOALL, args.per_peer4 * sizeof(float4) * n,
+  NPKIT_EVENT_EXIT(events, ALLTOALL, args.per_peer4 * sizeof(float4),
                    static_cast<uint32_t>(args.launch));
 }
 

@@ -10,9 +10,9 @@ std::uint64_t size_bucket(std::uint64_t bytes) {
   return bytes == 0 ? 0 : std::bit_floor(bytes);
 }
 
-SpanBandwidthSink::SpanBandwidthSink(const PhaseAssignment& phases, const EventTable& table,
-                                     std::string coll)
-    : phases_(phases), table_(table), coll_(std::move(coll)) {}
+SpanBandwidthSink::SpanBandwidthSink(const PhaseAssignment& phases,
+                                     const std::vector<std::string>& base_names, std::string coll)
+    : phases_(phases), base_names_(base_names), coll_(std::move(coll)) {}
 
 void SpanBandwidthSink::on_span(const Span& span) {
   if (coll_ != "all") {
@@ -45,7 +45,7 @@ std::vector<SpanBandwidthRow> SpanBandwidthSink::summarise() const {
   std::map<std::tuple<std::uint32_t, std::string, bool, std::uint64_t>, const Samples*> per_rank;
   for (const auto& [key, s] : samples_) {
     const auto& [rank, base, gpu, bucket] = key;
-    const std::string& name = table_.base_names()[base];
+    const std::string& name = base_names_[base];
     per_rank[{rank, name, gpu, bucket}] = &s;
     Samples& p = pooled[{name, gpu, bucket}];
     p.ns.merge(s.ns);

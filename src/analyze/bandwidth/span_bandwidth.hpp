@@ -37,7 +37,9 @@ std::uint64_t size_bucket(std::uint64_t bytes);
 
 class SpanBandwidthSink : public SpanSink {
  public:
-  SpanBandwidthSink(const PhaseAssignment& phases, const EventTable& table, std::string coll);
+  // `base_names`: the span source's base event names, indexed by Span::base.
+  SpanBandwidthSink(const PhaseAssignment& phases, const std::vector<std::string>& base_names,
+                    std::string coll);
   void on_span(const Span& span) override;
   // Rows per rank, then pooled rows (rank == kAllRanks), each sorted by name and bucket.
   std::vector<SpanBandwidthRow> summarise() const;
@@ -53,7 +55,7 @@ class SpanBandwidthSink : public SpanSink {
       std::tuple<std::uint32_t, std::uint16_t, bool, std::uint64_t>;  // rank, base, gpu, bucket
 
   const PhaseAssignment& phases_;
-  const EventTable& table_;
+  const std::vector<std::string>& base_names_;
   std::string coll_;
   std::map<Key, Samples> samples_;
 };

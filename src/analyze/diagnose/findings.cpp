@@ -59,7 +59,8 @@ void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Th
 void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::string& scope,
                          const Thresholds& t, std::vector<Finding>& out) {
   for (const auto& p : phases) {
-    if (p.ranks < 2 || p.max_over_median < t.imbalance || p.share < t.imbalance_min_share) {
+    if (p.ranks < 2 || p.min_ns <= 0 || p.max_over_median < t.imbalance ||
+        p.share < t.imbalance_min_share) {
       continue;
     }
     Finding f;

@@ -4,8 +4,10 @@
 // triggered it, in its text and in `numbers` (name, value) for machine use. Rules:
 // - straggler: the first rank of the straggler order arrives last in at least straggler_share of
 //   at least min_instances instances, a median margin of at least straggler_min_margin_ns;
-// - load_imbalance: per phase with at least two ranks, max/median >= imbalance while the phase
-//   holds at least imbalance_min_share of the reference time;
+// - load_imbalance: per phase that every rank (at least two) spends time in, max/median >=
+//   imbalance while the phase holds at least imbalance_min_share of the reference time (a phase
+//   some ranks never enter is a difference of roles, e.g. the split tree's root, not a load
+//   imbalance: shown in the table, no finding);
 // - network_wait: ranks whose NET proxy steps (at least min_instances) spend at least net_wait of
 //   their step time in network waits;
 // - small_messages: per collective, operations below small_bytes (at least min_instances of

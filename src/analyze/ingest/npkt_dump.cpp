@@ -15,7 +15,7 @@ using npkt::error_at;
 constexpr std::uint64_t kHeaderSize = sizeof(format::FileHeader);
 constexpr std::uint64_t kSectionHeaderSize = sizeof(format::SectionHeader);
 // Section kinds are small numbers; a seen-set this big covers every kind v1 knows.
-constexpr std::uint32_t kKnownKinds = format::kSectionProfilerRecords + 1;
+constexpr std::uint32_t kKnownKinds = format::kSectionEventRecords + 1;
 // How many distinct unknown kinds the warning lists.
 constexpr std::size_t kListedUnknownKinds = 8;
 
@@ -181,6 +181,7 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
   view.file = &name;
   view.image = data;
   bool seen[kKnownKinds] = {};
+  std::uint64_t records_header = 0;
   std::uint64_t unknown_sections = 0;
   std::vector<std::uint32_t> unknown_kinds;
   std::uint64_t offset = framing->header_size;
@@ -198,6 +199,7 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
                       "a second " + npkt::section_name(view.kind) + "; expected at most one");
     } else {
       seen[view.kind] = true;
+      if (view.kind == format::kSectionEventRecords) records_header = offset;
       NPKIT_TRY(npkt::decode_section(view, dump));
     }
     offset = *next;
@@ -212,8 +214,14 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
                     "expected a Communicator section (kind 1); none among the " +
                         std::to_string(framing->section_count) + " sections");
   }
-  if (!seen[format::kSectionNames]) {
+  NPKIT_TRY(npkt::check_event_streams(name, seen[format::kSectionStreams], records_header, dump));
+  const bool event_sections = seen[format::kSectionStreams] || seen[format::kSectionEventRecords];
+  if (!seen[format::kSectionNames] && (!event_sections || !dump.records.empty())) {
     dump.warnings.push_back("no Names section: event types and states are unnamed in this file");
+  }
+  if (!dump.event_records.empty() && !seen[format::kSectionEventNames]) {
+    dump.warnings.push_back(
+        "no EventNames section: every event record reads as an unnamed instant");
   }
   if (unknown_sections > 0) {
     std::string kinds;

@@ -9,6 +9,13 @@
 //   each entry is read). Conditions that leave the result sound (e.g. records with kind 0, a
 //   missing names section) are returned as counted warnings, not errors.
 // - Every known section kind may appear at most once; the Communicator section is required.
+// - Event records (minor 1): a file may hold profiler records, event records, or both. Each
+//   stream's records [first_record, first_record + records_written) must lie inside the
+//   EventRecords section and no two streams' ranges may overlap (an Error naming the stream); an
+//   EventRecords section needs a Streams section. An id named twice or above 65535 is an Error.
+//   Records no stream owns, and streams or names of an unknown source, clock or kind, are counted
+//   warnings (skipped). Names are kept as written; pairing and phases are the model's
+//   (model/event_names.hpp).
 // - The returned value owns copies of everything; it does not refer to the file.
 #pragma once
 
@@ -22,6 +29,14 @@
 
 namespace npkit::ingest {
 
+// One EventNames entry (format.hpp EventNameEntry): what an EventRecord::id is called.
+struct NpktEventName {
+  uint16_t id = 0;
+  format::EventKind kind = format::kEventInstant;
+  std::string name;
+  std::string phase;  // the phase hint; "" for none
+};
+
 struct NpktDump {
   std::string path;
   uint16_t minor_version = 0;
@@ -33,13 +48,22 @@ struct NpktDump {
   std::vector<std::pair<uint32_t, std::string>> state_names;       // (state number, name)
   std::vector<std::string> strings;  // indexed by string id; strings[0] == "" (none)
   std::vector<format::ThreadEntry> threads;
-  std::vector<format::ProfilerRecord> records;  // in file order
+  std::vector<format::ProfilerRecord> records;     // in file order
+  std::vector<NpktEventName> event_names;          // in file order, known kinds only
+  std::vector<format::StreamInfo> streams;         // known sources and clocks only, in file order
+  std::vector<uint64_t> stream_offsets;            // file offset of each stream's entry
+  std::vector<uint32_t> stream_numbers;            // each stream's index in the Streams section
+  std::vector<format::EventRecord> event_records;  // in file order (streams index into it)
+  uint64_t event_records_offset = 0;               // file offset of the first event record
+  uint32_t event_record_size = sizeof(format::EventRecord);  // entry_size in the file
   std::vector<std::string> warnings;
 
   // The metadata value for `key`, or "" when absent.
   const std::string& meta(const std::string& key) const;
   // The interned string for `id`, or "" when out of range.
   const std::string& string_at(uint32_t id) const;
+  // True when the file holds event streams (kSectionStreams with at least one known stream).
+  bool has_event_streams() const { return !streams.empty(); }
 };
 
 // Reads and validates the file at `path`.

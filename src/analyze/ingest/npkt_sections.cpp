@@ -1,5 +1,6 @@
 #include "ingest/npkt_sections.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <vector>
@@ -216,7 +217,153 @@ Status read_records(const SectionView& s, NpktDump& dump) {
   return Ok{};
 }
 
+Status read_event_names(const SectionView& s, NpktDump& dump) {
+  constexpr std::size_t kHeader = sizeof(format::EventNameEntry);
+  constexpr std::uint32_t kMaxEventId = 0xFFFF;
+  std::vector<bool> named(kMaxEventId + 1, false);
+  std::uint64_t unknown_kind = 0;
+  std::string first_unknown;
+  NPKIT_TRY(walk_text_entries(
+      s, kHeader,
+      [](const std::uint8_t* h) {
+        return std::uint64_t{load<std::uint32_t>(h + 8)} + load<std::uint32_t>(h + 12);
+      },
+      [&](const std::uint8_t* h, std::string text, std::uint64_t offset) -> Status {
+        const std::uint32_t id = load<std::uint32_t>(h);
+        const std::uint32_t kind = load<std::uint32_t>(h + 4);
+        const std::uint32_t name_size = load<std::uint32_t>(h + 8);
+        if (id > kMaxEventId) {
+          return section_error(s, offset,
+                               "event id " + std::to_string(id) +
+                                   ": expected at most 65535 (EventRecord ids are 16-bit)");
+        }
+        if (named[id]) {
+          return section_error(
+              s, offset, "event id " + std::to_string(id) + " named twice; expected unique ids");
+        }
+        named[id] = true;
+        if (kind < format::kEventEntry || kind > format::kEventInstant) {
+          if (unknown_kind++ == 0) {
+            first_unknown = "offset " + std::to_string(offset) + ": id " + std::to_string(id) +
+                            ", kind " + std::to_string(kind);
+          }
+          return Ok{};
+        }
+        dump.event_names.push_back(
+            NpktEventName{static_cast<std::uint16_t>(id), static_cast<format::EventKind>(kind),
+                          text.substr(0, name_size), text.substr(name_size)});
+        return Ok{};
+      }));
+  if (unknown_kind > 0) {
+    dump.warnings.push_back(std::to_string(unknown_kind) +
+                            " event name(s) of an unknown kind (known: 1 ENTRY, 2 EXIT, 3 instant) "
+                            "skipped; their records read as unnamed; first at " +
+                            first_unknown);
+  }
+  return Ok{};
+}
+
+Status read_streams(const SectionView& s, NpktDump& dump) {
+  const std::size_t first = dump.streams.size();
+  NPKIT_TRY(read_fixed(s, dump.streams));
+  for (std::size_t i = first; i < dump.streams.size(); ++i) {
+    dump.stream_offsets.push_back(s.payload_offset() + (i - first) * s.entry_size);
+    dump.stream_numbers.push_back(static_cast<std::uint32_t>(i - first));
+  }
+  return Ok{};
+}
+
+Status read_event_records(const SectionView& s, NpktDump& dump) {
+  NPKIT_TRY(read_fixed(s, dump.event_records));
+  dump.event_records_offset = s.payload_offset();
+  dump.event_record_size = s.entry_size;
+  return Ok{};
+}
+
+std::string record_range(std::uint64_t first, std::uint64_t count) {
+  return "[" + std::to_string(first) + ", " + std::to_string(first) + " + " +
+         std::to_string(count) + ")";
+}
+
+bool known_stream(const format::StreamInfo& s) {
+  return s.source >= format::kStreamGpuBlock && s.source <= format::kStreamHostThread &&
+         s.clock >= format::kStreamClockGlobalTimer && s.clock <= format::kStreamClockHost;
+}
+
 }  // namespace
+
+Status check_event_streams(const std::string& file, bool streams_seen, std::uint64_t records_header,
+                           NpktDump& dump) {
+  const std::uint64_t total = dump.event_records.size();
+  if (!streams_seen && total > 0) {
+    return error_at(file, records_header,
+                    "EventRecords section: " + std::to_string(total) +
+                        " record(s) but no Streams section to say whose they are; expected a "
+                        "Streams section (kind 9)");
+  }
+  constexpr std::uint64_t kFirstRecordField = 24;
+  std::vector<std::size_t> order;
+  std::uint64_t owned = 0;
+  for (std::size_t i = 0; i < dump.streams.size(); ++i) {
+    const format::StreamInfo& s = dump.streams[i];
+    if (s.first_record > total || s.records_written > total - s.first_record) {
+      return error_at(file, dump.stream_offsets[i] + kFirstRecordField,
+                      "Streams section: stream " + std::to_string(dump.stream_numbers[i]) +
+                          ": records " + record_range(s.first_record, s.records_written) +
+                          " run past the " + std::to_string(total) +
+                          " record(s) of the EventRecords section");
+    }
+    if (s.records_written == 0) continue;
+    order.push_back(i);
+    owned += s.records_written;
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return dump.streams[a].first_record < dump.streams[b].first_record;
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const format::StreamInfo& prev = dump.streams[order[k - 1]];
+    const format::StreamInfo& next = dump.streams[order[k]];
+    if (next.first_record < prev.first_record + prev.records_written) {
+      return error_at(file, dump.stream_offsets[order[k]] + kFirstRecordField,
+                      "Streams section: stream " + std::to_string(dump.stream_numbers[order[k]]) +
+                          ": records " + record_range(next.first_record, next.records_written) +
+                          " overlap stream " + std::to_string(dump.stream_numbers[order[k - 1]]) +
+                          "'s records " + record_range(prev.first_record, prev.records_written));
+    }
+  }
+  if (owned < total) {
+    dump.warnings.push_back(std::to_string(total - owned) +
+                            " event record(s) belong to no stream and were ignored");
+  }
+  std::size_t kept = 0;
+  std::uint64_t unknown = 0;
+  std::string first_unknown;
+  for (std::size_t i = 0; i < dump.streams.size(); ++i) {
+    const format::StreamInfo& s = dump.streams[i];
+    if (!known_stream(s)) {
+      if (unknown++ == 0) {
+        first_unknown = "stream " + std::to_string(dump.stream_numbers[i]) + " at offset " +
+                        std::to_string(dump.stream_offsets[i]) + ": source " +
+                        std::to_string(s.source) + ", clock " + std::to_string(s.clock);
+      }
+      continue;
+    }
+    dump.streams[kept] = s;
+    dump.stream_offsets[kept] = dump.stream_offsets[i];
+    dump.stream_numbers[kept] = dump.stream_numbers[i];
+    ++kept;
+  }
+  dump.streams.resize(kept);
+  dump.stream_offsets.resize(kept);
+  dump.stream_numbers.resize(kept);
+  if (unknown > 0) {
+    dump.warnings.push_back(std::to_string(unknown) +
+                            " stream(s) of an unknown source (known: 1-3) or clock (known: 1-3) "
+                            "skipped with their records; first: " +
+                            first_unknown);
+  }
+  return Ok{};
+}
 
 Error error_at(const std::string& file, std::uint64_t offset, const std::string& what) {
   return Error{file + ": offset " + std::to_string(offset) + ": " + what};
@@ -238,13 +385,19 @@ std::string section_name(std::uint32_t kind) {
       return "Threads section";
     case format::kSectionProfilerRecords:
       return "ProfilerRecords section";
+    case format::kSectionEventNames:
+      return "EventNames section";
+    case format::kSectionStreams:
+      return "Streams section";
+    case format::kSectionEventRecords:
+      return "EventRecords section";
     default:
       return "section of kind " + std::to_string(kind);
   }
 }
 
 bool is_known_section(std::uint32_t kind) {
-  return kind >= format::kSectionCommunicator && kind <= format::kSectionProfilerRecords;
+  return kind >= format::kSectionCommunicator && kind <= format::kSectionEventRecords;
 }
 
 Status decode_section(const SectionView& section, NpktDump& dump) {
@@ -263,6 +416,12 @@ Status decode_section(const SectionView& section, NpktDump& dump) {
       return read_fixed(section, dump.threads);
     case format::kSectionProfilerRecords:
       return read_records(section, dump);
+    case format::kSectionEventNames:
+      return read_event_names(section, dump);
+    case format::kSectionStreams:
+      return read_streams(section, dump);
+    case format::kSectionEventRecords:
+      return read_event_records(section, dump);
     default:
       return section_error(section, section.header_offset,
                            "not a section kind this reader decodes");

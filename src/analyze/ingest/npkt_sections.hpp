@@ -43,4 +43,13 @@ bool is_known_section(std::uint32_t kind);
 // hold just the "none" entry (they fill it by id).
 Status decode_section(const SectionView& section, NpktDump& dump);
 
+// Once every section is decoded: checks that each stream's record range lies inside the
+// EventRecords section and that no two ranges overlap (Errors name the stream and the offset of
+// its first_record field), that records have a Streams section to belong to (`records_header`:
+// the EventRecords section header's offset, 0 when there is none; `streams_seen`: whether a
+// Streams section was read); then drops streams of an unknown source or clock and counts records
+// that no stream owns, as warnings.
+Status check_event_streams(const std::string& file, bool streams_seen, std::uint64_t records_header,
+                           NpktDump& dump);
+
 }  // namespace npkit::ingest::npkt

@@ -4,62 +4,49 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 namespace npkit {
 namespace {
 
-using TrackKey = std::pair<std::string, std::uint32_t>;                     // name, track
-using InstanceKey = std::tuple<std::string, std::uint64_t, std::uint64_t>;  // name, size, m
+using SizeKey = std::pair<std::string, std::uint64_t>;  // name, size
+
+// One rank's operations of one (name, size): per m, the time over its tracks; per track, how
+// many spans of the size it holds.
+struct RankSeries {
+  std::vector<RankTimes> times;
+  std::map<std::uint32_t, std::uint64_t> per_track;
+  std::string track_kind;
+};
 
 std::string track_scope(const RankInstanceTimes& t) {
   return fmt::format("{} {} {}", t.name, t.track_kind, t.track);
 }
 
-// The joinable prefix of one (name, track): the first index where a rank of the name lacks a
-// span or the ranks' sizes differ. Adds the track's gaps.
-std::size_t joinable_prefix(const std::vector<const RankInstanceTimes*>& per_rank,
-                            const std::set<std::int32_t>& name_ranks, const std::string& scope,
-                            std::vector<JoinGap>& gaps) {
-  std::size_t shortest = per_rank.size() < name_ranks.size() ? 0 : SIZE_MAX;
-  std::size_t longest = 0;
-  for (const auto* t : per_rank) {
-    shortest = std::min(shortest, t->spans.size());
-    longest = std::max(longest, t->spans.size());
-  }
-  if (shortest != longest) {
-    std::string detail;
-    for (auto r : name_ranks) {
-      std::size_t n = 0;
-      for (const auto* t : per_rank) {
-        if (t->rank == r) n = t->spans.size();
-      }
-      detail += fmt::format("{}rank {} has {}", detail.empty() ? "" : ", ", r, n);
-    }
-    gaps.push_back({scope, "count mismatch", detail});
-  }
-  for (std::size_t k = 0; k < shortest; ++k) {
-    const std::uint64_t size = per_rank.front()->spans[k].size;
-    const bool agree = std::all_of(per_rank.begin(), per_rank.end(),
-                                   [&](const auto* t) { return t->spans[k].size == size; });
-    if (agree) continue;
-    std::string sizes;
-    for (const auto* t : per_rank) {
-      sizes += fmt::format("{}rank {} {} B", sizes.empty() ? "" : ", ", t->rank, t->spans[k].size);
-    }
-    gaps.push_back(
-        {scope, "size mismatch",
-         fmt::format("occurrence {} differs ({}); later occurrences not joined", k, sizes)});
-    return k;
-  }
-  return shortest;
+std::string size_scope(const SizeKey& key) {
+  return fmt::format("{} {} B", key.first, key.second);
 }
 
-struct PartialInstance {
-  std::map<std::int32_t, RankTimes> ranks;
-  bool excluded = false;
-};
+// The number of operations of a rank's series, or nothing when its tracks disagree (a gap).
+std::optional<std::uint64_t> rank_count(std::int32_t rank, const SizeKey& key, const RankSeries& s,
+                                        std::vector<JoinGap>& gaps) {
+  std::uint64_t lo = UINT64_MAX;
+  std::uint64_t hi = 0;
+  for (const auto& [track, n] : s.per_track) {
+    lo = std::min(lo, n);
+    hi = std::max(hi, n);
+  }
+  if (lo == hi) return hi;
+  std::string detail = fmt::format("rank {}:", rank);
+  for (const auto& [track, n] : s.per_track) {
+    detail +=
+        fmt::format("{} {} {} has {}", detail.back() == ':' ? "" : ",", s.track_kind, track, n);
+  }
+  gaps.push_back({size_scope(key), "track mismatch", detail});
+  return std::nullopt;
+}
 
 }  // namespace
 
@@ -70,16 +57,25 @@ CrossRankInput join_by_occurrence(const std::vector<RankInstanceTimes>& times, s
   out.time_source = std::move(time_source);
   std::map<std::int32_t, std::string> hosts;
   bool every_host = !times.empty();
-  std::map<TrackKey, std::vector<const RankInstanceTimes*>> tracks;
   std::map<std::string, std::set<std::int32_t>> name_ranks;
+  std::map<SizeKey, std::map<std::int32_t, RankSeries>> series;
   for (const auto& t : times) {
     hosts.emplace(t.rank, t.host);
     every_host = every_host && !t.host.empty();
-    tracks[{t.name, t.track}].push_back(&t);
-    if (!t.spans.empty()) name_ranks[t.name].insert(t.rank);
+    name_ranks[t.name].insert(t.rank);
     if (!t.incomplete.empty()) {
       out.gaps.push_back(
           {track_scope(t), "dropped records", fmt::format("rank {}: {}", t.rank, t.incomplete)});
+    }
+    std::map<std::uint64_t, std::uint64_t> seen_of_size;
+    for (const auto& s : t.spans) {
+      RankSeries& rs = series[{t.name, s.size}][t.rank];
+      rs.track_kind = t.track_kind;
+      const std::uint64_t m = seen_of_size[s.size]++;
+      ++rs.per_track[t.track];
+      if (rs.times.size() <= m) rs.times.resize(m + 1, RankTimes{t.rank, INT64_MAX, INT64_MIN});
+      rs.times[m].start_ns = std::min(rs.times[m].start_ns, s.start_ns);
+      rs.times[m].end_ns = std::max(rs.times[m].end_ns, s.end_ns);
     }
   }
   out.hosts_known = every_host;
@@ -91,51 +87,49 @@ CrossRankInput join_by_occurrence(const std::vector<RankInstanceTimes>& times, s
   }
   out.nranks = static_cast<std::int32_t>(out.ranks.size());
 
-  std::map<InstanceKey, PartialInstance> instances;
-  for (auto& [key, per_rank] : tracks) {
-    std::sort(per_rank.begin(), per_rank.end(),
-              [](const auto* a, const auto* b) { return a->rank < b->rank; });
+  for (const auto& [key, by_rank] : series) {
     const std::set<std::int32_t>& ranks = name_ranks[key.first];
-    if (ranks.empty()) continue;
-    const std::size_t prefix =
-        joinable_prefix(per_rank, ranks, track_scope(*per_rank.front()), out.gaps);
-    for (const auto* t : per_rank) {
-      std::map<std::uint64_t, std::uint64_t> seen_of_size;
-      for (std::size_t j = 0; j < t->spans.size(); ++j) {
-        const OccurrenceSpan& s = t->spans[j];
-        PartialInstance& inst = instances[{t->name, s.size, seen_of_size[s.size]++}];
-        if (j >= prefix) {
-          inst.excluded = true;
-          continue;
-        }
-        auto [it, inserted] =
-            inst.ranks.try_emplace(t->rank, RankTimes{t->rank, s.start_ns, s.end_ns});
-        if (!inserted) {
-          it->second.start_ns = std::min(it->second.start_ns, s.start_ns);
-          it->second.end_ns = std::max(it->second.end_ns, s.end_ns);
-        }
+    std::map<std::int32_t, std::uint64_t> counts;
+    bool consistent = true;
+    for (auto r : ranks) {
+      const auto it = by_rank.find(r);
+      if (it == by_rank.end()) {
+        counts[r] = 0;
+        continue;
       }
+      const auto n = rank_count(r, key, it->second, out.gaps);
+      consistent = consistent && n.has_value();
+      counts[r] = n.value_or(it->second.times.size());
     }
-  }
-  std::map<std::string, std::uint64_t> not_joined;
-  for (auto& [key, partial] : instances) {
-    const auto& [name, size, m] = key;
-    if (partial.excluded || partial.ranks.size() != name_ranks[name].size()) {
-      ++not_joined[name];
+    std::uint64_t lo = UINT64_MAX;
+    std::uint64_t hi = 0;
+    for (const auto& [r, n] : counts) {
+      lo = std::min(lo, n);
+      hi = std::max(hi, n);
+    }
+    if (lo != hi) {
+      std::string detail;
+      for (const auto& [r, n] : counts) {
+        detail += fmt::format("{}rank {} has {}", detail.empty() ? "" : ", ", r, n);
+      }
+      out.gaps.push_back({size_scope(key), "count mismatch", detail});
+      consistent = false;
+    }
+    if (!consistent) {
+      out.gaps.push_back({size_scope(key), "not joined",
+                          fmt::format("{} instance(s) left out: occurrence order cannot tell "
+                                      "which are missing where",
+                                      hi)});
       continue;
     }
-    JoinedInstance inst;
-    inst.collective = name;
-    inst.bytes = size;
-    inst.label = fmt::format("{} {} B #{}", name, size, m);
-    for (const auto& [rank, t] : partial.ranks) inst.ranks.push_back(t);
-    out.instances.push_back(std::move(inst));
-  }
-  for (const auto& [name, n] : not_joined) {
-    out.gaps.push_back({name, "not joined",
-                        fmt::format("{} instance(s) left out: some of their spans lie beyond a "
-                                    "track where the ranks disagree",
-                                    n)});
+    for (std::uint64_t m = 0; m < hi; ++m) {
+      JoinedInstance inst;
+      inst.collective = key.first;
+      inst.bytes = key.second;
+      inst.label = fmt::format("{} {} B #{}", key.first, key.second, m);
+      for (const auto& [r, s] : by_rank) inst.ranks.push_back(s.times[m]);
+      out.instances.push_back(std::move(inst));
+    }
   }
   auto earliest = [](const JoinedInstance& i) {
     std::int64_t t = INT64_MAX;

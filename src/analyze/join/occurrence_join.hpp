@@ -3,19 +3,17 @@
 // device-recorder event records: spans per stream).
 // Contract:
 // - Input: per (rank, event name, track) the spans in occurrence order, each with its size field.
-//   The ranks of a name are every rank with at least one span of that name on any track.
-// - Per (name, track) the k-th spans of those ranks are the same operation while every rank has
-//   a k-th span and their sizes agree; the first k where that fails ends the joinable prefix of
-//   the track. Counts that differ are a "count mismatch" gap naming each rank's count; the first
-//   size disagreement a "size mismatch" gap naming k and the sizes.
-// - A rank's span at index j of a track is the m-th span of its size on that track (m counted
-//   over indexes < j); (name, size, m) is one collective on the rank, across its tracks (the
-//   same operation runs on the same set of tracks on every rank: NCCL uses fewer channels for
-//   small sizes, so per-track indexes alone do not line up across tracks). Its time on the rank
-//   is the earliest start to the latest end over those tracks.
-// - An instance is joined only if none of its spans, on any rank and track, lies beyond its
-//   track's joinable prefix; the others are counted in a "not joined" gap per name. Nothing is
-//   guessed: occurrence order cannot tell where a dropped span was.
+//   The ranks of a name are every rank with an entry for that name.
+// - On each track, the m-th span of a size (m counted in occurrence order) is the m-th operation
+//   of that (name, size) on the rank: NCCL runs small sizes on fewer channels and asymmetric
+//   algorithms (the split tree) on different buffers per rank, so raw per-track indexes do not
+//   line up across tracks or ranks, while per-size occurrence does. The rank's time for it is the
+//   earliest start to the latest end over its tracks.
+// - Consistency, per (name, size): the tracks of a rank that carry the size must hold the same
+//   number of its spans ("track mismatch" gap naming each track's count), and every rank of the
+//   name must hold the same number ("count mismatch" gap naming each rank's count). Occurrence
+//   order cannot tell where a missing span was, so an inconsistent (name, size) is not joined at
+//   all ("not joined" gap with how many instances that leaves out); nothing is guessed.
 // - `incomplete` on an input entry (e.g. "buffer probably overflowed") becomes a "dropped
 //   records" gap for that (rank, name, track).
 // - Ranks' hosts: the host of an entry; hosts_known when every entry names one.

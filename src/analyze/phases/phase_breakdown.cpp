@@ -34,7 +34,9 @@ void PhaseBreakdownSink::on_span(const Span& span) {
     ++t.count;
   }
   if (gpu && span.depth == 0) r.gpu_reference_ns = sat_add(r.gpu_reference_ns, span.duration_ns());
-  if (!gpu) r.cpu_reference_ns = sat_add(r.cpu_reference_ns, span.duration_ns());
+  if (!gpu && span.depth == 0) {
+    r.cpu_reference_ns = sat_add(r.cpu_reference_ns, span.duration_ns());
+  }
 }
 
 void PhaseBreakdownSink::merge(const PhaseBreakdownSink& other) {

@@ -1,10 +1,11 @@
 // phase_breakdown.hpp — per-rank time per phase (the data behind `npkit-analyze report`).
 // Contract: every span's exclusive time (its duration minus its direct children's) goes to its
 // effective phase, so the phases of a track add up exactly to the time its top-level spans
-// cover — nothing is counted twice however deep events nest. GPU tracks and CPU (proxy)
-// channels are kept apart: on the GPU the reference is the rank's collective time (the summed
-// duration of top-level GPU spans, over all buffers); on the CPU the summed span time. Counts
-// are the spans that define a phase by their own rule (not inherited ones).
+// cover — nothing is counted twice however deep events nest. GPU tracks and CPU (proxy channels,
+// host threads) tracks are kept apart: on the GPU the reference is the rank's collective time (the
+// summed duration of top-level GPU spans, over all buffers); on the CPU the summed duration of
+// top-level CPU spans (every span of a legacy proxy channel is top-level). Counts are the spans
+// that define a phase by their own rule (not inherited ones).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@ struct PhaseTotal {
 struct RankPhases {
   std::uint32_t rank = 0;
   std::int64_t gpu_reference_ns = 0;  // summed duration of top-level GPU spans
-  std::int64_t cpu_reference_ns = 0;  // summed duration of CPU spans
+  std::int64_t cpu_reference_ns = 0;  // summed duration of top-level CPU spans
   std::vector<PhaseTotal> gpu;        // by phase id
   std::vector<PhaseTotal> cpu;
 };

@@ -67,42 +67,83 @@ PhaseMap PhaseMap::with_user_rules(const PhaseMap& user) const {
   return merged;
 }
 
-PhaseAssignment assign_phases(const PhaseMap& map, const EventTable& table) {
-  PhaseAssignment a;
-  a.phase_names.push_back("other");
-  a.other_phase = 0;
-  const auto phase_id = [&](const std::string& name) -> std::uint16_t {
-    if (name == "inherit") return kInheritPhase;
-    for (std::size_t i = 0; i < a.phase_names.size(); ++i) {
-      if (a.phase_names[i] == name) return static_cast<std::uint16_t>(i);
-    }
-    a.phase_names.push_back(name);
-    return static_cast<std::uint16_t>(a.phase_names.size() - 1);
-  };
-  const auto& bases = table.base_names();
-  a.phase_of_base.assign(bases.size(), kInheritPhase);
-  a.collective_of_base.assign(bases.size(), kNoCollective);
-  for (std::size_t b = 0; b < bases.size(); ++b) {
-    for (const auto& rule : map.rules()) {
-      if (!glob_match(rule.pattern, bases[b])) continue;
-      a.phase_of_base[b] = phase_id(rule.phase);
-      if (!rule.func.empty()) {
-        std::int32_t idx = kNoCollective;
-        for (std::size_t c = 0; c < a.collectives.size(); ++c) {
-          if (a.collectives[c].func == rule.func && a.collectives[c].algo == rule.algo) {
-            idx = static_cast<std::int32_t>(c);
-          }
-        }
-        if (idx == kNoCollective) {
-          a.collectives.push_back({rule.func, rule.algo});
-          idx = static_cast<std::int32_t>(a.collectives.size() - 1);
-        }
-        a.collective_of_base[b] = idx;
-      }
-      break;
-    }
+namespace {
+
+// Resolves phase names to ids and rules' collectives to indexes, in order of first use.
+class AssignmentBuilder {
+ public:
+  explicit AssignmentBuilder(std::size_t bases) {
+    a_.phase_names.push_back("other");
+    a_.other_phase = 0;
+    a_.phase_of_base.assign(bases, kInheritPhase);
+    a_.collective_of_base.assign(bases, kNoCollective);
   }
-  return a;
+
+  void set_phase(std::size_t base, const std::string& phase) {
+    a_.phase_of_base[base] = phase_id(phase);
+  }
+
+  // Applies the first rule of `map` that matches `name`; false when none does.
+  bool apply_rule(const PhaseMap& map, std::size_t base, const std::string& name) {
+    for (const auto& rule : map.rules()) {
+      if (!glob_match(rule.pattern, name)) continue;
+      set_phase(base, rule.phase);
+      if (!rule.func.empty()) a_.collective_of_base[base] = collective_id(rule.func, rule.algo);
+      return true;
+    }
+    return false;
+  }
+
+  PhaseAssignment take() { return std::move(a_); }
+
+ private:
+  std::uint16_t phase_id(const std::string& name) {
+    if (name == "inherit") return kInheritPhase;
+    for (std::size_t i = 0; i < a_.phase_names.size(); ++i) {
+      if (a_.phase_names[i] == name) return static_cast<std::uint16_t>(i);
+    }
+    a_.phase_names.push_back(name);
+    return static_cast<std::uint16_t>(a_.phase_names.size() - 1);
+  }
+
+  std::int32_t collective_id(const std::string& func, const std::string& algo) {
+    std::int32_t idx = kNoCollective;
+    for (std::size_t c = 0; c < a_.collectives.size(); ++c) {
+      if (a_.collectives[c].func == func && a_.collectives[c].algo == algo) {
+        idx = static_cast<std::int32_t>(c);
+      }
+    }
+    if (idx != kNoCollective) return idx;
+    a_.collectives.push_back({func, algo});
+    return static_cast<std::int32_t>(a_.collectives.size() - 1);
+  }
+
+  PhaseAssignment a_;
+};
+
+}  // namespace
+
+PhaseAssignment assign_phases(const PhaseMap& map, const EventTable& table) {
+  const auto& bases = table.base_names();
+  AssignmentBuilder builder(bases.size());
+  for (std::size_t b = 0; b < bases.size(); ++b) builder.apply_rule(map, b, bases[b]);
+  return builder.take();
+}
+
+PhaseAssignment assign_phases_with_hints(const PhaseMap& user,
+                                         const std::vector<std::string>& bases,
+                                         const std::vector<std::string>& hints,
+                                         const PhaseMap& fallback) {
+  AssignmentBuilder builder(bases.size());
+  for (std::size_t b = 0; b < bases.size(); ++b) {
+    if (builder.apply_rule(user, b, bases[b])) continue;
+    if (b < hints.size() && !hints[b].empty()) {
+      builder.set_phase(b, hints[b]);
+      continue;
+    }
+    builder.apply_rule(fallback, b, bases[b]);
+  }
+  return builder.take();
 }
 
 }  // namespace npkit

@@ -58,6 +58,14 @@ struct PhaseAssignment {
 
 PhaseAssignment assign_phases(const PhaseMap& map, const EventTable& table);
 
+// The rules resolved against named events that carry phase hints (.npkt event records): per base
+// name b, the first matching rule of `user`, else `hints[b]` when it is not empty ("inherit"
+// allowed), else the first matching rule of `fallback`. `hints` is parallel to `bases`.
+PhaseAssignment assign_phases_with_hints(const PhaseMap& user,
+                                         const std::vector<std::string>& bases,
+                                         const std::vector<std::string>& hints,
+                                         const PhaseMap& fallback);
+
 // Glob match with '*' only.
 bool glob_match(std::string_view pattern, std::string_view text);
 

@@ -9,6 +9,7 @@
 
 #include "io/background_writer.hpp"
 #include "npkit/version.hpp"
+#include "pair/event_span_reader.hpp"
 #include "render/json_writer.hpp"
 #include "render/trace_lanes.hpp"
 #include "render/trace_numbers.hpp"
@@ -126,6 +127,86 @@ std::string strip_prefix(std::string name, std::string_view prefix) {
   return name;
 }
 
+// ---- Event records ----
+
+constexpr std::uint32_t kEventTidBase = 1000000;
+
+enum class EventItemKind : std::uint8_t { kSpan, kInstant, kNoExit, kNoEntry };
+
+struct EventItem {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  std::size_t stream = 0;  // index into the file's streams
+  EventItemKind kind = EventItemKind::kSpan;
+  std::uint16_t base = 0;
+  std::uint16_t phase = 0;
+  std::uint32_t depth = 0;
+  std::uint64_t record = 0;  // the span's ENTRY, or the event's record, in the stream
+  std::uint64_t exit_record = 0;
+  std::uint32_t tid = 0;
+};
+
+// One file's event items by time base.
+struct EventFileItems {
+  const EventFile* file = nullptr;
+  std::vector<EventItem> host;    // on the host clock
+  std::vector<EventItem> timer;   // %globaltimer without a clock fit
+  std::vector<EventItem> cycles;  // clock64
+};
+
+class EventItemCollector : public EventSpanSink {
+ public:
+  void begin_stream(const EventStreamRef& s, const EventStreamClock& clock) override {
+    if (files_.empty() || files_.back().file != s.file) {
+      files_.emplace_back();
+      files_.back().file = s.file;
+    }
+    stream_ = s.stream;
+    EventFileItems& f = files_.back();
+    target_ = clock.domain == TimeDomain::kHost           ? &f.host
+              : clock.clock == format::kStreamClockCycles ? &f.cycles
+                                                          : &f.timer;
+  }
+  void on_span(const Span& span) override {
+    EventItem item =
+        at(span.start_ns, span.end_ns, EventItemKind::kSpan, span.base, span.entry_record);
+    item.phase = span.phase;
+    item.depth = span.depth;
+    item.exit_record = span.exit_record;
+    target_->push_back(item);
+  }
+  void on_instant(const EventInstant& e) override {
+    target_->push_back(at(e.ns, e.ns, EventItemKind::kInstant, e.base, e.record));
+  }
+  void on_unmatched(const UnmatchedEvent& e) override {
+    target_->push_back(at(
+        e.ns, e.ns, e.kind == EventKind::kEntry ? EventItemKind::kNoExit : EventItemKind::kNoEntry,
+        e.base, e.record));
+  }
+  std::vector<EventFileItems> take() { return std::move(files_); }
+
+ private:
+  EventItem at(std::int64_t start, std::int64_t end, EventItemKind kind, std::uint16_t base,
+               std::uint64_t record) const {
+    EventItem item;
+    item.start = start;
+    item.end = std::max(start, end);
+    item.stream = stream_;
+    item.kind = kind;
+    item.base = base;
+    item.record = record;
+    return item;
+  }
+  std::vector<EventFileItems> files_;
+  std::vector<EventItem>* target_ = nullptr;
+  std::size_t stream_ = 0;
+};
+
+std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
+  for (const auto& item : items) bound = std::min(bound, item.start);
+  return bound;
+}
+
 class TraceBuilder {
  public:
   TraceBuilder(std::ostream& out, std::int64_t origin) : writer_(out), origin_(origin) {
@@ -137,7 +218,8 @@ class TraceBuilder {
         "{\"displayTimeUnit\": \"ns\",\n\"otherData\": " + other_data + ",\n\"traceEvents\": [";
   }
 
-  void add_capture(const RankCapture& c, std::uint32_t pid) {
+  void add_capture(const RankCapture& c, std::uint32_t pid,
+                   const EventFileItems* events = nullptr) {
     capture_ = &c;
     pid_ = pid;
     std::vector<Item> items = collect_items();
@@ -153,9 +235,32 @@ class TraceBuilder {
       item.tid = tid_of(item.group, lane);
       threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxLane)));
     }
-    write_process_names(threads);
+    std::vector<EventItem> event_items;
+    if (events != nullptr) {
+      event_items = events->host;
+      place_event_items(*events->file, event_items, threads);
+    }
+    write_process_names(process_name(c, ""), threads);
     for (const auto& item : items) write_item(item);
+    if (events != nullptr) write_event_items(*events->file, event_items, 0);
   }
+
+  // Streams of a file on their own time base (`clock_label`): a process of their own whose
+  // earliest event lies at the trace origin.
+  void add_event_process(const RankCapture& c, const EventFileItems& events,
+                         const std::vector<EventItem>& own, const std::string& clock_label,
+                         std::uint32_t pid) {
+    if (own.empty()) return;
+    capture_ = &c;
+    pid_ = pid;
+    std::vector<EventItem> items = own;
+    std::map<std::uint32_t, std::string> threads;
+    place_event_items(*events.file, items, threads);
+    write_process_names(process_name(c, clock_label), threads);
+    write_event_items(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
+  }
+
+  void set_event_records(const EventRecords& records) { records_ = &records; }
 
   Result<ProfilerTraceStats> finish(const std::string& path) {
     buffer_.append("\n]}\n");
@@ -254,10 +359,16 @@ class TraceBuilder {
     }
   }
 
-  void write_process_names(const std::map<std::uint32_t, std::string>& threads) {
-    const auto& d = capture_->dump;
+  static std::string process_name(const RankCapture& c, const std::string& clock_label) {
+    const auto& d = c.dump;
     std::string name = fmt::format("rank {}, comm {:016x}", d.comm.rank, d.comm.comm_hash);
     if (!d.meta("hostname").empty()) name += " (" + d.meta("hostname") + ")";
+    if (!clock_label.empty()) name += ", " + clock_label + " time base";
+    return name;
+  }
+
+  void write_process_names(const std::string& name,
+                           const std::map<std::uint32_t, std::string>& threads) {
     next_event();
     fmt::format_to(std::back_inserter(buffer_), R"({{"name":"process_name","ph":"M","pid":{},)",
                    pid_);
@@ -271,10 +382,11 @@ class TraceBuilder {
         pid_);
     for (const auto& [tid, thread] : threads) {
       next_event();
-      fmt::format_to(
-          std::back_inserter(buffer_),
-          R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})", pid_,
-          tid, thread);
+      fmt::format_to(std::back_inserter(buffer_),
+                     R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":)", pid_,
+                     tid);
+      append_json_string(buffer_, thread);
+      buffer_.append("}}");
       next_event();
       fmt::format_to(
           std::back_inserter(buffer_),
@@ -496,7 +608,79 @@ class TraceBuilder {
     }
   }
 
+  // Lanes per stream, in order of start (longer first); tids and thread names.
+  void place_event_items(const EventFile& file, std::vector<EventItem>& items,
+                         std::map<std::uint32_t, std::string>& threads) {
+    std::sort(items.begin(), items.end(), [](const EventItem& a, const EventItem& b) {
+      return std::tie(a.stream, a.start, b.end, a.record) <
+             std::tie(b.stream, b.start, a.end, b.record);
+    });
+    std::map<std::size_t, LanePacker> packers;
+    for (auto& item : items) {
+      const bool instant = item.kind != EventItemKind::kSpan;
+      const std::uint32_t lane =
+          std::min(instant ? 0 : packers[item.stream].place(item.start, item.end), kMaxLane);
+      item.tid = kEventTidBase + 1000 * file.dump->stream_numbers[item.stream] + lane;
+      const std::string name = describe_event_stream(file, item.stream);
+      threads.emplace(item.tid, lane == 0 ? name : fmt::format("{} #{}", name, lane + 1));
+    }
+  }
+
+  // Writes `items` with their times moved by `shift` ns.
+  void write_event_items(const EventFile& file, const std::vector<EventItem>& items,
+                         std::int64_t shift) {
+    const ingest::NpktDump& d = *file.dump;
+    for (const auto& item : items) {
+      const format::StreamInfo& info = d.streams[item.stream];
+      const format::EventRecord* records = d.event_records.data() + info.first_record;
+      const format::EventRecord& r = records[item.record];
+      std::string name;
+      switch (item.kind) {
+        case EventItemKind::kSpan:
+          name = records_->names.base_names()[item.base];
+          break;
+        case EventItemKind::kInstant:
+          name = records_->names.full_name(file.names, r.id);
+          break;
+        case EventItemKind::kNoExit:
+          name = records_->names.full_name(file.names, r.id) + " (no EXIT)";
+          break;
+        case EventItemKind::kNoEntry:
+          name = records_->names.full_name(file.names, r.id) + " (no ENTRY)";
+          break;
+      }
+      Item shown;
+      shown.instant = item.kind != EventItemKind::kSpan;
+      shown.tid = item.tid;
+      open_event(name, info.source == format::kStreamHostThread ? "host_event" : "gpu_event", shown,
+                 sat_add(item.start, shift), sat_add(item.end, shift));
+      {
+        Args a(buffer_);
+        if (item.kind == EventItemKind::kSpan) {
+          const format::EventRecord& exit = records[item.exit_record];
+          a.str("phase", records_->phases.phase_names[item.phase]);
+          a.num("depth", item.depth);
+          a.num("size", r.size);
+          if (exit.size != r.size) a.num("exit_size", exit.size);
+          a.num("user", r.user);
+          if (exit.user != r.user) a.num("exit_user", exit.user);
+          a.num("id", r.id);
+          a.num("entry_record", item.record);
+          a.num("exit_record", item.exit_record);
+          ++stats_.event_spans;
+        } else {
+          a.num("size", r.size);
+          a.num("user", r.user);
+          a.num("id", r.id);
+          a.num("record", item.record);
+        }
+      }
+      buffer_.push_back('}');
+    }
+  }
+
   io::BackgroundWriter writer_;
+  const EventRecords* records_ = nullptr;
   std::int64_t origin_;
   std::string buffer_;
   ProfilerTraceStats stats_;
@@ -543,10 +727,49 @@ std::uint64_t kernel_spans_stale(const std::vector<const RankCapture*>& captures
 
 }  // namespace
 
-Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
-                                                const std::string& source, std::ostream& out,
-                                                const std::string& path_for_messages) {
-  const std::int64_t origin = trace_origin(captures);
+namespace {
+
+Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& captures,
+                                       const EventRecords* events, const std::string& source,
+                                       std::ostream& out, const std::string& path_for_messages) {
+  std::vector<EventFileItems> event_items;
+  if (events != nullptr) {
+    EventItemCollector collector;
+    read_event_spans(*events, collector);
+    event_items = collector.take();
+  }
+  const auto items_of = [&](const RankCapture* c) -> const EventFileItems* {
+    for (const auto& f : event_items) {
+      if (f.file->dump == &c->dump) return &f;
+    }
+    return nullptr;
+  };
+  std::int64_t origin = trace_origin(captures);
+  std::uint64_t host_streams = 0;
+  std::uint64_t own_streams = 0;
+  std::uint64_t left_out = 0;
+  if (events != nullptr) {
+    std::int64_t earliest_event = INT64_MAX;
+    for (const auto& f : event_items) earliest_event = earliest(f.host, earliest_event);
+    const bool profiler_times = std::any_of(captures.begin(), captures.end(), [](const auto* c) {
+      return !c->events.start_ns.empty();
+    });
+    if (earliest_event != INT64_MAX) {
+      origin = profiler_times ? std::min(origin, earliest_event) : earliest_event;
+    }
+    for (const auto& f : events->files) {
+      for (const auto& stream : f.dump->streams) {
+        const EventStreamClock clock = event_stream_clock(stream, *f.clock);
+        if (!clock.usable) {
+          ++left_out;
+        } else if (clock.domain == TimeDomain::kHost) {
+          ++host_streams;
+        } else {
+          ++own_streams;
+        }
+      }
+    }
+  }
   std::string other;
   JsonWriter w(other);
   w.begin_object();
@@ -565,16 +788,49 @@ Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapt
   w.field("kernel_spans_without_clock", without_clock);
   const std::uint64_t stale = kernel_spans_stale(captures);
   w.field("kernel_spans_stale", stale);
+  if (events != nullptr && !events->empty()) {
+    w.key("event_streams");
+    w.begin_object();
+    w.field("host_time_base", host_streams);
+    w.field("own_time_base", own_streams);
+    w.field("left_out", left_out);
+    w.end_object();
+  }
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
 
   TraceBuilder builder(out, origin);
   builder.set_kernel_span_counts(without_clock, stale);
+  if (events != nullptr) builder.set_event_records(*events);
   builder.begin(other);
   for (std::size_t i = 0; i < captures.size(); ++i) {
-    builder.add_capture(*captures[i], static_cast<std::uint32_t>(i + 1));
+    builder.add_capture(*captures[i], static_cast<std::uint32_t>(i + 1), items_of(captures[i]));
+  }
+  auto pid = static_cast<std::uint32_t>(captures.size());
+  for (const RankCapture* c : captures) {
+    const EventFileItems* items = items_of(c);
+    if (items == nullptr) continue;
+    if (!items->timer.empty())
+      builder.add_event_process(*c, *items, items->timer, "GPU timer", ++pid);
+    if (!items->cycles.empty())
+      builder.add_event_process(*c, *items, items->cycles, "clock64", ++pid);
   }
   return builder.finish(path_for_messages);
+}
+
+}  // namespace
+
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages) {
+  return write_trace(captures, nullptr, source, out, path_for_messages);
+}
+
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const EventRecords& events,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages) {
+  return write_trace(captures, &events, source, out, path_for_messages);
 }
 
 }  // namespace npkit

@@ -19,6 +19,19 @@
 //   file without a usable clock are left out and counted in otherData.kernel_spans_without_clock;
 //   stale KernelCh (timestamps of another work item, profiler_kernel_channels.hpp) are left out
 //   and counted in otherData.kernel_spans_stale.
+// - Event records (the device and host recorders, model/event_records.hpp), when given: each
+//   stream of a file is a thread of that file's process, tid 1000000 + 1000·stream + lane, named
+//   after the stream ("GPU block 3", "host thread 4711 (worker)"); spans ("X", cat "gpu_event" or
+//   "host_event") are named by their base name with args phase, depth, size, user (exit_size and
+//   exit_user where the EXIT differs), id and the stream's entry and exit record numbers;
+//   instants are "i" events with size, user, id and record; unmatched ENTRY or EXIT events are
+//   instants "NAME (no EXIT)" / "NAME (no ENTRY)". Streams on the host clock (host streams,
+//   %globaltimer streams of a file with a clock fit) share the trace's time base with the
+//   profiler events; streams on their own time base (%globaltimer without a fit, clock64) go to a
+//   process of their own per file and clock, "rank R, comm HASH (host), GPU timer time base" /
+//   "..., clock64 time base", whose earliest event is put at the trace origin;
+//   otherData.event_streams counts the streams of each kind and those left out (clock64 without
+//   a rate).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +39,7 @@
 #include <string>
 #include <vector>
 
+#include "model/event_records.hpp"
 #include "model/profiler_capture.hpp"
 #include "util/result.hpp"
 
@@ -35,11 +49,19 @@ struct ProfilerTraceStats {
   std::uint64_t events = 0;  // trace events written, metadata included
   std::uint64_t kernel_spans_without_clock = 0;
   std::uint64_t kernel_spans_stale = 0;
+  std::uint64_t event_spans = 0;  // spans of event records written
 };
 
 // Writes the whole trace of `captures` to `out`; an Error names `path_for_messages` when a
 // write fails.
 Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages);
+
+// The same with the event records of `events` (whose files belong to `captures`) in the
+// captures' processes.
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const EventRecords& events,
                                                 const std::string& source, std::ostream& out,
                                                 const std::string& path_for_messages);
 

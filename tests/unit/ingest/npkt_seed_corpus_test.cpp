@@ -79,6 +79,41 @@ void minimal(NpktBuilder& b) {
   b.comm(1, 0, 1);
 }
 
+// The event sections of a device-recorder dump (names with phase hints, two GPU blocks, a host
+// thread); `second` describes the second GPU stream.
+void add_events(NpktBuilder& b, npkit::test::StreamSpec second = {}) {
+  b.string(9, "allreduce").string(10, "main");
+  b.event_name(0x1000, 1, "ALLREDUCE_ENTRY").event_name(0x1001, 2, "ALLREDUCE_EXIT");
+  b.event_name(0x1002, 1, "ALLREDUCE_RS_ENTRY", "reduce_scatter");
+  b.event_name(0x1003, 2, "ALLREDUCE_RS_EXIT", "reduce_scatter");
+  b.event_name(0x1006, 1, "ALLREDUCE_SYNC_WAIT_ENTRY", "sync");
+  b.event_name(0x1007, 2, "ALLREDUCE_SYNC_WAIT_EXIT", "sync");
+  b.event_name(0x0033, 3, "TIME_SYNC_CPU");
+  const std::uint64_t t = 1700000000010140000ULL;
+  b.stream({.source = 1, .clock = 1, .name_string = 9, .capacity = 16});
+  b.event(t, 0x1000, 1 << 20).event(t + 10, 0x1006).event(t + 900, 0x1007);
+  b.event(t + 900, 0x1002, 1 << 19).event(t + 4000, 0x1003, 1 << 19).event(t + 4100, 0x1001);
+  second.block = 1;
+  second.name_string = 9;
+  second.capacity = 4;
+  second.records_dropped = 2;
+  b.stream(second).event(t, 0x1000).event(t + 5, 0x1002).event(t + 3000, 0x1003);
+  b.event(t + 3010, 0x1001);
+  b.stream({.source = 3, .clock = 3, .cuda_device = -1, .name_string = 10, .os_tid = 100});
+  b.event(t - 150000, 0x0033).event(t - 140000, 0x1000).event(t + 10000, 0x1001);
+}
+
+void events_only(NpktBuilder& b) {
+  b.comm(0x5eed, 1, 2);
+  b.comm_info().capture_start_ns = 1700000000000000000LL;
+  b.comm_info().clock_method = format::kClockKernelBracket;
+  b.meta("hostname", "node0").meta("gpu.name", "NVIDIA H200");
+  b.clock_sample(1700000000000001000LL, 1700000000000003000LL, 1700000000000142000ULL, 0);
+  b.clock_sample(1700000000099990000LL, 1700000000099992000LL, 1700000000100131000ULL, 1);
+  b.omit(NpktBuilder::kNames).omit(NpktBuilder::kThreads).omit(NpktBuilder::kProfilerRecords);
+  add_events(b);
+}
+
 const std::vector<Seed>& seeds() {
   static const std::vector<Seed> kSeeds = {
       {"seed_valid_minimal", minimal, ""},
@@ -110,6 +145,44 @@ const std::vector<Seed>& seeds() {
        ""},
       {"seed_valid_comm_last",
        [](NpktBuilder& b) { minimal(b.meta("k", "v").last(NpktBuilder::kCommunicator)); }, ""},
+      {"seed_valid_events", events_only, ""},
+      {"seed_valid_events_and_profiler",
+       [](NpktBuilder& b) {
+         plausible(b);
+         add_events(b);
+       },
+       ""},
+      {"seed_valid_events_newer",
+       [](NpktBuilder& b) {
+         minimal(b);
+         add_events(b, {.source = 9, .clock = 7});
+         b.minor(3)
+             .entry_size(NpktBuilder::kStreams, 88)
+             .entry_size(NpktBuilder::kEventRecords, 40);
+         b.event_name(0x2000, 5, "FUTURE_KIND", "x");
+       },
+       ""},
+      {"seed_bad_event_stream_range",
+       [](NpktBuilder& b) {
+         minimal(b);
+         add_events(b, {.first_record = 12, .records_written = 4});
+       },
+       "Streams section: stream 1: records [12, 12 + 4) run past the 13 record(s)"},
+      {"seed_bad_event_stream_overlap",
+       [](NpktBuilder& b) {
+         minimal(b);
+         add_events(b, {.first_record = 5});
+       },
+       "Streams section: stream 1: records [5, 5 + 4) overlap stream 0's records [0, 0 + 6)"},
+      {"seed_bad_event_records_without_streams",
+       [](NpktBuilder& b) { events_only(b.omit(NpktBuilder::kStreams)); },
+       "EventRecords section: 13 record(s) but no Streams section"},
+      {"seed_bad_event_name_twice",
+       [](NpktBuilder& b) {
+         events_only(b);
+         b.event_name(0x1002, 1, "OTHER_ENTRY");
+       },
+       "EventNames section: event id 4098 named twice"},
       {"seed_bad_magic", [](NpktBuilder& b) { minimal(b.magic("NPKTDUMp")); },
        "offset 0: expected the magic"},
       {"seed_bad_big_endian", [](NpktBuilder& b) { plausible(b.big_endian()); },

@@ -43,16 +43,22 @@ Heatmaps heatmaps(const CrossRankAnalysis& a) {
     h.lateness.columns.push_back(label);
     h.wait.columns.push_back(label);
     if (inst.ranks.size() < 2) continue;
+    // Epoch nanoseconds do not fit a double exactly (1.7e18 is 2^60: 256 ns steps): differences
+    // are taken in integers first, against the instance's earliest start.
+    std::int64_t base = inst.ranks.front().start_ns;
+    for (const auto& r : inst.ranks) base = std::min(base, r.start_ns);
+    auto arrival_of = [&](const RankTimes& r) {
+      return static_cast<double>(r.start_ns - base) + a.alignment.offset_of(r.rank);
+    };
     double first = std::numeric_limits<double>::infinity();
     double last = -first;
     for (const auto& r : inst.ranks) {
-      const double arrival = static_cast<double>(r.start_ns) + a.alignment.offset_of(r.rank);
-      first = std::min(first, arrival);
-      last = std::max(last, arrival);
+      first = std::min(first, arrival_of(r));
+      last = std::max(last, arrival_of(r));
     }
     for (const auto& r : inst.ranks) {
       if (r.rank < 0 || static_cast<std::size_t>(r.rank) >= nranks) continue;
-      const double arrival = static_cast<double>(r.start_ns) + a.alignment.offset_of(r.rank);
+      const double arrival = arrival_of(r);
       const double duration = static_cast<double>(std::max<std::int64_t>(0, r.end_ns - r.start_ns));
       const auto row = static_cast<std::size_t>(r.rank);
       h.lateness.values[row][i] = arrival - first;

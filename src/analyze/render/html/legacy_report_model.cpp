@@ -6,6 +6,7 @@
 
 #include "render/html/bandwidth_blocks.hpp"
 #include "render/html/cross_rank_blocks.hpp"
+#include "render/html/phase_bars.hpp"
 #include "render/html/svg.hpp"
 
 namespace npkit::html {
@@ -48,54 +49,6 @@ std::vector<Fact> facts(const LegacyReportInput& in) {
   return out;
 }
 
-// Phases that occur in `domain` on any rank, in phase-id order, "other" last.
-StackedBars phase_bars(const LegacyReportInput& in, bool gpu) {
-  const auto& names = in.phases->phase_names;
-  std::vector<std::size_t> ids;
-  for (std::size_t p = 0; p < names.size(); ++p) {
-    if (p == in.phases->other_phase) continue;
-    for (const auto& r : *in.ranks) {
-      const auto& t = gpu ? r.gpu : r.cpu;
-      if (p < t.size() && (t[p].ns != 0 || t[p].count != 0)) {
-        ids.push_back(p);
-        break;
-      }
-    }
-  }
-  ids.push_back(in.phases->other_phase);
-  StackedBars b;
-  b.title = gpu ? "GPU time per rank by phase" : "CPU proxy time per rank by phase";
-  std::int64_t reference = 0;
-  std::int64_t other = 0;
-  for (std::size_t p : ids) b.segments.push_back(names[p]);
-  for (const auto& r : *in.ranks) {
-    b.bars.push_back(fmt::format("rank {}", r.rank));
-    const auto& t = gpu ? r.gpu : r.cpu;
-    std::vector<double> v;
-    for (std::size_t p : ids) v.push_back(p < t.size() ? static_cast<double>(t[p].ns) : 0.0);
-    b.values.push_back(std::move(v));
-    reference += gpu ? r.gpu_reference_ns : r.cpu_reference_ns;
-    const auto o = in.phases->other_phase;
-    if (o < t.size()) other += t[o].ns;
-  }
-  const double explained = reference > 0 ? 100.0 * static_cast<double>(reference - other) /
-                                               static_cast<double>(reference)
-                                         : 0.0;
-  b.note = fmt::format(
-      "Exclusive time of every span (its duration minus its children's) by the phase its rule "
-      "gives; a bar adds up to the rank's {} time. The named phases explain {:.1f}%; \"other\" is "
-      "what no rule names.",
-      gpu ? "top-level GPU span" : "CPU span", explained);
-  return b;
-}
-
-bool has_cpu(const LegacyReportInput& in) {
-  for (const auto& r : *in.ranks) {
-    if (r.cpu_reference_ns > 0) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 ReportModel build_legacy_report_model(LegacyReportInput in) {
@@ -106,8 +59,12 @@ ReportModel build_legacy_report_model(LegacyReportInput in) {
   m.warnings = std::move(in.warnings);
   m.reduction = std::move(in.reduction);
   Section phases{"phases", "Phases per rank", {}};
-  phases.blocks.emplace_back(phase_bars(in, true));
-  if (has_cpu(in)) phases.blocks.emplace_back(phase_bars(in, false));
+  phases.blocks.emplace_back(
+      phase_bars(*in.phases, *in.ranks, true, "GPU time per rank by phase", "top-level GPU span"));
+  if (has_cpu_time(*in.ranks)) {
+    phases.blocks.emplace_back(
+        phase_bars(*in.phases, *in.ranks, false, "CPU proxy time per rank by phase", "CPU span"));
+  }
   Section bandwidth{"bandwidth", "Bandwidth and latency vs size", {}};
   bandwidth.blocks = legacy_bandwidth_blocks(in.bandwidth);
   if (in.bandwidth.empty()) {

@@ -18,6 +18,7 @@
 #include "render/html/cross_rank_blocks.hpp"
 #include "render/html/instance_choice.hpp"
 #include "render/html/npkt_timeline.hpp"
+#include "render/html/phase_bars.hpp"
 #include "render/html/svg.hpp"
 #include "sync/cross_rank_report.hpp"
 
@@ -163,7 +164,11 @@ void phase_blocks(const Communicator& comm, bool several, std::vector<Block>& ou
     }
     funcs.values.push_back(std::move(v));
   }
-  out.emplace_back(std::move(funcs));
+  if (funcs.segments.empty()) {
+    out.emplace_back(Paragraph{"No timed NCCL operation" + of + "."});
+  } else {
+    out.emplace_back(std::move(funcs));
+  }
 
   std::vector<ProxyStepBreakdown> steps;
   bool any_steps = false;
@@ -232,6 +237,16 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
 
   Section phases{"phases", "Time per rank", {}};
   for (const auto& comm : *in.comms) phase_blocks(comm, several, phases.blocks);
+  if (in.event_ranks != nullptr) {
+    phases.blocks.emplace_back(phase_bars(*in.event_phases, *in.event_ranks, true,
+                                          "GPU event time per rank by phase (event records)",
+                                          "top-level GPU event span"));
+    if (has_cpu_time(*in.event_ranks)) {
+      phases.blocks.emplace_back(phase_bars(*in.event_phases, *in.event_ranks, false,
+                                            "Host event time per rank by phase (event records)",
+                                            "top-level host event span"));
+    }
+  }
 
   Section bandwidth{"bandwidth", "Bandwidth and latency vs size", {}};
   const auto rows = bandwidth_rows(*in.comms, "all");

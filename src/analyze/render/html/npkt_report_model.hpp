@@ -5,7 +5,10 @@
 //   between files);
 // - "phases": per communicator, GPU time per rank by collective (model/profiler_rank_summary)
 //   and, with NET proxy steps, their time per rank by phase and the ring AllReduce
-//   reduce_scatter / all_gather split (proxy/proxy_step_breakdown);
+//   reduce_scatter / all_gather split (proxy/proxy_step_breakdown) — a paragraph instead of the
+//   per-collective bars when the communicator has no timed operation; then, for captures with
+//   event records (device or host recorder), the per-rank phase bars of `event_ranks`
+//   (render/html/phase_bars) for GPU and host streams;
 // - "bandwidth": bandwidth_blocks over every row (--coll all) and switch point;
 // - "waits": per communicator the cross-rank analysis (join/profiler_cross_rank,
 //   sync/cross_rank_report with `thresholds`) as cross_rank_blocks;
@@ -25,6 +28,8 @@
 #include "diagnose/thresholds.hpp"
 #include "join/communicator_join.hpp"
 #include "model/profiler_capture.hpp"
+#include "phases/phase_breakdown.hpp"
+#include "phases/phase_map.hpp"
 #include "render/html/report_model.hpp"
 #include "util/result.hpp"
 
@@ -37,6 +42,9 @@ struct NpktReportInput {
   std::vector<std::string> warnings;  // one line each, shown in the header
   std::optional<std::uint64_t> iteration;
   Thresholds thresholds;
+  // The phase split of the event records, when the capture has any (both set, or both null).
+  const PhaseAssignment* event_phases = nullptr;
+  const std::vector<RankPhases>* event_ranks = nullptr;
 };
 
 Result<ReportModel> build_npkt_report_model(const NpktReportInput& input);

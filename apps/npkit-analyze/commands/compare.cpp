@@ -1,0 +1,158 @@
+// `npkit-analyze compare RUN...`: runs side by side (a tuning sweep), the best run per size and
+// the settings that differ between runs.
+#include <fmt/format.h>
+
+#include <memory>
+
+#include "commands/gate_commands.hpp"
+#include "diff/run_compare.hpp"
+#include "render/json_writer.hpp"
+
+namespace npkit::cli {
+namespace {
+
+struct CompareOptions {
+  CommonOptions common;
+  std::vector<std::string> paths;
+};
+
+TextTable runs_table(const RunComparison& c) {
+  TextTable t;
+  t.columns = {"run", "input", "best at"};
+  for (const auto& s : c.settings) t.columns.push_back(s.what);
+  for (std::size_t i = 0; i < c.labels.size(); ++i) {
+    std::vector<std::string> row = {fmt::format("[{}]", i + 1), c.labels[i],
+                                    fmt::format("{} of {} size(s)", c.wins[i], c.rows.size())};
+    for (const auto& s : c.settings) row.push_back(s.values[i]);
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+TextTable rows_table(const RunComparison& c) {
+  TextTable t;
+  t.columns = {"collective", "ranks", "size (B)"};
+  for (std::size_t i = 0; i < c.labels.size(); ++i) {
+    t.columns.push_back(fmt::format("[{}] (us)", i + 1));
+    t.columns.push_back(fmt::format("[{}] algo/proto", i + 1));
+  }
+  t.columns.insert(t.columns.end(), {"best", "best busbw", "vs [1]"});
+  for (const auto& r : c.rows) {
+    std::vector<std::string> row = {r.collective, std::to_string(r.nranks),
+                                    size_label(r.size_bytes, r.size_kind)};
+    for (const auto& cell : r.runs) {
+      row.push_back(cell.count > 0 ? us(cell.median_ns) : "-");
+      row.push_back(cell.present ? cell.choice : "-");
+    }
+    if (r.best) {
+      const CompareCell& best = r.runs[*r.best];
+      const CompareCell& first = r.runs.front();
+      row.push_back(fmt::format("[{}]", *r.best + 1));
+      row.push_back(best.busbw_gbps > 0 ? fmt::format("{:.2f}", best.busbw_gbps) : "-");
+      row.push_back(first.count > 0 && first.median_ns > 0
+                        ? fmt::format("{:+.1f}%", 100.0 * (best.median_ns / first.median_ns - 1))
+                        : "-");
+    } else {
+      row.insert(row.end(), {"-", "-", "-"});
+    }
+    t.add_row(std::move(row));
+  }
+  return t;
+}
+
+void write_json(const RunComparison& c, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.compare");
+  w.field("schema_version", 1);
+  w.key("runs");
+  w.begin_array();
+  for (std::size_t i = 0; i < c.labels.size(); ++i) {
+    w.begin_object();
+    w.field("input", c.labels[i]);
+    w.field("best_at", c.wins[i]);
+    w.key("settings");
+    w.begin_object();
+    for (const auto& s : c.settings) w.field(s.what, s.values[i]);
+    w.end_object();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("rows");
+  w.begin_array();
+  for (const auto& r : c.rows) {
+    w.begin_object();
+    w.field("collective", r.collective);
+    w.field("nranks", r.nranks);
+    w.field("size_bytes", r.size_bytes);
+    w.field("size_kind", size_kind_name(r.size_kind));
+    if (r.best) w.field("best_run", static_cast<std::uint64_t>(*r.best));
+    w.key("runs");
+    w.begin_array();
+    for (const auto& cell : r.runs) {
+      w.begin_object();
+      if (cell.present) {
+        w.field("choice", cell.choice);
+        w.field("count", cell.count);
+        if (cell.count > 0) {
+          w.field("median_ns", cell.median_ns);
+          w.field("busbw_gbps", cell.busbw_gbps);
+        }
+      }
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  out += "\n";
+}
+
+Result<int> run_compare(const CompareOptions& o, CliContext& context) {
+  if (o.paths.size() < 2) return Error{"compare needs at least two runs"};
+  std::vector<RunSummary> runs;
+  for (const auto& path : o.paths) {
+    auto run = load_run(path, o.common, context);
+    if (!run) return run.error();
+    runs.push_back(std::move(*run));
+  }
+  const RunComparison c = compare_runs(runs);
+  std::string text;
+  if (o.common.format == "json") {
+    write_json(c, text);
+  } else {
+    const OutputFormat format =
+        o.common.format == "md" ? OutputFormat::kMarkdown : OutputFormat::kTable;
+    TextTable runs_t = runs_table(c);
+    runs_t.title = c.settings.empty() ? "Runs (no configuration difference recorded)"
+                                      : "Runs and the settings that differ";
+    render_table(runs_t, format, text);
+    if (format == OutputFormat::kTable) text += "\n";
+    TextTable rows_t = rows_table(c);
+    rows_t.title =
+        "Median GPU time per rank and iteration; best = lowest median; vs [1] = best against "
+        "run [1]";
+    render_table(rows_t, format, text);
+  }
+  NPKIT_TRY(write_output(o.common, text, context));
+  return 0;
+}
+
+}  // namespace
+
+void register_compare(CLI::App& app, CliContext& context) {
+  auto options = std::make_shared<CompareOptions>();
+  auto* cmd = app.add_subcommand(
+      "compare", "Put runs side by side (a tuning sweep): the best run per size, settings per run");
+  cmd->add_option("RUN", options->paths, "Dumps or npkit-summary files, two or more")->required();
+  cmd->add_option("--format", options->common.format, "Output format")
+      ->check(CLI::IsMember({"table", "json", "md"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", options->common.output,
+                  "Write the result to FILE instead of standard output");
+  add_dump_options(*cmd, options->common);
+  cmd->callback([options, &context] { context.outcome = run_compare(*options, context); });
+}
+
+}  // namespace npkit::cli

@@ -1,0 +1,90 @@
+# One browser test of the HTML report, run by ctest as `cmake -D... -P run_browser_test.cmake`:
+#   [GENERATOR + GENERATOR_ARGS: write the input first]
+#   ANALYZER report INPUT --format html -o OUT_DIR/NAME.html [REPORT_ARGS]
+#   CHROMIUM (headless) loads the page once, dumping the DOM and taking a screenshot
+#   CHECKER check: no script error, loaded, at least MIN_PLOTS plots, none blank, and optional
+#   limits MAX_BYTES (page size) and MAX_LOAD_MS (navigation start to load + layout)
+# A plot below the screenshot makes the checker ask for a taller window: the load is repeated
+# with the page's own height. A load slower than MAX_LOAD_MS is repeated too, up to three loads
+# in all: the best of three is what the limit applies to (one slow load on a busy machine says
+# little about the page). The page, DOM and screenshot stay in OUT_DIR for inspection.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(var ANALYZER CHROMIUM CHECKER INPUT OUT_DIR NAME)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "run_browser_test.cmake: ${var} is not set")
+  endif()
+endforeach()
+if(NOT DEFINED MIN_PLOTS)
+  set(MIN_PLOTS 1)
+endif()
+
+file(MAKE_DIRECTORY "${OUT_DIR}")
+set(html "${OUT_DIR}/${NAME}.html")
+set(dom "${OUT_DIR}/${NAME}.dom.html")
+set(png "${OUT_DIR}/${NAME}.png")
+file(REMOVE "${html}" "${dom}" "${png}")
+
+if(DEFINED GENERATOR)
+  string(REPLACE "|" ";" generator_args "${GENERATOR_ARGS}")
+  execute_process(COMMAND "${GENERATOR}" ${generator_args} RESULT_VARIABLE rc
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "generator failed (${rc}): ${out}${err}")
+  endif()
+  message(STATUS "${out}")
+endif()
+
+string(REPLACE "|" ";" report_args "${REPORT_ARGS}")
+string(TIMESTAMP t0 "%s")
+execute_process(COMMAND "${ANALYZER}" report "${INPUT}" --format html -o "${html}" -q
+                        ${report_args}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(TIMESTAMP t1 "%s")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "npkit-analyze report --format html failed (${rc}): ${out}${err}")
+endif()
+math(EXPR seconds "${t1} - ${t0}")
+message(STATUS "report written in about ${seconds} s: ${html}")
+
+set(height 4000)
+set(loads 0)
+foreach(attempt 1 2 3 4)
+  # A fresh profile per test keeps parallel runs apart; no network, no first-run work.
+  execute_process(
+    COMMAND "${CHROMIUM}" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage
+            --user-data-dir=${OUT_DIR}/${NAME}.profile --no-first-run --no-default-browser-check
+            --disable-extensions --disable-background-networking --disable-component-update
+            --disable-sync "--host-resolver-rules=MAP * ~NOTFOUND" --hide-scrollbars
+            --force-device-scale-factor=1 --window-size=1280,${height}
+            --screenshot=${png} --dump-dom "file://${html}"
+    OUTPUT_FILE "${dom}" ERROR_VARIABLE chromium_err RESULT_VARIABLE rc TIMEOUT 240)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "chromium failed (${rc}): ${chromium_err}")
+  endif()
+  set(check_args check --dom "${dom}" --png "${png}" --min-plots ${MIN_PLOTS} --html "${html}")
+  if(DEFINED MAX_BYTES)
+    list(APPEND check_args --max-bytes ${MAX_BYTES})
+  endif()
+  if(DEFINED MAX_LOAD_MS)
+    list(APPEND check_args --max-load-ms ${MAX_LOAD_MS})
+  endif()
+  execute_process(COMMAND "${CHECKER}" ${check_args} RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  if(rc EQUAL 3 AND attempt EQUAL 1)
+    string(REGEX MATCH "NEED_HEIGHT ([0-9]+)" _ "${out}")
+    set(height ${CMAKE_MATCH_1})
+    continue()
+  endif()
+  math(EXPR loads "${loads} + 1")
+  if(rc EQUAL 4 AND loads LESS 3)
+    message(STATUS "slow load ${loads}, loading again: ${err}")
+    continue()
+  endif()
+  break()
+endforeach()
+file(REMOVE_RECURSE "${OUT_DIR}/${NAME}.profile")
+message(STATUS "${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "page check failed (${rc}): ${err}")
+endif()
