@@ -10,7 +10,8 @@
 set -euo pipefail
 
 # chromium: the browser tests load every sample's HTML report in headless Chromium (CI runs them).
-read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make chromium}"
+# python3: scripts/ci-gate-example.sh (a CI test) edits a summary to inject a regression.
+read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make chromium python3}"
 if [[ $# -gt 0 ]]; then
   if [[ $1 != --extra ]]; then
     echo "usage: $0 [--extra PKG...]" >&2

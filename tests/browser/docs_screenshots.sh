@@ -29,9 +29,10 @@ report() {
     >"$work/$name.dom" 2>/dev/null
 }
 
-# figure NAME TITLE OUTPUT: crops the figure whose plot is titled TITLE (plus its caption above).
+# figure NAME TITLE OUTPUT [TOP]: crops the figure whose plot is titled TITLE plus TOP pixels above
+# it (its title and note; default 84, for a two-line note).
 figure() {
-  local name=$1 title=$2 output=$3
+  local name=$1 title=$2 output=$3 top=${4:-84}
   local index rect x y w h
   index=$(grep -o 'aria-label="[^"]*"' "$work/$name.html" | grep -n -F "aria-label=\"$title" |
     head -1 | cut -d: -f1)
@@ -39,16 +40,18 @@ figure() {
   rect=$("$checker" plots --dom "$work/$name.dom" | sed -n "${index}p")
   IFS=, read -r x y w h <<<"$rect"
   "$checker" crop --png "$work/$name.png" --out "$output" \
-    --rect "$((x - 24)),$((y - 70)),$((w + 48)),$((h + 84))"
+    --rect "$((x - 24)),$((y - top)),$((w + 48)),$((h + top + 14))"
   echo "$output"
 }
 
 report samples/nccl-h200/nvlink/dump nvlink
 report samples/nccl-h200/socket/dump socket
 report samples/npkit-h200/ring_simple/dump ring
+report samples/device-h200/collectives/dump device --phase-map samples/device-collectives/phase-map.txt
 
 mkdir -p docs/images
 figure nvlink "AllReduce: bus bandwidth vs size" docs/images/html-report-busbw.png
 figure socket "Lateness per rank" docs/images/html-report-lateness.png
-figure socket "Timeline of" docs/images/html-report-timeline.png
+figure socket "Timeline of" docs/images/html-report-timeline.png 100
 figure ring "GPU time per rank by phase" docs/images/html-report-phases.png
+figure device "GPU event time per rank by phase" docs/images/html-report-device-phases.png
