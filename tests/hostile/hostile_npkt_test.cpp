@@ -40,6 +40,11 @@ std::string error_line(const std::string& message) {
   return "npkit-analyze: error: " + message + "\n";
 }
 
+// The error for a bad file of the two-file directory: it names --skip-bad.
+std::string dir_error_line(const std::string& message) {
+  return error_line(message + " (--skip-bad analyzes the other 1 file(s) of $DIR/dump)");
+}
+
 std::string one_warning(const std::string& category, const std::string& message) {
   return "npkit-analyze: 1 warning(s) in 1 categories:\n  1 × " + category + ": " + message + "\n";
 }
@@ -54,8 +59,8 @@ TEST_CASE("hostile npkt: a truncated file is an error naming the file and where 
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
   CHECK(run.out.empty());
-  CHECK(run.err == error_line("$DIR/dump/" + kRank1 + ": offset 1000: truncated: header says " +
-                              std::to_string(size) + " bytes, file has 1000"));
+  CHECK(run.err == dir_error_line("$DIR/dump/" + kRank1 + ": offset 1000: truncated: header says " +
+                                  std::to_string(size) + " bytes, file has 1000"));
 }
 
 TEST_CASE("hostile npkt: garbage bytes are an error at offset 0", "[hostile]") {
@@ -64,9 +69,9 @@ TEST_CASE("hostile npkt: garbage bytes are an error at offset 0", "[hostile]") {
   tmp.write_file("dump/" + kRank1, std::string(600, '\xA7'));
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
-  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
-                              ": offset 0: expected the magic \"NPKTDUMP\" of an npkit dump "
-                              "(.npkt)"));
+  CHECK(run.err == dir_error_line("$DIR/dump/" + kRank1 +
+                                  ": offset 0: expected the magic \"NPKTDUMP\" of an npkit dump "
+                                  "(.npkt)"));
 }
 
 TEST_CASE("hostile npkt: a zero-length file is an error", "[hostile]") {
@@ -75,9 +80,10 @@ TEST_CASE("hostile npkt: a zero-length file is an error", "[hostile]") {
   tmp.write_file("dump/" + kRank1, "");
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
-  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
-                              ": offset 0: expected the 8-byte magic \"NPKTDUMP\", the file has "
-                              "only 0 bytes"));
+  CHECK(run.err ==
+        dir_error_line("$DIR/dump/" + kRank1 +
+                       ": offset 0: expected the 8-byte magic \"NPKTDUMP\", the file has "
+                       "only 0 bytes"));
 }
 
 TEST_CASE("hostile npkt: a newer major format version is refused", "[hostile]") {
@@ -88,9 +94,10 @@ TEST_CASE("hostile npkt: a newer major format version is refused", "[hostile]") 
   write_bytes(dir + "/" + kRank1, bytes);
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
-  CHECK(run.err == error_line("$DIR/dump/" + kRank1 +
-                              ": offset 8: was written by a newer npkit (format 2.x); this reader "
-                              "knows 1.x"));
+  CHECK(run.err ==
+        dir_error_line("$DIR/dump/" + kRank1 +
+                       ": offset 8: was written by a newer npkit (format 2.x); this reader "
+                       "knows 1.x"));
 }
 
 TEST_CASE("hostile npkt: a record size other than 64 bytes is an error", "[hostile]") {
@@ -105,9 +112,9 @@ TEST_CASE("hostile npkt: a record size other than 64 bytes is an error", "[hosti
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
   CHECK(run.err ==
-        error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(records + 4) +
-                   ": ProfilerRecords section: entry_size 48: expected at least 64 bytes per "
-                   "entry"));
+        dir_error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(records + 4) +
+                       ": ProfilerRecords section: entry_size 48: expected at least 64 bytes per "
+                       "entry"));
 }
 
 TEST_CASE("hostile npkt: a huge section size is an error, not an allocation", "[hostile]") {
@@ -121,10 +128,11 @@ TEST_CASE("hostile npkt: a huge section size is an error, not an allocation", "[
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 2);
   const uint64_t left = bytes.size() - (metadata + 16);
-  CHECK(run.err == error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(metadata + 8) +
-                              ": Metadata section: payload_size 4611686018427387904 runs past the "
-                              "end of the file (" +
-                              std::to_string(left) + " bytes left after the section header)"));
+  CHECK(run.err ==
+        dir_error_line("$DIR/dump/" + kRank1 + ": offset " + std::to_string(metadata + 8) +
+                       ": Metadata section: payload_size 4611686018427387904 runs past the "
+                       "end of the file (" +
+                       std::to_string(left) + " bytes left after the section header)"));
 }
 
 TEST_CASE("hostile npkt: the same rank in two files is read once, with a warning", "[hostile]") {
@@ -300,6 +308,66 @@ TEST_CASE("hostile npkt: timestamps that go backwards", "[hostile]") {
     CHECK(info_line(info, "  KernelCh") ==
           "  KernelCh      1 events, 1 without a start or stop timestamp, 0 stale");
   }
+}
+
+// ---- A directory with 10 % of its files damaged: stop, or skip them with --skip-bad ----
+
+// Ten ranks of one communicator, each one AllReduce timed 10 us by one KernelCh.
+std::string ten_ranks() {
+  std::string spec;
+  for (int rank = 0; rank < 10; ++rank) {
+    spec += "comm hash=0x5eb rank=" + std::to_string(rank) +
+            " nranks=10 start_ns=1700000000000000000 end_ns=1700000000001000000 clock_method=1 "
+            "event_mask=4095\n"
+            "meta hostname node0\nnames standard\nthread 0 1000 python\n" +
+            kClocks + kColl + kKernel;
+  }
+  return spec;
+}
+
+TEST_CASE("hostile npkt: one damaged file of ten stops the analysis and names --skip-bad",
+          "[hostile]") {
+  TempDir tmp;
+  const std::string dir = write_npkt_spec(tmp, ten_ranks());
+  const std::string bad = dir + "/npkit_00000000000005eb_rank7.npkt";
+  fs::resize_file(bad, 1000);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK_THAT(run.err,
+             Catch::StartsWith("npkit-analyze: error: $DIR/dump/npkit_00000000000005eb_rank7.npkt: "
+                               "offset 1000: truncated: header says ") &&
+                 Catch::EndsWith(" bytes, file has 1000 (--skip-bad analyzes the other 9 file(s) "
+                                 "of $DIR/dump)\n"));
+}
+
+TEST_CASE("hostile npkt: --skip-bad reports the damaged file and analyzes the other nine",
+          "[hostile]") {
+  TempDir tmp;
+  const std::string dir = write_npkt_spec(tmp, ten_ranks());
+  const std::string bad = dir + "/npkit_00000000000005eb_rank7.npkt";
+  fs::resize_file(bad, 1000);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump", "--skip-bad"});
+  CHECK(run.exit_code == 0);
+  CHECK_THAT(run.out, Catch::Contains("9 file(s), 1 communicator(s)") &&
+                          Catch::Contains("9 of 10 rank(s); rank(s) 7 absent") &&
+                          Catch::Contains("   9  AllReduce       1      1      10.000"));
+  CHECK_THAT(run.err, Catch::Contains("1 × unreadable file skipped (--skip-bad): "
+                                      "$DIR/dump/npkit_00000000000005eb_rank7.npkt: offset 1000: "
+                                      "truncated"));
+}
+
+TEST_CASE("hostile npkt: --skip-bad with every file damaged is an error", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  fs::resize_file(dir + "/" + kRank0, 1000);
+  fs::resize_file(dir + "/" + kRank1, 1000);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump", "--skip-bad"});
+  CHECK(run.exit_code == 2);
+  CHECK_THAT(run.err, Catch::StartsWith("npkit-analyze: error: no readable .npkt file in "
+                                        "$DIR/dump: all 2 skipped (--skip-bad); the first: "
+                                        "$DIR/dump/" +
+                                        kRank0 + ": offset 1000: truncated"));
 }
 
 }  // namespace

@@ -40,6 +40,9 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
       ->capture_default_str();
   cmd.add_option("--phase-map", o.phase_map,
                  "Extra phase rules (PATTERN PHASE [COLLECTIVE ALGO]) taking precedence");
+  cmd.add_flag("--skip-bad", o.skip_bad,
+               "In a directory of .npkt files, skip the files that cannot be read (a warning "
+               "each) and analyze the others");
   cmd.add_option("--threads", o.threads,
                  "Threads reading the dump (default: one per core, at most 8)");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,

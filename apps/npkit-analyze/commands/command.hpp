@@ -43,7 +43,8 @@ struct CommonOptions {
   std::string event_table = "auto";
   std::string phase_map;
   unsigned cpu_record_size = 0;
-  unsigned threads = 0;  // 0: one per core (at most 8); dumps under 16 MB use one
+  unsigned threads = 0;   // 0: one per core (at most 8); dumps under 16 MB use one
+  bool skip_bad = false;  // a directory of .npkt files: skip unreadable files (a warning each)
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format

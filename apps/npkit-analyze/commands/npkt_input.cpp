@@ -133,8 +133,19 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
   LoadedCaptures loaded;
   std::vector<std::int32_t> seen_ranks;
   bool any_event_records = false;
+  std::size_t skipped = 0;
+  std::string first_skipped;
   for (const auto& path : paths) {
     auto dump = ingest::read_npkt_file(path);
+    if (!dump && paths.size() > 1 && o.skip_bad) {
+      loaded.diagnostics.warn("unreadable file skipped (--skip-bad)", dump.error().message);
+      if (skipped++ == 0) first_skipped = dump.error().message;
+      continue;
+    }
+    if (!dump && paths.size() > 1) {
+      return Error{dump.error().message + " (--skip-bad analyzes the other " +
+                   std::to_string(paths.size() - 1) + " file(s) of " + o.path + ")"};
+    }
     if (!dump) return dump.error();
     for (const auto& w : dump->warnings) loaded.diagnostics.warn("npkt reader", path + ": " + w);
     const std::int32_t rank = dump->comm.rank;
@@ -146,6 +157,10 @@ Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
     loaded.files.push_back(build_rank_capture(std::move(*dump)));
     warn_stale_channels(*loaded.files.back(), loaded.diagnostics);
     warn_disjoint_channels(*loaded.files.back(), loaded.diagnostics);
+  }
+  if (skipped == paths.size()) {
+    return Error{"no readable .npkt file in " + o.path + ": all " + std::to_string(skipped) +
+                 " skipped (--skip-bad); the first: " + first_skipped};
   }
   if (loaded.files.empty()) {
     std::sort(seen_ranks.begin(), seen_ranks.end());
