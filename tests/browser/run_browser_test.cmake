@@ -1,6 +1,7 @@
 # One browser test of the HTML report, run by ctest as `cmake -D... -P run_browser_test.cmake`:
 #   [GENERATOR + GENERATOR_ARGS: write the input first]
-#   ANALYZER report INPUT --format html -o OUT_DIR/NAME.html [REPORT_ARGS]
+#   ANALYZER SUBCOMMAND INPUT --format html -o OUT_DIR/NAME.html [REPORT_ARGS]
+#   (SUBCOMMAND: report by default, or diff with the candidate in REPORT_ARGS)
 #   CHROMIUM (headless) loads the page once, dumping the DOM and taking a screenshot
 #   CHECKER check: no script error, loaded, at least MIN_PLOTS plots, none blank, and optional
 #   limits MAX_BYTES (page size) and MAX_LOAD_MS (navigation start to load + layout)
@@ -17,6 +18,9 @@ foreach(var ANALYZER CHROMIUM CHECKER INPUT OUT_DIR NAME)
 endforeach()
 if(NOT DEFINED MIN_PLOTS)
   set(MIN_PLOTS 1)
+endif()
+if(NOT DEFINED SUBCOMMAND)
+  set(SUBCOMMAND report)
 endif()
 
 file(MAKE_DIRECTORY "${OUT_DIR}")
@@ -37,12 +41,12 @@ endif()
 
 string(REPLACE "|" ";" report_args "${REPORT_ARGS}")
 string(TIMESTAMP t0 "%s")
-execute_process(COMMAND "${ANALYZER}" report "${INPUT}" --format html -o "${html}" -q
+execute_process(COMMAND "${ANALYZER}" ${SUBCOMMAND} "${INPUT}" --format html -o "${html}" -q
                         ${report_args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(TIMESTAMP t1 "%s")
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "npkit-analyze report --format html failed (${rc}): ${out}${err}")
+  message(FATAL_ERROR "npkit-analyze ${SUBCOMMAND} --format html failed (${rc}): ${out}${err}")
 endif()
 math(EXPR seconds "${t1} - ${t0}")
 message(STATUS "report written in about ${seconds} s: ${html}")

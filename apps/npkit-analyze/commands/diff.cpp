@@ -8,6 +8,8 @@
 #include "commands/gate_commands.hpp"
 #include "diff/diff_report.hpp"
 #include "diff/run_diff.hpp"
+#include "render/html/diff_report_model.hpp"
+#include "render/html/page.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -54,6 +56,8 @@ Result<int> run_diff(const DiffOptions& o, CliContext& context) {
     render_diff_json(diff, fail_on, text);
   } else if (o.common.format == "junit") {
     render_diff_junit(diff, fail_on, text);
+  } else if (o.common.format == "html") {
+    text = html::render_report_html(html::build_diff_report_model(diff, fail_on));
   } else {
     render_diff_text(diff, fail_on,
                      o.common.format == "md" ? DiffTextStyle::kMarkdown : DiffTextStyle::kText,
@@ -81,7 +85,7 @@ void register_diff(CLI::App& app, CliContext& context) {
       ->check(CLI::IsMember({"regression", "any-change", "never"}))
       ->capture_default_str();
   cmd->add_option("--format", options->common.format, "Output format")
-      ->check(CLI::IsMember({"table", "json", "md", "junit"}))
+      ->check(CLI::IsMember({"table", "json", "md", "junit", "html"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", options->common.output,
                   "Write the result to FILE instead of standard output");

@@ -7,6 +7,7 @@
 
 #include "bandwidth/collective_bandwidth.hpp"
 #include "commands/cross_rank_output.hpp"
+#include "commands/gate_commands.hpp"
 #include "commands/npkt_input.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/html/instance_choice.hpp"
@@ -14,7 +15,9 @@
 #include "render/html/legacy_timeline.hpp"
 #include "render/html/npkt_report_model.hpp"
 #include "render/html/page.hpp"
+#include "render/html/summary_report_model.hpp"
 #include "render/html/svg.hpp"
+#include "summary/summary_json_reader.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -131,6 +134,12 @@ Result<html::ReportModel> npkt_model(const CommonOptions& o, Diagnostics& diagno
   return model;
 }
 
+Result<html::ReportModel> summary_model(const CommonOptions& o) {
+  auto summary = read_summary_file(o.path);
+  if (!summary) return summary.error();
+  return html::build_summary_report_model(*summary);
+}
+
 }  // namespace
 
 void add_html_report_options(CLI::App& report) {
@@ -143,8 +152,9 @@ void add_html_report_options(CLI::App& report) {
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
   Diagnostics diagnostics;
-  auto model =
-      is_npkt_input(o.path) ? npkt_model(o, diagnostics) : legacy_model(o, context, diagnostics);
+  auto model = is_summary_file(o.path) ? summary_model(o)
+               : is_npkt_input(o.path) ? npkt_model(o, diagnostics)
+                                       : legacy_model(o, context, diagnostics);
   if (!model) return model.error();
   NPKIT_TRY(write_output(o, html::render_report_html(*model), context));
   print_warnings(diagnostics, o, context);

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "commands/command.hpp"
+#include "commands/gate_commands.hpp"
 #include "commands/html_report.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
@@ -115,6 +116,11 @@ const PhaseReportWording& legacy_wording() {
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
+  if (is_summary_file(o.path)) {
+    return Error{o.path +
+                 " is an npkit summary: report draws it with --format html; for tables, "
+                 "diff or compare it with another run"};
+  }
   if (is_npkt_input(o.path)) return run_npkt_report(o, context);
   if (is_json_input(o.path)) return run_json_report(o, context);
   auto loaded = load_dump(o, context);

@@ -18,14 +18,6 @@ namespace {
 
 constexpr std::size_t kSniffBytes = 64;
 
-bool is_summary_file(const std::string& path) {
-  if (!io::path_exists(path) || io::is_directory(path) || io::is_special_file(path)) return false;
-  std::vector<std::uint8_t> prefix;
-  if (!io::read_prefix_into(path, kSniffBytes, prefix)) return false;
-  return looks_like_summary(
-      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
-}
-
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
   if (is_npkt_input(o.path)) {
     auto loaded = load_npkt_input(o);
@@ -67,6 +59,14 @@ Result<int> run_summarize(const SummarizeOptions& o, CliContext& context) {
 }
 
 }  // namespace
+
+bool is_summary_file(const std::string& path) {
+  if (!io::path_exists(path) || io::is_directory(path) || io::is_special_file(path)) return false;
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, kSniffBytes, prefix)) return false;
+  return looks_like_summary(
+      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
+}
 
 Result<RunSummary> load_run(const std::string& path, const CommonOptions& options,
                             CliContext& context) {
