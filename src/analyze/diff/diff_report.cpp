@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "render/json_writer.hpp"
+#include "render/markup_escape.hpp"
 #include "render/text_table.hpp"
 
 namespace npkit {
@@ -214,29 +215,6 @@ void judgement_json(JsonWriter& w, const RowJudgement& j) {
   w.end_array();
 }
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (const char c : s) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
-}
-
 struct JunitCase {
   std::string classname;
   std::string name;
@@ -260,23 +238,23 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
                  cases.size(), failures, skipped);
   out += "    <properties>\n";
   fmt::format_to(Out(out), "      <property name=\"baseline\" value=\"{}\"/>\n",
-                 xml_escape(fmt::format("{}", fmt::join(diff.base_inputs, ", "))));
+                 markup_escaped(fmt::format("{}", fmt::join(diff.base_inputs, ", "))));
   fmt::format_to(Out(out), "      <property name=\"candidate\" value=\"{}\"/>\n",
-                 xml_escape(fmt::format("{}", fmt::join(diff.cand_inputs, ", "))));
+                 markup_escaped(fmt::format("{}", fmt::join(diff.cand_inputs, ", "))));
   for (const auto& c : diff.config) {
     fmt::format_to(Out(out), "      <property name=\"config {}\" value=\"{} → {}\"/>\n",
-                   xml_escape(c.what), xml_escape(c.base), xml_escape(c.cand));
+                   markup_escaped(c.what), markup_escaped(c.base), markup_escaped(c.cand));
   }
   out += "    </properties>\n";
   for (const auto& c : cases) {
-    fmt::format_to(Out(out), "    <testcase classname=\"{}\" name=\"{}\"", xml_escape(c.classname),
-                   xml_escape(c.name));
+    fmt::format_to(Out(out), "    <testcase classname=\"{}\" name=\"{}\"",
+                   markup_escaped(c.classname), markup_escaped(c.name));
     if (row_fails(c.verdict, fail_on)) {
       fmt::format_to(Out(out), ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
-                     verdict_name(c.verdict), xml_escape(c.message));
+                     verdict_name(c.verdict), markup_escaped(c.message));
     } else if (c.verdict == Verdict::kNotComparable) {
       fmt::format_to(Out(out), ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
-                     xml_escape(c.message));
+                     markup_escaped(c.message));
     } else {
       out += "/>\n";
     }

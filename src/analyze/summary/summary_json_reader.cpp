@@ -625,8 +625,15 @@ Result<RunSummary> read_summary_file(const std::string& path) {
 }
 
 bool looks_like_summary(std::string_view prefix) {
-  const std::size_t i = prefix.find_first_not_of(" \t\r\n");
-  return i != std::string_view::npos && prefix[i] == '{';
+  constexpr std::string_view kBlank = " \t\r\n";
+  // Consumes `token` after optional blanks.
+  auto take = [&](std::string_view token) {
+    const std::size_t i = prefix.find_first_not_of(kBlank);
+    if (i == std::string_view::npos || prefix.substr(i, token.size()) != token) return false;
+    prefix.remove_prefix(i + token.size());
+    return true;
+  };
+  return take("{") && take("\"schema\"") && take(":") && take("\"npkit-summary\"");
 }
 
 }  // namespace npkit

@@ -24,7 +24,9 @@ namespace npkit {
 Result<RunSummary> parse_summary(const std::string& name, std::string_view text);
 Result<RunSummary> read_summary_file(const std::string& path);
 
-// True when the first non-blank byte of `prefix` is '{': a JSON object, read as a summary.
+// True when `prefix` (the file's first bytes, 64 are enough) opens a JSON object whose first key
+// is "schema" with the value "npkit-summary", as summaries are written: other JSON (a Chrome
+// trace, say) is not taken for a summary.
 bool looks_like_summary(std::string_view prefix);
 
 }  // namespace npkit

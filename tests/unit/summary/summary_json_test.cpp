@@ -156,3 +156,14 @@ TEST_CASE("summary json: malformed input names the byte offset", "[summary][json
     CHECK(error_of(text).rfind(at(good.size()), 0) == 0);
   }
 }
+
+TEST_CASE("summary sniffing: only an object whose first key names the summary schema",
+          "[summary]") {
+  CHECK(npkit::looks_like_summary("{\n  \"schema\": \"npkit-summary\",\n  \"schema_version\": 1"));
+  CHECK(npkit::looks_like_summary("{\"schema\":\"npkit-summary\",\"schema_version\":1}"));
+  CHECK_FALSE(npkit::looks_like_summary("{\"displayTimeUnit\": \"ns\", \"otherData\": {"));
+  CHECK_FALSE(npkit::looks_like_summary("[{\"ph\":\"B\"}]"));
+  CHECK_FALSE(npkit::looks_like_summary("{\"schema\": \"npkit-analyze.diff\"}"));
+  CHECK_FALSE(npkit::looks_like_summary("{\"schema\": \"npkit-summ"));
+  CHECK_FALSE(npkit::looks_like_summary(""));
+}

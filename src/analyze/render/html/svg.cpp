@@ -6,37 +6,16 @@
 #include <array>
 #include <cmath>
 
+#include "render/markup_escape.hpp"
+
 namespace npkit::html {
 
 void append_escaped(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
-    }
-  }
+  append_markup_escaped(out, text);
 }
 
 std::string escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  append_escaped(out, text);
-  return out;
+  return markup_escaped(text);
 }
 
 std::string format_number(double value) {
