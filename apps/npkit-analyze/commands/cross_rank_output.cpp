@@ -351,6 +351,28 @@ void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_
   if (with_findings) write_findings_json(a.findings, w);
 }
 
+namespace {
+
+// Each rank's GPU phase totals as the cross-rank analysis takes them (reference = the rank's GPU
+// collective time).
+std::vector<RankInfo> rank_infos(const std::vector<RankPhases>& phases,
+                                 const PhaseAssignment& assignment) {
+  std::vector<RankInfo> infos;
+  for (const auto& r : phases) {
+    RankInfo info;
+    info.rank = static_cast<std::int32_t>(r.rank);
+    info.reference_ns = r.gpu_reference_ns;
+    for (std::size_t p = 0; p < r.gpu.size() && p < assignment.phase_names.size(); ++p) {
+      if (r.gpu[p].ns == 0 && r.gpu[p].count == 0) continue;
+      info.phases.push_back({assignment.phase_names[p], r.gpu[p].ns});
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
+}  // namespace
+
 Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOptions& options,
                                             const std::vector<RankPhases>& phases,
                                             const Thresholds& thresholds) {
@@ -360,20 +382,31 @@ Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOpti
   });
   loaded.diagnostics = first_pass;
   if (!spans) return spans.error();
-  std::vector<RankInfo> infos;
-  for (const auto& r : phases) {
-    RankInfo info;
-    info.rank = static_cast<std::int32_t>(r.rank);
-    info.reference_ns = r.gpu_reference_ns;
-    for (std::size_t p = 0; p < r.gpu.size() && p < loaded.phases.phase_names.size(); ++p) {
-      if (r.gpu[p].ns == 0 && r.gpu[p].count == 0) continue;
-      info.phases.push_back({loaded.phases.phase_names[p], r.gpu[p].ns});
-    }
-    infos.push_back(std::move(info));
-  }
-  return analyze_cross_rank(spans->times(), infos, options.path,
+  return analyze_cross_rank(spans->times(), rank_infos(phases, loaded.phases), options.path,
                             "top-level collective spans (first ENTRY to last EXIT over the "
                             "rank's buffers, TIME_SYNC-aligned host clock)",
+                            thresholds);
+}
+
+Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
+                                           const std::map<std::int32_t, std::string>& hosts,
+                                           const CommonOptions& options,
+                                           const std::vector<RankPhases>& phases,
+                                           const Thresholds& thresholds) {
+  Diagnostics repeated;  // the pairing warnings were given by the phase report already
+  auto spans = read_merged<LegacyCollectiveSpans>(
+      EventRecordSpanSource(events), options, repeated,
+      [&] { return LegacyCollectiveSpans(events.phases, events.names.base_names()); });
+  if (!spans) return spans.error();
+  std::vector<RankInstanceTimes> times = spans->times();
+  for (auto& t : times) {
+    const auto host = hosts.find(t.rank);
+    if (host != hosts.end()) t.host = host->second;
+    t.track_kind = "stream";
+  }
+  return analyze_cross_rank(std::move(times), rank_infos(phases, events.phases), options.path,
+                            "collective-level event spans (first ENTRY to last EXIT over the "
+                            "rank's streams, host clock through each file's GPU clock fit)",
                             thresholds);
 }
 

@@ -21,10 +21,13 @@
 //   the alignment section says so.
 #pragma once
 
+#include <map>
+
 #include <string>
 #include <vector>
 
 #include "commands/command.hpp"
+#include "model/event_records.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "sync/cross_rank_report.hpp"
 
@@ -45,5 +48,11 @@ void write_findings_json(const std::vector<Finding>& findings, JsonWriter& w);
 Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOptions& options,
                                             const std::vector<RankPhases>& phases,
                                             const Thresholds& thresholds);
+
+Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
+                                           const std::map<std::int32_t, std::string>& hosts,
+                                           const CommonOptions& options,
+                                           const std::vector<RankPhases>& phases,
+                                           const Thresholds& thresholds);
 
 }  // namespace npkit::cli

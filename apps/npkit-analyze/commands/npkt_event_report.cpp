@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
+#include "commands/cross_rank_output.hpp"
+
 namespace npkit::cli {
 namespace {
 
@@ -30,11 +34,19 @@ bool has_event_records(const LoadedCaptures& loaded) {
 
 Status append_event_phase_report(const LoadedCaptures& loaded, const CommonOptions& options,
                                  OutputFormat format, std::string& text, JsonWriter* json,
-                                 Diagnostics& diagnostics) {
+                                 Diagnostics& diagnostics, std::vector<Finding>* findings) {
   if (!has_event_records(loaded)) return Ok{};
   const EventRecords& events = loaded.events;
   auto report = compute_phase_report(EventRecordSpanSource(events), options, diagnostics);
   if (!report) return report.error();
+  std::map<std::int32_t, std::string> hosts;
+  for (const auto& f : loaded.files) hosts[f->rank()] = f->dump.meta("hostname");
+  auto cross = event_cross_rank(events, hosts, options, report->breakdown.ranks(), Thresholds{});
+  if (!cross) return cross.error();
+  if (findings != nullptr) {
+    findings->insert(findings->end(), cross->findings.begin(), cross->findings.end());
+  }
+  const bool joined = !cross->input.instances.empty();
   switch (format) {
     case OutputFormat::kJson:
       json->key("event_phases");
@@ -43,6 +55,10 @@ Status append_event_phase_report(const LoadedCaptures& loaded, const CommonOptio
       json->field("streams", events.stream_count());
       json->field("phase_rules", rules_line(options));
       write_phase_report_json(*json, *report, events.phases);
+      json->key("cross_rank");
+      json->begin_object();
+      write_cross_rank_json(*cross, *json, /*with_findings=*/false);
+      json->end_object();
       json->end_object();
       break;
     case OutputFormat::kCsv:
@@ -58,6 +74,17 @@ Status append_event_phase_report(const LoadedCaptures& loaded, const CommonOptio
                               events.files.size(), rules_line(options)),
                   format, text);
       render_phase_report(*report, events.phases, event_wording(), format, text);
+      if (joined) {
+        render_section_line("Event records across ranks (" + cross->input.time_source + ")", format,
+                            text);
+        append_cross_rank_text(*cross, format, text);
+      } else {
+        render_section_line(
+            "Event records across ranks: no collective-level span to join (give the kernel-wide "
+            "spans a collective in --phase-map, as samples/device-collectives/phase-map.txt "
+            "does)",
+            format, text);
+      }
       break;
   }
   return Ok{};

@@ -419,7 +419,8 @@ Status write_json(const Report& report, const LoadedCaptures& loaded, const Comm
   }
   w.end_array();
   std::string unused;
-  NPKIT_TRY(append_event_phase_report(loaded, o, OutputFormat::kJson, unused, &w, diagnostics));
+  NPKIT_TRY(append_event_phase_report(loaded, o, OutputFormat::kJson, unused, &w, diagnostics,
+                                      &findings));
   write_findings_json(findings, w);
   write_warnings_json(w, diagnostics);
   w.end_object();
@@ -522,7 +523,7 @@ Status write_text(const Report& report, const LoadedCaptures& loaded, const Comm
   if (has_event_records(loaded)) {
     if (f == OutputFormat::kMarkdown) out += "## Event records\n\n";
     std::string events;
-    NPKIT_TRY(append_event_phase_report(loaded, o, f, events, nullptr, diagnostics));
+    NPKIT_TRY(append_event_phase_report(loaded, o, f, events, nullptr, diagnostics, &findings));
     out += f == OutputFormat::kMarkdown ? events : "\n" + events;
   }
   if (f == OutputFormat::kMarkdown) {
