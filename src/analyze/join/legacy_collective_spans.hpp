@@ -12,6 +12,9 @@
 // - merge() appends another sink's tracks (the parallel reader's runs, merged in track order).
 // - times() lists one RankInstanceTimes per (rank, name, buffer) seen, by
 //   rank, name and buffer; hosts are unknown (legacy dumps carry no hostname).
+// The .npkt event records (pair/event_span_reader.hpp) stream spans of the same shape, one track
+// per stream: commands/cross_rank_output.hpp joins them with this sink too, then fills in each
+// rank's host and calls the tracks streams.
 #pragma once
 
 #include <cstdint>
