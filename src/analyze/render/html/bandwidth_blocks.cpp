@@ -38,6 +38,8 @@ struct SeriesSet {
   }
 };
 
+}  // namespace
+
 LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_axis, Unit y_unit,
                    const std::string& y_label) {
   LinePlot p;
@@ -51,8 +53,6 @@ LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_ax
   p.y_unit = y_unit;
   return p;
 }
-
-}  // namespace
 
 std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>& rows,
                                          const std::vector<SwitchPoint>& switches) {

@@ -27,4 +27,8 @@ std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>
 
 std::vector<Block> legacy_bandwidth_blocks(const std::vector<CollectiveSizeRow>& rows);
 
+// An empty plot against S (nccl-tests' size, log2 bytes axis) with these labels and y axis.
+LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_axis, Unit y_unit,
+                   const std::string& y_label);
+
 }  // namespace npkit::html

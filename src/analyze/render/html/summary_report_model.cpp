@@ -9,6 +9,7 @@
 
 #include "bandwidth/nccl_tests_convention.hpp"
 #include "diff/run_diff.hpp"
+#include "render/html/bandwidth_blocks.hpp"
 #include "render/html/svg.hpp"
 
 namespace npkit::html {
@@ -44,20 +45,6 @@ std::vector<Fact> facts(const RunSummary& s) {
   };
   for (const auto& [name, values] : s.config.env) out.push_back({name, joined(values)});
   return out;
-}
-
-LinePlot size_plot(std::string title, std::string note, YAxis y_axis, Unit y_unit,
-                   std::string y_label) {
-  LinePlot p;
-  p.title = std::move(title);
-  p.note = std::move(note);
-  p.x_label = "size (S, bytes)";
-  p.y_label = std::move(y_label);
-  p.x_axis = XAxis::kLog2Bytes;
-  p.x_unit = Unit::kBytes;
-  p.y_axis = y_axis;
-  p.y_unit = y_unit;
-  return p;
 }
 
 PlotSeries& series_of(std::vector<PlotSeries>& series, const std::string& name) {
