@@ -32,16 +32,18 @@ std::string event_base_name(std::string_view full) {
 }
 
 EventTable::EventTable(std::string label) : label_(std::move(label)) {
-  for (int id = 0; id < 256; ++id) set_undefined(static_cast<std::uint8_t>(id));
-}
-
-void EventTable::set_undefined(std::uint8_t id) {
-  EventName& e = ids_[id];
-  e.full = unknown_name(id);
-  e.base = intern_base(e.full);
-  e.kind = EventKind::kInstant;
-  e.sync = SyncRole::kNone;
-  e.defined = false;
+  // Every id starts as its own "UNKNOWN_0xNN" instant; the names are distinct, so base i is id i
+  // (no interning search: 256 searches over equal-length names were most of a table's cost).
+  bases_.reserve(ids_.size());
+  for (std::size_t id = 0; id < ids_.size(); ++id) {
+    EventName& e = ids_[id];
+    e.full = unknown_name(static_cast<std::uint8_t>(id));
+    e.base = static_cast<std::uint16_t>(id);
+    e.kind = EventKind::kInstant;
+    e.sync = SyncRole::kNone;
+    e.defined = false;
+    bases_.push_back(e.full);
+  }
 }
 
 std::uint16_t EventTable::intern_base(std::string_view base) {

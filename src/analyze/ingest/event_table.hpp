@@ -47,7 +47,6 @@ class EventTable {
 
  private:
   std::uint16_t intern_base(std::string_view base);
-  void set_undefined(std::uint8_t id);
 
   std::string label_;
   std::array<EventName, 256> ids_;
