@@ -8,6 +8,7 @@
 #include "bandwidth/collective_bandwidth.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/gate_commands.hpp"
+#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
 #include "phases/phase_breakdown.hpp"
 #include "render/html/instance_choice.hpp"
@@ -151,6 +152,12 @@ void add_html_report_options(CLI::App& report) {
 }
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
+  if (is_json_input(o.path)) {
+    return Error{o.path +
+                 " is a Chrome-trace JSON: report draws HTML from NPKit dump directories, .npkt "
+                 "captures and npkit summaries; for a JSON trace use --format table, json, csv "
+                 "or md, or open it in Perfetto"};
+  }
   Diagnostics diagnostics;
   auto model = is_summary_file(o.path) ? summary_model(o)
                : is_npkt_input(o.path) ? npkt_model(o, diagnostics)

@@ -4,18 +4,13 @@
 // - is_json_input is true for a regular file named *.json and for a directory that holds *.json
 //   files and no NPKit event files (a legacy dump directory with a trace beside its records stays
 //   a legacy dump). Every other PATH takes its usual route.
-// - The producer decides the shape (ingest/chrome_json/trace_producer.hpp):
-//   * NPKit's generator and our traces of legacy dumps become spans, the binary reader's for the
-//     same dump (ingest/chrome_json/json_span_source.hpp), so `report`, `bandwidth`, `info` and
-//     `trace` compute exactly what they compute for a dump directory: the phase split and its
-//     renderings are the legacy report's (commands/command.hpp), bandwidth uses the same sinks,
-//     fed one sink per track (JsonSinkDemux) because a JSON trace interleaves its tracks.
-//   * NCCL's example profiler plugin and our traces of .npkt dumps become the profiler model
-//     (ingest/chrome_json/plugin_json_*.hpp): per-rank captures joined into communicators, with
-//     the per-process clocks aligned on matched collective ends and SeqNum gaps reported.
-// - --event-table picks the table names start from (report rows follow its order); --phase-map
-//   works as for dumps; --cpu-record-size is an Error (a trace has no records); --threads has no
-//   effect (one file is read on one thread).
+// - The producer of the first file decides the shape (ingest/chrome_json/trace_producer.hpp):
+//   NPKit's generator and our traces of legacy dumps are span traces
+//   (commands/json_span_commands.hpp); NCCL's example profiler plugin and our traces of .npkt
+//   dumps are profiler traces (commands/json_profiler_commands.hpp).
+// - A directory's *.json files are read in name order; none is an Error. --threads has no effect
+//   (one file is read on one thread). `report --format html` does not come here: it refuses a
+//   JSON trace (commands/html_report.hpp).
 #pragma once
 
 #include <string>

@@ -1,0 +1,438 @@
+#include "commands/json_span_commands.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <set>
+#include <tuple>
+
+#include "commands/span_bandwidth_output.hpp"
+#include "ingest/chrome_json/json_span_source.hpp"
+#include "inventory/dump_inventory.hpp"
+#include "io/file_io.hpp"
+#include "render/chrome_trace_writer.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit::cli {
+namespace {
+
+struct LoadedJsonSpans {
+  std::string path;
+  ingest::JsonSpanInput input;
+  ingest::JsonSpanReadOptions read;
+  ingest::TrackBook tracks;
+  Diagnostics diagnostics;
+};
+
+Result<std::unique_ptr<LoadedJsonSpans>> load_json_spans(const CommonOptions& o,
+                                                         const std::vector<std::string>& files) {
+  if (o.cpu_record_size != 0) {
+    return Error{"--cpu-record-size applies to legacy NPKit dump directories; " + o.path +
+                 " is a JSON trace"};
+  }
+  auto loaded = std::make_unique<LoadedJsonSpans>();
+  loaded->path = o.path;
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  loaded->read.ranks = *filter;
+  auto user = read_user_phase_map(o);
+  if (!user) return user.error();
+  auto input = ingest::open_json_span_input(
+      files, o.event_table, PhaseMap::builtin().with_user_rules(*user), loaded->diagnostics);
+  if (!input) return input.error();
+  loaded->input = std::move(*input);
+  return loaded;
+}
+
+// After a read: --ranks must have selected a rank the trace holds.
+Status check_selected_ranks(const CommonOptions& o, const LoadedJsonSpans& loaded) {
+  const auto& seen = loaded.tracks.seen_ranks();
+  if (seen.empty() || !loaded.tracks.ranks().empty()) return Ok{};
+  return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", o.ranks, o.path,
+                           *seen.begin(), *seen.rbegin())};
+}
+
+// Feeds one sink: each track begun when first met, all ended after the read, in track order.
+class SinkFeeder : public ingest::JsonSpanTarget {
+ public:
+  explicit SinkFeeder(SpanSink& sink) : sink_(sink) {}
+  void on_span(const Span& span, TimeDomain domain) override {
+    begin(span.track, domain);
+    sink_.on_span(span);
+  }
+  void on_unmatched(const UnmatchedEvent& event, TimeDomain domain) override {
+    begin(event.track, domain);
+    sink_.on_unmatched(event);
+  }
+  void finish(const std::vector<ingest::JsonTrack>& tracks) {
+    for (const auto& t : tracks) {
+      begin(t.track, t.stats.domain);
+      sink_.end_track(TrackFile{t.track, t.path, 0}, t.stats);
+    }
+  }
+
+ private:
+  void begin(const TrackRef& track, TimeDomain domain) {
+    if (has_last_ && last_ == track) return;
+    if (begun_.insert(ingest::track_order(track)).second) {
+      sink_.begin_track(TrackFile{track, std::string(), 0}, domain);
+    }
+    last_ = track;
+    has_last_ = true;
+  }
+  SpanSink& sink_;
+  std::set<std::tuple<std::uint32_t, int, std::uint32_t>> begun_;
+  TrackRef last_;
+  bool has_last_ = false;
+};
+
+// The span source of the shared report code: one sink (the trace's tracks interleave; the sinks
+// fed this way — phase breakdown, inventory — keep no per-track state).
+class JsonSpanSource : public SpanSource {
+ public:
+  explicit JsonSpanSource(LoadedJsonSpans& loaded) : loaded_(loaded) {}
+  const PhaseAssignment& phases() const override { return loaded_.input.names->phases(); }
+  unsigned threads(const CommonOptions&) const override { return 1; }
+  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override {
+    SinkFeeder feeder(*sinks.front());
+    NPKIT_TRY(
+        ingest::read_json_spans(loaded_.input, loaded_.read, loaded_.tracks, feeder, diagnostics));
+    feeder.finish(loaded_.tracks.tracks());
+    return Ok{};
+  }
+
+ private:
+  LoadedJsonSpans& loaded_;
+};
+
+const PhaseReportWording& span_wording() {
+  static const PhaseReportWording wording{
+      "GPU collective time",
+      "top-level spans summed over buffers",
+      "CPU proxy span time",
+      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
+      "Per rank (GPU)",
+      ""};
+  return wording;
+}
+
+Result<int> report(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& context) {
+  auto report = compute_phase_report(JsonSpanSource(loaded), o, loaded.diagnostics);
+  if (!report) return report.error();
+  NPKIT_TRY(check_selected_ranks(o, loaded));
+  const PhaseAssignment& phases = loaded.input.names->phases();
+  const std::string& table = loaded.input.names->table().label();
+  std::string text;
+  const OutputFormat format = output_format(o);
+  switch (format) {
+    case OutputFormat::kJson: {
+      JsonWriter w(text);
+      w.begin_object();
+      w.field("schema", "npkit-analyze.report");
+      w.field("schema_version", 1);
+      w.field("path", o.path);
+      w.field("event_table", table);
+      write_phase_report_json(w, *report, phases);
+      write_warnings_json(w, loaded.diagnostics);
+      w.end_object();
+      break;
+    }
+    case OutputFormat::kCsv:
+      render_csv(phase_report_csv(*report), text);
+      break;
+    case OutputFormat::kTable:
+    case OutputFormat::kMarkdown:
+    case OutputFormat::kHtml:
+      render_line(fmt::format("{}: {} rank(s), event table {}", o.path,
+                              report->breakdown.ranks().size(), table),
+                  format, text);
+      render_phase_report(*report, phases, span_wording(), format, text);
+      break;
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded.diagnostics, o, context);
+  return 0;
+}
+
+Result<int> bandwidth(const CommonOptions& o, LoadedJsonSpans& loaded, const std::string& coll,
+                      const std::string& view, bool per_rank, CliContext& context) {
+  const PhaseAssignment& phases = loaded.input.names->phases();
+  const EventTable& table = loaded.input.names->table();
+  ingest::JsonSinkDemux<SpanBandwidthSinks> demux(
+      [&] { return SpanBandwidthSinks(phases, table.base_names(), coll); });
+  NPKIT_TRY(
+      ingest::read_json_spans(loaded.input, loaded.read, loaded.tracks, demux, loaded.diagnostics));
+  NPKIT_TRY(check_selected_ranks(o, loaded));
+  SpanBandwidthSinks merged = demux.finish(loaded.tracks.tracks());
+  const auto nranks = static_cast<std::uint32_t>(loaded.tracks.seen_ranks().size());
+  const SpanBandwidthView v{o.path, coll, view, per_rank, nranks};
+  std::string text;
+  write_span_bandwidth(v, merged.collectives.summarise(nranks), merged.spans.summarise(),
+                       loaded.diagnostics, output_format(o), text);
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded.diagnostics, o, context);
+  return 0;
+}
+
+TextTable inventory_table(const InventorySink& inv) {
+  const RankInventory totals = inv.totals();
+  const TimeScale scale = time_scale_for(sat_sub(totals.last_ns, totals.first_ns));
+  TextTable t;
+  t.columns = {"rank",  "gpu tracks", "cpu tracks", "events",
+               "pairs", "unmatched",  "max depth",  scale.header("span")};
+  for (const auto& r : inv.ranks()) {
+    t.add_row({std::to_string(r.rank), std::to_string(r.gpu_files), std::to_string(r.cpu_files),
+               std::to_string(r.records), std::to_string(r.pairs),
+               std::to_string(r.unmatched_entries + r.unmatched_exits), std::to_string(r.max_depth),
+               r.first_ns <= r.last_ns ? scale(static_cast<double>(sat_sub(r.last_ns, r.first_ns)))
+                                       : "-"});
+  }
+  return t;
+}
+
+void write_span_info_json(const CommonOptions& o, const LoadedJsonSpans& loaded,
+                          const InventorySink& inv, std::string& out) {
+  const RankInventory t = inv.totals();
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.info");
+  w.field("schema_version", 1);
+  w.field("path", o.path);
+  w.field("variant", "Chrome trace JSON");
+  w.key("files");
+  w.begin_array();
+  for (const auto& f : loaded.input.files) {
+    w.begin_object();
+    w.field("path", f.path);
+    w.field("producer", ingest::trace_producer_name(f.identity.producer));
+    w.field("reason", f.identity.reason);
+    w.field("bytes", f.bytes);
+    w.field("events", f.events);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("event_table");
+  w.begin_object();
+  w.field("name", loaded.input.names->table().label());
+  w.field("reason", loaded.input.table_reason);
+  w.field("names_added", loaded.input.names->names_added());
+  w.end_object();
+  w.key("totals");
+  w.begin_object();
+  w.field("ranks", static_cast<std::uint64_t>(inv.ranks().size()));
+  w.field("tracks", t.nonempty_tracks);
+  w.field("events", t.records);
+  w.field("pairs", t.pairs);
+  w.field("unmatched", t.unmatched_entries + t.unmatched_exits);
+  w.field("max_depth", t.max_depth);
+  w.end_object();
+  w.key("time_span");
+  w.begin_object();
+  if (t.first_ns <= t.last_ns) {
+    w.field("first_ns", t.first_ns);
+    w.field("last_ns", t.last_ns);
+    w.field("duration_ns", sat_sub(t.last_ns, t.first_ns));
+  }
+  w.end_object();
+  w.key("ranks");
+  w.begin_array();
+  for (const auto& r : inv.ranks()) {
+    w.begin_object();
+    w.field("rank", r.rank);
+    w.field("gpu_tracks", r.gpu_files);
+    w.field("cpu_tracks", r.cpu_files);
+    w.field("events", r.records);
+    w.field("pairs", r.pairs);
+    w.field("unmatched_entries", r.unmatched_entries);
+    w.field("unmatched_exits", r.unmatched_exits);
+    w.field("max_depth", r.max_depth);
+    if (r.first_ns <= r.last_ns) {
+      w.field("first_ns", r.first_ns);
+      w.field("last_ns", r.last_ns);
+    }
+    w.end_object();
+  }
+  w.end_array();
+  write_warnings_json(w, loaded.diagnostics);
+  w.end_object();
+}
+
+void write_span_info_text(const CommonOptions& o, const LoadedJsonSpans& loaded,
+                          const InventorySink& inv, OutputFormat format, std::string& out) {
+  const RankInventory t = inv.totals();
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("trace         {} ({} file(s))", o.path, loaded.input.files.size()));
+  for (const auto& f : loaded.input.files) {
+    lines.push_back(fmt::format("producer      {}: {} ({}; {} events)", f.path,
+                                ingest::trace_producer_name(f.identity.producer), f.identity.reason,
+                                f.events));
+  }
+  lines.push_back(fmt::format("event table   {} ({})", loaded.input.names->table().label(),
+                              loaded.input.table_reason));
+  if (t.first_ns <= t.last_ns) {
+    const TimeScale scale = time_scale_for(sat_sub(t.last_ns, t.first_ns));
+    lines.push_back(fmt::format("time span     {} {}, from {}",
+                                scale(static_cast<double>(sat_sub(t.last_ns, t.first_ns))),
+                                scale.unit, describe_time(t.first_ns)));
+  }
+  lines.push_back(
+      fmt::format("totals        {} events, {} pairs, {} unmatched, nesting depth up "
+                  "to {}",
+                  t.records, t.pairs, t.unmatched_entries + t.unmatched_exits, t.max_depth));
+  for (const auto& line : lines) render_line(line, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  render_table(inventory_table(inv), format, out);
+  if (!inv.unmatched_examples().empty()) {
+    if (format != OutputFormat::kMarkdown) out += "\n";
+    render_line("unmatched events (first ones)", format, out);
+    for (const auto& e : inv.unmatched_examples()) {
+      render_line(
+          fmt::format("  {} event {}: {} {}", describe_track(e.track), e.record, e.name,
+                      e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY"),
+          format, out);
+    }
+  }
+}
+
+Result<int> info(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& context) {
+  auto merged = read_merged<InventorySink>(JsonSpanSource(loaded), o, loaded.diagnostics, [&] {
+    return InventorySink(loaded.input.names->table());
+  });
+  if (!merged) return merged.error();
+  NPKIT_TRY(check_selected_ranks(o, loaded));
+  std::string text;
+  const OutputFormat format = output_format(o);
+  if (format == OutputFormat::kJson) {
+    write_span_info_json(o, loaded, *merged, text);
+  } else if (format == OutputFormat::kCsv) {
+    render_csv(inventory_table(*merged), text);
+  } else {
+    write_span_info_text(o, loaded, *merged, format, text);
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(loaded.diagnostics, o, context);
+  return 0;
+}
+
+// Feeds the trace writer, telling it each time the track changes.
+class WriterFeeder : public ingest::JsonSpanTarget {
+ public:
+  explicit WriterFeeder(ChromeTraceWriter& writer) : writer_(writer) {}
+  void on_span(const Span& span, TimeDomain domain) override {
+    switch_to(span.track, domain);
+    writer_.on_span(span);
+  }
+  void on_unmatched(const UnmatchedEvent& event, TimeDomain domain) override {
+    switch_to(event.track, domain);
+    writer_.on_unmatched(event);
+  }
+
+ private:
+  void switch_to(const TrackRef& track, TimeDomain domain) {
+    if (has_current_ && current_ == track) return;
+    writer_.begin_track(TrackFile{track, std::string(), 0}, domain);
+    current_ = track;
+    has_current_ = true;
+  }
+  ChromeTraceWriter& writer_;
+  TrackRef current_;
+  bool has_current_ = false;
+};
+
+// Reads nothing but the counts: the first pass of `trace` (time origins, every event name).
+class NullTarget : public ingest::JsonSpanTarget {
+ public:
+  void on_span(const Span&, TimeDomain) override {}
+  void on_unmatched(const UnmatchedEvent&, TimeDomain) override {}
+};
+
+Status write_span_trace(LoadedJsonSpans& loaded, const CommonOptions& o,
+                        const TraceOrigins& origins, std::ostream& out, const std::string& out_name,
+                        std::uint64_t& events) {
+  TraceMetadata meta;
+  meta.source = o.path;
+  meta.event_table = loaded.input.names->table().label();
+  meta.cpu_record_size = loaded.tracks.cpu_record_size();
+  meta.gpu_clock = "times read from the Chrome trace JSON (microseconds, to the nearest ns)";
+  ChromeTraceWriter writer(out, loaded.input.names->table(), loaded.input.names->phases(), origins,
+                           meta);
+  WriterFeeder feeder(writer);
+  ingest::TrackBook again;
+  NPKIT_TRY(ingest::read_json_spans(loaded.input, loaded.read, again, feeder, loaded.diagnostics));
+  NPKIT_TRY(writer.finish(out_name));
+  events = writer.events_written();
+  return Ok{};
+}
+
+Result<int> trace(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& context) {
+  // Pass 1: the time origins (and every event name, so the writer's name table is complete).
+  // Its warnings repeat pass 2's, so they are dropped.
+  Diagnostics first_pass;
+  NullTarget counts;
+  NPKIT_TRY(ingest::read_json_spans(loaded.input, loaded.read, loaded.tracks, counts, first_pass));
+  NPKIT_TRY(check_selected_ranks(o, loaded));
+  TraceOriginSink origins;
+  for (const auto& t : loaded.tracks.tracks()) {
+    origins.end_track(TrackFile{t.track, t.path, 0}, t.stats);
+  }
+  std::uint64_t events = 0;
+  if (o.output.empty() || o.output == "-") {
+    NPKIT_TRY(
+        write_span_trace(loaded, o, origins.origins(), context.out, "standard output", events));
+  } else {
+    // Written beside the target and renamed, so a failed run never leaves a half file; devices
+    // and pipes are written in place.
+    const bool in_place = io::is_special_file(o.output);
+    const std::string target = in_place ? o.output : o.output + ".tmp";
+    std::ofstream file(target, std::ios::binary | std::ios::trunc);
+    if (!file) return Error{"cannot write " + o.output + ": cannot create " + target};
+    const Status written = write_span_trace(loaded, o, origins.origins(), file, o.output, events);
+    file.close();
+    if (!in_place && (!written || std::rename(target.c_str(), o.output.c_str()) != 0)) {
+      std::remove(target.c_str());
+      return written ? Error{"cannot write " + o.output + ": rename failed"} : written.error();
+    }
+    if (!written) return written.error();
+    if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);
+  }
+  print_warnings(loaded.diagnostics, o, context);
+  return 0;
+}
+
+// Loads the trace, then runs `command` on it.
+template <typename Command>
+Result<int> on_loaded(const CommonOptions& o, const std::vector<std::string>& files,
+                      Command command) {
+  auto loaded = load_json_spans(o, files);
+  if (!loaded) return loaded.error();
+  return command(**loaded);
+}
+
+}  // namespace
+
+Result<int> run_json_span_info(const CommonOptions& o, const std::vector<std::string>& files,
+                               CliContext& context) {
+  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return info(o, loaded, context); });
+}
+
+Result<int> run_json_span_report(const CommonOptions& o, const std::vector<std::string>& files,
+                                 CliContext& context) {
+  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return report(o, loaded, context); });
+}
+
+Result<int> run_json_span_bandwidth(const CommonOptions& o, const std::vector<std::string>& files,
+                                    const std::string& coll, const std::string& view, bool per_rank,
+                                    CliContext& context) {
+  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) {
+    return bandwidth(o, loaded, coll, view, per_rank, context);
+  });
+}
+
+Result<int> run_json_span_trace(const CommonOptions& o, const std::vector<std::string>& files,
+                                CliContext& context) {
+  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return trace(o, loaded, context); });
+}
+
+}  // namespace npkit::cli
