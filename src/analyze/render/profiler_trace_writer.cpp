@@ -7,19 +7,16 @@
 #include <string_view>
 #include <tuple>
 
-#include "io/background_writer.hpp"
+#include "align/event_stream_clock.hpp"
 #include "npkit/version.hpp"
-#include "pair/event_span_reader.hpp"
+#include "render/event_record_trace_items.hpp"
 #include "render/json_writer.hpp"
+#include "render/trace_event_buffer.hpp"
 #include "render/trace_lanes.hpp"
-#include "render/trace_numbers.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
 namespace {
-
-constexpr std::size_t kFlushBytes = 1 << 20;
-constexpr std::uint32_t kMaxLane = 999;
 
 enum class Group : std::uint32_t { kApi, kEnqueue, kProxyCtrl, kNet, kStepWithoutOp, kGpu, kProxy };
 
@@ -30,7 +27,7 @@ struct GroupRef {
 };
 
 std::uint32_t tid_of(GroupRef g, std::uint32_t lane) {
-  lane = std::min(lane, kMaxLane);
+  lane = std::min(lane, kMaxTraceLane);
   switch (g.group) {
     case Group::kApi:
       return 1 + lane;
@@ -88,119 +85,12 @@ struct Item {
   std::uint32_t tid = 0;
 };
 
-// Appends `"key":value` pairs of one args object.
-class Args {
- public:
-  explicit Args(std::string& out) : out_(out) { out_.append(",\"args\":{"); }
-  ~Args() { out_.push_back('}'); }
-  Args(const Args&) = delete;
-  Args& operator=(const Args&) = delete;
-  void num(std::string_view key, std::uint64_t v) {
-    begin(key);
-    append_uint(out_, v);
-  }
-  void inum(std::string_view key, std::int64_t v) {
-    begin(key);
-    out_.append(std::to_string(v));
-  }
-  void str(std::string_view key, std::string_view v) {
-    begin(key);
-    append_json_string(out_, v);
-  }
-
- private:
-  void begin(std::string_view key) {
-    if (!first_) out_.push_back(',');
-    first_ = false;
-    out_.push_back('"');
-    out_.append(key);
-    out_.append("\":");
-  }
-  std::string& out_;
-  bool first_ = true;
-};
-
 std::string strip_prefix(std::string name, std::string_view prefix) {
   if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
     name.erase(0, prefix.size());
   }
   return name;
 }
-
-// ---- Event records ----
-
-constexpr std::uint32_t kEventTidBase = 1000000;
-
-enum class EventItemKind : std::uint8_t { kSpan, kInstant, kNoExit, kNoEntry };
-
-struct EventItem {
-  std::int64_t start = 0;
-  std::int64_t end = 0;
-  std::size_t stream = 0;  // index into the file's streams
-  EventItemKind kind = EventItemKind::kSpan;
-  std::uint16_t base = 0;
-  std::uint16_t phase = 0;
-  std::uint32_t depth = 0;
-  std::uint64_t record = 0;  // the span's ENTRY, or the event's record, in the stream
-  std::uint64_t exit_record = 0;
-  std::uint32_t tid = 0;
-};
-
-// One file's event items by time base.
-struct EventFileItems {
-  const EventFile* file = nullptr;
-  std::vector<EventItem> host;    // on the host clock
-  std::vector<EventItem> timer;   // %globaltimer without a clock fit
-  std::vector<EventItem> cycles;  // clock64
-};
-
-class EventItemCollector : public EventSpanSink {
- public:
-  void begin_stream(const EventStreamRef& s, const EventStreamClock& clock) override {
-    if (files_.empty() || files_.back().file != s.file) {
-      files_.emplace_back();
-      files_.back().file = s.file;
-    }
-    stream_ = s.stream;
-    EventFileItems& f = files_.back();
-    target_ = clock.domain == TimeDomain::kHost           ? &f.host
-              : clock.clock == format::kStreamClockCycles ? &f.cycles
-                                                          : &f.timer;
-  }
-  void on_span(const Span& span) override {
-    EventItem item =
-        at(span.start_ns, span.end_ns, EventItemKind::kSpan, span.base, span.entry_record);
-    item.phase = span.phase;
-    item.depth = span.depth;
-    item.exit_record = span.exit_record;
-    target_->push_back(item);
-  }
-  void on_instant(const EventInstant& e) override {
-    target_->push_back(at(e.ns, e.ns, EventItemKind::kInstant, e.base, e.record));
-  }
-  void on_unmatched(const UnmatchedEvent& e) override {
-    target_->push_back(at(
-        e.ns, e.ns, e.kind == EventKind::kEntry ? EventItemKind::kNoExit : EventItemKind::kNoEntry,
-        e.base, e.record));
-  }
-  std::vector<EventFileItems> take() { return std::move(files_); }
-
- private:
-  EventItem at(std::int64_t start, std::int64_t end, EventItemKind kind, std::uint16_t base,
-               std::uint64_t record) const {
-    EventItem item;
-    item.start = start;
-    item.end = std::max(start, end);
-    item.stream = stream_;
-    item.kind = kind;
-    item.base = base;
-    item.record = record;
-    return item;
-  }
-  std::vector<EventFileItems> files_;
-  std::vector<EventItem>* target_ = nullptr;
-  std::size_t stream_ = 0;
-};
 
 std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
   for (const auto& item : items) bound = std::min(bound, item.start);
@@ -209,14 +99,9 @@ std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
 
 class TraceBuilder {
  public:
-  TraceBuilder(std::ostream& out, std::int64_t origin) : writer_(out), origin_(origin) {
-    buffer_.reserve(kFlushBytes + 4096);
-  }
+  TraceBuilder(std::ostream& out, std::int64_t origin) : trace_(out, origin), origin_(origin) {}
 
-  void begin(const std::string& other_data) {
-    buffer_ =
-        "{\"displayTimeUnit\": \"ns\",\n\"otherData\": " + other_data + ",\n\"traceEvents\": [";
-  }
+  void begin(const std::string& other_data) { trace_.begin(other_data); }
 
   void add_capture(const RankCapture& c, std::uint32_t pid,
                    const EventFileItems* events = nullptr) {
@@ -233,16 +118,16 @@ class TraceBuilder {
       const std::uint32_t lane =
           item.instant ? 0 : packers[item.group].place(item.start, item.end, item.leaf);
       item.tid = tid_of(item.group, lane);
-      threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxLane)));
+      threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxTraceLane)));
     }
     std::vector<EventItem> event_items;
     if (events != nullptr) {
       event_items = events->host;
       place_event_items(*events->file, event_items, threads);
     }
-    write_process_names(process_name(c, ""), threads);
+    trace_.name_threads(pid_, process_name(c, ""), threads);
     for (const auto& item : items) write_item(item);
-    if (events != nullptr) write_event_items(*events->file, event_items, 0);
+    if (events != nullptr) write_events(*events->file, event_items, 0);
   }
 
   // Streams of a file on their own time base (`clock_label`): a process of their own whose
@@ -256,16 +141,15 @@ class TraceBuilder {
     std::vector<EventItem> items = own;
     std::map<std::uint32_t, std::string> threads;
     place_event_items(*events.file, items, threads);
-    write_process_names(process_name(c, clock_label), threads);
-    write_event_items(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
+    trace_.name_threads(pid_, process_name(c, clock_label), threads);
+    write_events(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
   }
 
   void set_event_records(const EventRecords& records) { records_ = &records; }
 
   Result<ProfilerTraceStats> finish(const std::string& path) {
-    buffer_.append("\n]}\n");
-    writer_.submit(buffer_);
-    if (!writer_.finish()) return Error{"cannot write " + path + " (disk full?)"};
+    NPKIT_TRY(trace_.finish(path));
+    stats_.events = trace_.events();
     return stats_;
   }
 
@@ -350,15 +234,6 @@ class TraceBuilder {
     return op != kNoEvent && ev.type[op] == format::kTypeProxyOp ? op : kNoEvent;
   }
 
-  void next_event() {
-    buffer_.append(stats_.events == 0 ? "\n" : ",\n");
-    ++stats_.events;
-    if (buffer_.size() >= kFlushBytes) {
-      writer_.submit(buffer_);
-      buffer_.reserve(kFlushBytes + 4096);
-    }
-  }
-
   static std::string process_name(const RankCapture& c, const std::string& clock_label) {
     const auto& d = c.dump;
     std::string name = fmt::format("rank {}, comm {:016x}", d.comm.rank, d.comm.comm_hash);
@@ -367,56 +242,8 @@ class TraceBuilder {
     return name;
   }
 
-  void write_process_names(const std::string& name,
-                           const std::map<std::uint32_t, std::string>& threads) {
-    next_event();
-    fmt::format_to(std::back_inserter(buffer_), R"({{"name":"process_name","ph":"M","pid":{},)",
-                   pid_);
-    buffer_.append(R"("args":{"name":)");
-    append_json_string(buffer_, name);
-    buffer_.append("}}");
-    next_event();
-    fmt::format_to(
-        std::back_inserter(buffer_),
-        R"({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})", pid_,
-        pid_);
-    for (const auto& [tid, thread] : threads) {
-      next_event();
-      fmt::format_to(std::back_inserter(buffer_),
-                     R"({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":)", pid_,
-                     tid);
-      append_json_string(buffer_, thread);
-      buffer_.append("}}");
-      next_event();
-      fmt::format_to(
-          std::back_inserter(buffer_),
-          R"({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})",
-          pid_, tid, tid);
-    }
-  }
-
-  void open_event(std::string_view name, std::string_view cat, const Item& item, std::int64_t start,
-                  std::int64_t end) {
-    next_event();
-    buffer_.append("{\"name\":");
-    append_json_string(buffer_, name);
-    buffer_.append(",\"cat\":\"");
-    buffer_.append(cat);
-    buffer_.append(item.instant ? "\",\"ph\":\"i\",\"s\":\"t\",\"pid\":"
-                                : "\",\"ph\":\"X\",\"pid\":");
-    append_uint(buffer_, pid_);
-    buffer_.append(",\"tid\":");
-    append_uint(buffer_, item.tid);
-    buffer_.append(",\"ts\":");
-    append_fixed3(buffer_, sat_sub(start, origin_));
-    if (!item.instant) {
-      buffer_.append(",\"dur\":");
-      append_fixed3(buffer_, std::max<std::int64_t>(0, sat_sub(end, start)));
-    }
-  }
-
   // func, seq and size of a Coll or P2p event (the parent of a KernelCh or ProxyOp).
-  void collective_args(Args& a, std::uint32_t e) {
+  void collective_args(TraceArgs& a, std::uint32_t e) {
     const ProfilerEvents& ev = capture_->events;
     const auto& d = capture_->dump;
     if (e == kNoEvent) return;
@@ -501,16 +328,16 @@ class TraceBuilder {
         break;
     }
     if (item.instant) name += " (never stopped)";
-    open_event(name, cat, item, item.start, item.end);
+    std::string& event = open_event(name, cat, item, item.start, item.end);
     {
-      Args a(buffer_);
+      TraceArgs a(event);
       write_args(a, e);
     }
-    buffer_.push_back('}');
+    event.push_back('}');
     if (type == format::kTypeProxyStep && !item.instant) write_step_states(item);
   }
 
-  void write_args(Args& a, std::uint32_t e) {
+  void write_args(TraceArgs& a, std::uint32_t e) {
     const ProfilerEvents& ev = capture_->events;
     const auto& d = capture_->dump;
     switch (ev.type[e]) {
@@ -603,86 +430,23 @@ class TraceBuilder {
       at = to;
       const std::string name =
           strip_prefix(profiler_state_name(capture_->dump, marks[i].state), "ProxyStep");
-      open_event(name, "proxy,state", step, from, to);
-      buffer_.push_back('}');
+      open_event(name, "proxy,state", step, from, to).push_back('}');
     }
   }
 
-  // Lanes per stream, in order of start (longer first); tids and thread names.
-  void place_event_items(const EventFile& file, std::vector<EventItem>& items,
-                         std::map<std::uint32_t, std::string>& threads) {
-    std::sort(items.begin(), items.end(), [](const EventItem& a, const EventItem& b) {
-      return std::tie(a.stream, a.start, b.end, a.record) <
-             std::tie(b.stream, b.start, a.end, b.record);
-    });
-    std::map<std::size_t, LanePacker> packers;
-    for (auto& item : items) {
-      const bool instant = item.kind != EventItemKind::kSpan;
-      const std::uint32_t lane =
-          std::min(instant ? 0 : packers[item.stream].place(item.start, item.end), kMaxLane);
-      item.tid = kEventTidBase + 1000 * file.dump->stream_numbers[item.stream] + lane;
-      const std::string name = describe_event_stream(file, item.stream);
-      threads.emplace(item.tid, lane == 0 ? name : fmt::format("{} #{}", name, lane + 1));
-    }
+  std::string& open_event(std::string_view name, std::string_view cat, const Item& item,
+                          std::int64_t start, std::int64_t end) {
+    return trace_.open_event(name, cat, pid_, item.tid, item.instant, start, end);
   }
 
-  // Writes `items` with their times moved by `shift` ns.
-  void write_event_items(const EventFile& file, const std::vector<EventItem>& items,
-                         std::int64_t shift) {
-    const ingest::NpktDump& d = *file.dump;
-    for (const auto& item : items) {
-      const format::StreamInfo& info = d.streams[item.stream];
-      const format::EventRecord* records = d.event_records.data() + info.first_record;
-      const format::EventRecord& r = records[item.record];
-      std::string name;
-      switch (item.kind) {
-        case EventItemKind::kSpan:
-          name = records_->names.base_names()[item.base];
-          break;
-        case EventItemKind::kInstant:
-          name = records_->names.full_name(file.names, r.id);
-          break;
-        case EventItemKind::kNoExit:
-          name = records_->names.full_name(file.names, r.id) + " (no EXIT)";
-          break;
-        case EventItemKind::kNoEntry:
-          name = records_->names.full_name(file.names, r.id) + " (no ENTRY)";
-          break;
-      }
-      Item shown;
-      shown.instant = item.kind != EventItemKind::kSpan;
-      shown.tid = item.tid;
-      open_event(name, info.source == format::kStreamHostThread ? "host_event" : "gpu_event", shown,
-                 sat_add(item.start, shift), sat_add(item.end, shift));
-      {
-        Args a(buffer_);
-        if (item.kind == EventItemKind::kSpan) {
-          const format::EventRecord& exit = records[item.exit_record];
-          a.str("phase", records_->phases.phase_names[item.phase]);
-          a.num("depth", item.depth);
-          a.num("size", r.size);
-          if (exit.size != r.size) a.num("exit_size", exit.size);
-          a.num("user", r.user);
-          if (exit.user != r.user) a.num("exit_user", exit.user);
-          a.num("id", r.id);
-          a.num("entry_record", item.record);
-          a.num("exit_record", item.exit_record);
-          ++stats_.event_spans;
-        } else {
-          a.num("size", r.size);
-          a.num("user", r.user);
-          a.num("id", r.id);
-          a.num("record", item.record);
-        }
-      }
-      buffer_.push_back('}');
-    }
+  void write_events(const EventFile& file, const std::vector<EventItem>& items,
+                    std::int64_t shift) {
+    stats_.event_spans += write_event_items(trace_, pid_, *records_, file, items, shift);
   }
 
-  io::BackgroundWriter writer_;
+  TraceEventBuffer trace_;
   const EventRecords* records_ = nullptr;
   std::int64_t origin_;
-  std::string buffer_;
   ProfilerTraceStats stats_;
   const RankCapture* capture_ = nullptr;
   std::uint32_t pid_ = 0;
@@ -733,11 +497,7 @@ Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& ca
                                        const EventRecords* events, const std::string& source,
                                        std::ostream& out, const std::string& path_for_messages) {
   std::vector<EventFileItems> event_items;
-  if (events != nullptr) {
-    EventItemCollector collector;
-    read_event_spans(*events, collector);
-    event_items = collector.take();
-  }
+  if (events != nullptr) event_items = collect_event_items(*events);
   const auto items_of = [&](const RankCapture* c) -> const EventFileItems* {
     for (const auto& f : event_items) {
       if (f.file->dump == &c->dump) return &f;

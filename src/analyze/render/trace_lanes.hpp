@@ -12,6 +12,10 @@
 
 namespace npkit {
 
+// The last lane a trace writer gives its own tid: a thread's tids are numbered in steps of 1000,
+// so the spans of lanes beyond it share this one's.
+constexpr std::uint32_t kMaxTraceLane = 999;
+
 class LanePacker {
  public:
   std::uint32_t place(std::int64_t start, std::int64_t end, bool leaf = false);
