@@ -191,25 +191,62 @@ Status EventRecordSpanSource::read(const std::vector<SpanSink*>& sinks, Diagnost
   return Ok{};
 }
 
+namespace {
+
+// Writes `path` through `write`: devices and pipes (/dev/null, a FIFO) in place, files through
+// a temporary beside them that replaces them only when every write succeeded.
+Status write_replacing(const std::string& path,
+                       const std::function<Status(std::ostream& out)>& write) {
+  const bool in_place = io::is_special_file(path);
+  const std::string target = in_place ? path : path + ".tmp";
+  Status written = Ok{};
+  {
+    std::ofstream f(target, std::ios::binary | std::ios::trunc);
+    if (!f) return Error{"cannot write " + path + ": cannot create " + target};
+    written = write(f);
+    f.flush();
+    if (written && !f) written = Error{"cannot write " + path + " (disk full?)"};
+  }
+  if (in_place) return written;
+  if (!written || std::rename(target.c_str(), path.c_str()) != 0) {
+    std::remove(target.c_str());
+    return written ? Error{"cannot write " + path + ": rename failed"} : written;
+  }
+  return Ok{};
+}
+
+bool to_standard_output(const CommonOptions& o) {
+  return o.output.empty() || o.output == "-";
+}
+
+}  // namespace
+
 Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {
-  if (o.output.empty() || o.output == "-") {
+  if (to_standard_output(o)) {
     context.out << text;
     return Ok{};
   }
-  // Devices and pipes (/dev/null, a FIFO) are written in place; files through a temp + rename.
-  const bool in_place = io::is_special_file(o.output);
-  const std::string target = in_place ? o.output : o.output + ".tmp";
-  {
-    std::ofstream f(target, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + o.output + ": cannot create " + target};
-    f << text;
-    f.flush();
-    if (!f) return Error{"cannot write " + o.output + " (disk full?)"};
+  return write_replacing(o.output, [&](std::ostream& out) -> Status {
+    out << text;
+    return Ok{};
+  });
+}
+
+Status write_trace_output(const CommonOptions& o, CliContext& context,
+                          const TraceOutputWriter& write) {
+  if (to_standard_output(o)) {
+    auto events = write(context.out, "standard output");
+    if (!events) return events.error();
+    return Ok{};
   }
-  if (!in_place && std::rename(target.c_str(), o.output.c_str()) != 0) {
-    std::remove(target.c_str());
-    return Error{"cannot write " + o.output + ": rename failed"};
-  }
+  std::uint64_t events = 0;
+  NPKIT_TRY(write_replacing(o.output, [&](std::ostream& out) -> Status {
+    auto written = write(out, o.output);
+    if (!written) return written.error();
+    events = *written;
+    return Ok{};
+  }));
+  if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);
   return Ok{};
 }
 

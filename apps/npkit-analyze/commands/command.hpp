@@ -8,6 +8,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <ostream>
@@ -187,6 +189,16 @@ void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);
+
+// Streams a large output (a trace) to -o FILE or to the context's output stream: `write(out,
+// name)` writes all of it to `out`, naming the destination `name` in its messages, and returns
+// how many events it wrote. A file is written beside the target (FILE.tmp) and renamed over it
+// only when every write succeeded, so a failed run never leaves a half file; devices and pipes
+// are written in place. Then "wrote N events to FILE" on the error stream, unless --quiet.
+using TraceOutputWriter =
+    std::function<Result<std::uint64_t>(std::ostream& out, const std::string& name)>;
+Status write_trace_output(const CommonOptions& options, CliContext& context,
+                          const TraceOutputWriter& write);
 
 // Prints the warning summary to the error stream (nothing with --quiet or no warnings).
 void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options,

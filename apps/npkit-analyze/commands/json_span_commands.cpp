@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <fstream>
 #include <memory>
 #include <set>
 #include <tuple>
@@ -11,7 +9,6 @@
 #include "commands/span_bandwidth_output.hpp"
 #include "ingest/chrome_json/json_span_source.hpp"
 #include "inventory/dump_inventory.hpp"
-#include "io/file_io.hpp"
 #include "render/chrome_trace_writer.hpp"
 #include "util/saturating.hpp"
 
@@ -377,26 +374,12 @@ Result<int> trace(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& c
   for (const auto& t : loaded.tracks.tracks()) {
     origins.end_track(TrackFile{t.track, t.path, 0}, t.stats);
   }
-  std::uint64_t events = 0;
-  if (o.output.empty() || o.output == "-") {
-    NPKIT_TRY(
-        write_span_trace(loaded, o, origins.origins(), context.out, "standard output", events));
-  } else {
-    // Written beside the target and renamed, so a failed run never leaves a half file; devices
-    // and pipes are written in place.
-    const bool in_place = io::is_special_file(o.output);
-    const std::string target = in_place ? o.output : o.output + ".tmp";
-    std::ofstream file(target, std::ios::binary | std::ios::trunc);
-    if (!file) return Error{"cannot write " + o.output + ": cannot create " + target};
-    const Status written = write_span_trace(loaded, o, origins.origins(), file, o.output, events);
-    file.close();
-    if (!in_place && (!written || std::rename(target.c_str(), o.output.c_str()) != 0)) {
-      std::remove(target.c_str());
-      return written ? Error{"cannot write " + o.output + ": rename failed"} : written.error();
-    }
-    if (!written) return written.error();
-    if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);
-  }
+  NPKIT_TRY(write_trace_output(
+      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
+        std::uint64_t events = 0;
+        NPKIT_TRY(write_span_trace(loaded, o, origins.origins(), out, name, events));
+        return events;
+      }));
   print_warnings(loaded.diagnostics, o, context);
   return 0;
 }
