@@ -51,20 +51,18 @@ test-tsan: deps
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target npkit_tests
 	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/npkit_tests "[threads],[golden],[real],[capture],[plugin]"
 
-# Each libFuzzer target for FUZZ_SECONDS (clang); new inputs go to $(FUZZ_DIR)/work, crashes
-# to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as regression inputs).
+# Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to
+# $(FUZZ_DIR)/work, crashes to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as
+# regression inputs), each target's output to $(FUZZ_DIR)/logs.
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
+FUZZ_PARALLEL ?= 1
 FUZZ_TARGETS := legacy_dump event_header npkt_dump phase_map summary chrome_json
 fuzz:
 	scripts/install-deps.sh --extra clang libclang-rt-14-dev
 	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_BUILD_FUZZ=ON -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_TESTS=ON $(CMAKE_FLAGS)
 	cmake --build $(FUZZ_DIR) -j$(JOBS) $(addprefix --target fuzz_,$(FUZZ_TARGETS))
-	set -e; for t in $(FUZZ_TARGETS); do \
-	  mkdir -p $(FUZZ_DIR)/work/$$t $(FUZZ_DIR)/artifacts; \
-	  $(FUZZ_DIR)/bin/fuzz_$$t $(FUZZ_DIR)/work/$$t tests/fuzz/corpus/$$t -max_total_time=$(FUZZ_SECONDS) \
-	    -max_len=4096 -timeout=10 -artifact_prefix=$(FUZZ_DIR)/artifacts/$$t- -print_final_stats=1; \
-	done
+	scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_PARALLEL) $(FUZZ_TARGETS)
 
 format:
 	scripts/check-format.sh --fix
