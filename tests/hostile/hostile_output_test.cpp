@@ -6,6 +6,7 @@
 // captures and JSON traces.
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <catch2/catch.hpp>
 

@@ -80,6 +80,7 @@ void place_event_items(const EventFile& file, std::vector<EventItem>& items,
     const std::uint32_t lane =
         std::min(instant ? 0 : packers[item.stream].place(item.start, item.end), kMaxTraceLane);
     item.tid = kEventTidBase + 1000 * file.dump->stream_numbers[item.stream] + lane;
+    if (threads.count(item.tid) != 0) continue;  // named by an earlier item
     const std::string name = describe_event_stream(file, item.stream);
     threads.emplace(item.tid, lane == 0 ? name : fmt::format("{} #{}", name, lane + 1));
   }

@@ -118,7 +118,8 @@ class TraceBuilder {
       const std::uint32_t lane =
           item.instant ? 0 : packers[item.group].place(item.start, item.end, item.leaf);
       item.tid = tid_of(item.group, lane);
-      threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxTraceLane)));
+      if (threads.count(item.tid) == 0)  // formatted once per thread, not once per event
+        threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxTraceLane)));
     }
     std::vector<EventItem> event_items;
     if (events != nullptr) {
