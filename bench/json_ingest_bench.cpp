@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "ingest/chrome_json/json_span_source.hpp"
-#include "ingest/chrome_json/trace_event_reader.hpp"
-#include "phases/phase_breakdown.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "import/chrome_json/json_span_source.hpp"
+#include "import/chrome_json/trace_event_reader.hpp"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // fuzz_chrome_json.cpp — libFuzzer target: the input is a whole Chrome trace JSON file, read by the
-// streaming reader (ingest/chrome_json/trace_event_reader.hpp) with a small buffer (so runs are
+// streaming reader (import/chrome_json/trace_event_reader.hpp) with a small buffer (so runs are
 // cut, mis-cut and re-cut) and decoded by each producer's decoder: NPKit's generator and our own
 // legacy traces into spans, NCCL's example plugin into collectives, joined across ranks.
 // Contract: never crashes, hangs or trips a sanitizer on any input. A read that fails returns an
@@ -16,11 +16,11 @@
 #include <string>
 #include <string_view>
 
-#include "ingest/chrome_json/generator_span_decoder.hpp"
-#include "ingest/chrome_json/own_trace_span_decoder.hpp"
-#include "ingest/chrome_json/plugin_cross_rank.hpp"
-#include "ingest/chrome_json/plugin_trace_decoder.hpp"
-#include "ingest/chrome_json/trace_event_reader.hpp"
+#include "import/chrome_json/generator_span_decoder.hpp"
+#include "import/chrome_json/own_trace_span_decoder.hpp"
+#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/chrome_json/plugin_trace_decoder.hpp"
+#include "import/chrome_json/trace_event_reader.hpp"
 
 namespace {
 

@@ -11,10 +11,10 @@
 #include <string>
 #include <string_view>
 
-#include "ingest/clock_files.hpp"
-#include "ingest/event_table.hpp"
-#include "model/rank_filter.hpp"
-#include "phases/phase_map.hpp"
+#include "import/legacy/clock_files.hpp"
+#include "run/event_table.hpp"
+#include "run/phase_map.hpp"
+#include "run/rank_filter.hpp"
 #include "util/diagnostics.hpp"
 
 namespace {

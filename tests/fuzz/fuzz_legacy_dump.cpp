@@ -27,10 +27,10 @@
 #include <system_error>
 #include <vector>
 
-#include "ingest/event_table.hpp"
-#include "ingest/legacy_dump.hpp"
-#include "pair/span_reader.hpp"
-#include "phases/phase_map.hpp"
+#include "import/legacy/legacy_dump.hpp"
+#include "import/legacy/span_reader.hpp"
+#include "run/event_table.hpp"
+#include "run/phase_map.hpp"
 #include "util/diagnostics.hpp"
 
 namespace {

@@ -3,13 +3,13 @@
 // Contract: never crashes, hangs or trips a sanitizer on any input. A parsed dump satisfies
 // parse_npkt's contract and an error names the input and an offset inside it or at its end
 // (checked below, abort() otherwise). Seeds: corpus/npkt_dump/seed_* (made by the test writer,
-// tests/unit/ingest/npkt_seed_corpus_test.cpp).
+// tests/unit/import/npkt/npkt_seed_corpus_test.cpp).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
-#include "ingest/npkt_dump.hpp"
+#include "import/npkt/npkt_dump.hpp"
 
 namespace {
 

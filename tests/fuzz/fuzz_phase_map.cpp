@@ -20,9 +20,9 @@
 #include <utility>
 #include <vector>
 
-#include "ingest/event_table.hpp"
-#include "io/file_io.hpp"
-#include "phases/phase_map.hpp"
+#include "run/event_table.hpp"
+#include "run/phase_map.hpp"
+#include "util/file_io.hpp"
 
 // The oracle's own branches would only add noise to the coverage feedback (clang; other
 // compilers build the replay test, which has no coverage feedback).

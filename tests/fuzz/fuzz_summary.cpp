@@ -1,18 +1,18 @@
 // fuzz_summary.cpp — libFuzzer target: the input is the text of an npkit-summary file, parsed
-// with parse_summary (summary/summary_json_reader.hpp).
+// with parse_summary (import/summary/summary_json_reader.hpp).
 // Contract: never crashes, hangs or trips a sanitizer on any input. An error names the input and
 // a byte offset inside it or at its end ("input: offset N: ..."); a parsed summary writes back
 // to JSON that parses to an equal summary, and merging it with itself keeps it readable
 // (checked below, abort() otherwise). Seeds: corpus/summary/seed_* (written by
-// tests/unit/summary/summary_seed_corpus_test.cpp).
+// tests/unit/import/summary/summary_seed_corpus_test.cpp).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
-#include "summary/summary_json_reader.hpp"
-#include "summary/summary_json_writer.hpp"
+#include "import/summary/summary_json_reader.hpp"
+#include "output/summary_json_writer.hpp"
 
 namespace {
 

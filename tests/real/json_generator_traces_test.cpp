@@ -20,14 +20,14 @@
 #include <map>
 #include <vector>
 
-#include "ingest/chrome_json/json_span_source.hpp"
-#include "ingest/clock_files.hpp"
-#include "ingest/legacy_dump.hpp"
-#include "io/file_io.hpp"
-#include "phases/phase_breakdown.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "import/chrome_json/json_span_source.hpp"
+#include "import/legacy/clock_files.hpp"
+#include "import/legacy/legacy_dump.hpp"
 #include "support/real_dump.hpp"
 #include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "util/file_io.hpp"
 
 using namespace npkit;
 

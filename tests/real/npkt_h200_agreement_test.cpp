@@ -24,9 +24,9 @@
 #include <cmath>
 #include <map>
 
-#include "model/profiler_bandwidth.hpp"
-#include "model/profiler_nccl_names.hpp"
+#include "analysis/bandwidth/profiler_bandwidth.hpp"
 #include "real/npkt_h200_driver.hpp"
+#include "run/nccl_names.hpp"
 #include "util/quantiles.hpp"
 
 namespace {

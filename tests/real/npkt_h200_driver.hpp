@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "ingest/npkt_directory.hpp"
-#include "ingest/npkt_dump.hpp"
-#include "join/communicator_join.hpp"
-#include "model/profiler_capture.hpp"
+#include "import/npkt/communicator_join.hpp"
+#include "import/npkt/npkt_directory.hpp"
+#include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/profiler_capture.hpp"
 #include "support/shared_data.hpp"
 
 namespace npkit::test {

@@ -16,7 +16,7 @@
 #include <algorithm>
 #include <set>
 
-#include "model/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/profiler_bandwidth.hpp"
 #include "real/npkt_h200_driver.hpp"
 
 namespace {

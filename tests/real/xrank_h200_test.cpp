@@ -11,9 +11,9 @@
 #include <map>
 #include <tuple>
 
-#include "join/profiler_cross_rank.hpp"
+#include "analysis/join/profiler_cross_rank.hpp"
+#include "analysis/sync/cross_rank_report.hpp"
 #include "real/npkt_h200_driver.hpp"
-#include "sync/cross_rank_report.hpp"
 
 namespace {
 

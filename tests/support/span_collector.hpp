@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "pair/span_reader.hpp"
+#include "import/legacy/span_reader.hpp"
 
 namespace npkit::test {
 

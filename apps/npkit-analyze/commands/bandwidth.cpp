@@ -4,14 +4,14 @@
 
 #include <memory>
 
-#include "bandwidth/collective_bandwidth.hpp"
-#include "bandwidth/nccl_tests_convention.hpp"
-#include "bandwidth/span_bandwidth.hpp"
+#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/span_bandwidth.hpp"
 #include "commands/command.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
 #include "commands/span_bandwidth_output.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -12,8 +12,8 @@
 #include <memory>
 #include <thread>
 
-#include "io/file_io.hpp"
-#include "pair/event_span_reader.hpp"
+#include "import/npkt/event_span_reader.hpp"
+#include "util/file_io.hpp"
 
 #include <unistd.h>
 

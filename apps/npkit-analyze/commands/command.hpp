@@ -16,13 +16,13 @@
 #include <string>
 #include <vector>
 
-#include "ingest/legacy_dump.hpp"
-#include "model/event_records.hpp"
-#include "pair/span_reader.hpp"
-#include "phases/phase_breakdown.hpp"
-#include "phases/phase_map.hpp"
-#include "render/json_writer.hpp"
-#include "render/text_table.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "import/legacy/legacy_dump.hpp"
+#include "import/legacy/span_reader.hpp"
+#include "import/npkt/event_records.hpp"
+#include "output/json_writer.hpp"
+#include "output/text_table.hpp"
+#include "run/phase_map.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
@@ -107,7 +107,7 @@ class SpanSource {
   virtual Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const = 0;
 };
 
-// A legacy dump's tracks, read on reader_threads() threads (pair/span_reader.hpp).
+// A legacy dump's tracks, read on reader_threads() threads (import/legacy/span_reader.hpp).
 class LegacySpanSource : public SpanSource {
  public:
   explicit LegacySpanSource(const LoadedDump& loaded) : loaded_(loaded) {}
@@ -119,7 +119,7 @@ class LegacySpanSource : public SpanSource {
   const LoadedDump& loaded_;
 };
 
-// The event streams of .npkt files, paired on one thread (pair/event_span_reader.hpp); their
+// The event streams of .npkt files, paired on one thread (import/npkt/event_span_reader.hpp); their
 // warnings were given when the files were loaded (commands/npkt_input.hpp).
 class EventRecordSpanSource : public SpanSource {
  public:

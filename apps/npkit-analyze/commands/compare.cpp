@@ -4,9 +4,9 @@
 
 #include <memory>
 
+#include "analysis/diff/run_compare.hpp"
 #include "commands/gate_commands.hpp"
-#include "diff/run_compare.hpp"
-#include "render/json_writer.hpp"
+#include "output/json_writer.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "join/legacy_collective_spans.hpp"
+#include "analysis/join/legacy_collective_spans.hpp"
 
 namespace npkit::cli {
 namespace {

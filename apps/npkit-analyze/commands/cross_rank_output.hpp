@@ -26,10 +26,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/sync/cross_rank_report.hpp"
 #include "commands/command.hpp"
-#include "model/event_records.hpp"
-#include "phases/phase_breakdown.hpp"
-#include "sync/cross_rank_report.hpp"
+#include "import/npkt/event_records.hpp"
 
 namespace npkit::cli {
 

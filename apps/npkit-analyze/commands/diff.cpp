@@ -5,11 +5,11 @@
 #include <charconv>
 #include <memory>
 
+#include "analysis/diff/run_diff.hpp"
 #include "commands/gate_commands.hpp"
-#include "diff/diff_report.hpp"
-#include "diff/run_diff.hpp"
-#include "render/html/diff_report_model.hpp"
-#include "render/html/page.hpp"
+#include "output/diff_report.hpp"
+#include "output/html/diff_report_model.hpp"
+#include "output/html/page.hpp"
 
 namespace npkit::cli {
 namespace {

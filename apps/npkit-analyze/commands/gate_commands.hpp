@@ -1,5 +1,5 @@
 // commands/gate_commands.hpp — the CI gate commands: summarize, diff and compare.
-// Contract: each input PATH is a run — an npkit-summary JSON file (summary/run_summary.hpp), a
+// Contract: each input PATH is a run — an npkit-summary JSON file (run/summary/run_summary.hpp), a
 // .npkt file or directory, or a legacy NPKit dump directory, the latter summarized on the fly
 // with the options given (--ranks, --event-table, ...). load_run reads one, printing the
 // input's warning summary on the error stream unless --quiet; an unreadable or malformed input
@@ -11,7 +11,7 @@
 #include <string>
 
 #include "commands/command.hpp"
-#include "summary/run_summary.hpp"
+#include "run/summary/run_summary.hpp"
 
 namespace npkit::cli {
 

@@ -5,20 +5,20 @@
 #include <algorithm>
 #include <optional>
 
-#include "bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
-#include "phases/phase_breakdown.hpp"
-#include "render/html/instance_choice.hpp"
-#include "render/html/legacy_report_model.hpp"
-#include "render/html/legacy_timeline.hpp"
-#include "render/html/npkt_report_model.hpp"
-#include "render/html/page.hpp"
-#include "render/html/summary_report_model.hpp"
-#include "render/html/svg.hpp"
-#include "summary/summary_json_reader.hpp"
+#include "import/summary/summary_json_reader.hpp"
+#include "output/html/instance_choice.hpp"
+#include "output/html/legacy_report_model.hpp"
+#include "output/html/legacy_timeline.hpp"
+#include "output/html/npkt_report_model.hpp"
+#include "output/html/page.hpp"
+#include "output/html/summary_report_model.hpp"
+#include "output/html/svg.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -1,5 +1,5 @@
 // commands/html_report.hpp — `npkit-analyze report PATH --format html`: one self-contained HTML
-// page with the report's plots (render/html/page.hpp).
+// page with the report's plots (output/html/page.hpp).
 // Contract:
 // - add_html_report_options adds the options only the HTML report reads (--iteration N: the
 //   collective instance the timeline shows, counted from 0 in start order; default: the one of

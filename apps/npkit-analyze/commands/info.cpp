@@ -3,11 +3,11 @@
 
 #include <memory>
 
+#include "analysis/inventory/dump_inventory.hpp"
 #include "commands/command.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
-#include "inventory/dump_inventory.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {

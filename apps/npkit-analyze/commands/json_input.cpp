@@ -3,11 +3,11 @@
 #include <string_view>
 #include <vector>
 
-#include "bandwidth/nccl_tests_convention.hpp"
 #include "commands/json_profiler_commands.hpp"
 #include "commands/json_span_commands.hpp"
-#include "ingest/chrome_json/trace_producer.hpp"
-#include "io/file_io.hpp"
+#include "import/chrome_json/trace_producer.hpp"
+#include "run/nccl_tests_convention.hpp"
+#include "util/file_io.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -4,7 +4,7 @@
 // - is_json_input is true for a regular file named *.json and for a directory that holds *.json
 //   files and no NPKit event files (a legacy dump directory with a trace beside its records stays
 //   a legacy dump). Every other PATH takes its usual route.
-// - The producer of the first file decides the shape (ingest/chrome_json/trace_producer.hpp):
+// - The producer of the first file decides the shape (import/chrome_json/trace_producer.hpp):
 //   NPKit's generator and our traces of legacy dumps are span traces
 //   (commands/json_span_commands.hpp); NCCL's example profiler plugin and our traces of .npkt
 //   dumps are profiler traces (commands/json_profiler_commands.hpp).

@@ -6,11 +6,11 @@
 #include <memory>
 #include <set>
 
-#include "bandwidth/collective_bandwidth.hpp"
-#include "bandwidth/nccl_tests_convention.hpp"
+#include "analysis/bandwidth/collective_bandwidth.hpp"
 #include "commands/cross_rank_output.hpp"
-#include "ingest/chrome_json/plugin_cross_rank.hpp"
-#include "model/profiler_nccl_names.hpp"
+#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -6,10 +6,10 @@
 #include <set>
 #include <tuple>
 
+#include "analysis/inventory/dump_inventory.hpp"
 #include "commands/span_bandwidth_output.hpp"
-#include "ingest/chrome_json/json_span_source.hpp"
-#include "inventory/dump_inventory.hpp"
-#include "render/chrome_trace_writer.hpp"
+#include "import/chrome_json/json_span_source.hpp"
+#include "output/chrome_trace_writer.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {

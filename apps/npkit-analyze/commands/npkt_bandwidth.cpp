@@ -6,12 +6,12 @@
 #include <optional>
 #include <set>
 
+#include "analysis/bandwidth/profiler_bandwidth.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "commands/span_bandwidth_output.hpp"
-#include "model/profiler_bandwidth.hpp"
-#include "model/profiler_nccl_names.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
+#include "run/nccl_names.hpp"
 
 namespace npkit::cli {
 namespace {

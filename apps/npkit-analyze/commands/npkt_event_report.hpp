@@ -4,9 +4,9 @@
 // - has_event_records: true when a selected file of `loaded` holds at least one event stream.
 // - append_event_phase_report: the per-rank phase split of the event records (reduce_scatter,
 //   all_gather, sync, ..., other), computed exactly as `report` computes it for a legacy NPKit
-//   dump (phases/phase_breakdown.hpp: every span's exclusive time goes to its phase; the phase of
-//   a span is the first matching --phase-map rule, else the name table's phase hint, else the
-//   built-in rules). GPU streams are the "gpu" domain, host streams the "cpu" domain.
+//   dump (analysis/phases/phase_breakdown.hpp: every span's exclusive time goes to its phase; the
+//   phase of a span is the first matching --phase-map rule, else the name table's phase hint, else
+//   the built-in rules). GPU streams are the "gpu" domain, host streams the "cpu" domain.
 //   - kTable / kMarkdown: appends the section to `text` (a blank line first when `text` is not
 //     empty): a title line, the time line saying what share the phases explain, the phase spread
 //     table and the per-rank table.
@@ -28,10 +28,10 @@
 #include <string>
 #include <vector>
 
+#include "analysis/diagnose/findings.hpp"
 #include "commands/command.hpp"
 #include "commands/npkt_input.hpp"
-#include "diagnose/findings.hpp"
-#include "render/json_writer.hpp"
+#include "output/json_writer.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 
+#include "analysis/sync/profiler_rank_summary.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
-#include "model/profiler_rank_summary.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {

@@ -5,11 +5,11 @@
 #include <algorithm>
 #include <string_view>
 
-#include "ingest/npkt_directory.hpp"
-#include "ingest/npkt_dump.hpp"
-#include "io/file_io.hpp"
-#include "model/profiler_rank_summary.hpp"
+#include "analysis/sync/profiler_rank_summary.hpp"
+#include "import/npkt/npkt_directory.hpp"
+#include "import/npkt/npkt_dump.hpp"
 #include "npkit/format.hpp"
+#include "util/file_io.hpp"
 
 namespace npkit::cli {
 namespace {

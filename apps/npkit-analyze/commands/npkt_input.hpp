@@ -11,8 +11,8 @@
 // missing ranks" warning. A file may hold profiler records, event records, or both (a file of
 // event records alone loads like any other). The event records of the selected files are gathered
 // in `events` (phases: --phase-map rules, then the names' phase hints, then the built-in rules)
-// and paired once into `event_streams`, whose warnings (pair/event_stream_check.hpp) join the
-// others. Options that only mean something for legacy dumps (--event-table, --cpu-record-size)
+// and paired once into `event_streams`, whose warnings (import/npkt/event_stream_check.hpp) join
+// the others. Options that only mean something for legacy dumps (--event-table, --cpu-record-size)
 // are an Error; so is --phase-map when no file of PATH holds event records; --threads has no
 // effect.
 #pragma once
@@ -22,10 +22,10 @@
 #include <vector>
 
 #include "commands/command.hpp"
-#include "join/communicator_join.hpp"
-#include "model/event_records.hpp"
-#include "model/profiler_capture.hpp"
-#include "pair/event_stream_check.hpp"
+#include "import/npkt/communicator_join.hpp"
+#include "import/npkt/event_records.hpp"
+#include "import/npkt/event_stream_check.hpp"
+#include "import/npkt/profiler_capture.hpp"
 
 namespace npkit::cli {
 

@@ -6,17 +6,17 @@
 
 #include <algorithm>
 
-#include "bandwidth/nccl_tests_convention.hpp"
+#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/join/arrival_skew.hpp"
+#include "analysis/join/profiler_cross_rank.hpp"
+#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "analysis/sync/profiler_rank_summary.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/html_report.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
-#include "join/arrival_skew.hpp"
-#include "join/profiler_cross_rank.hpp"
-#include "model/profiler_bandwidth.hpp"
-#include "model/profiler_rank_summary.hpp"
-#include "proxy/proxy_step_breakdown.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 namespace npkit::cli {
 namespace {

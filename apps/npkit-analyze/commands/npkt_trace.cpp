@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "commands/npkt_input.hpp"
-#include "render/profiler_trace_writer.hpp"
+#include "output/profiler_trace_writer.hpp"
 
 namespace npkit::cli {
 

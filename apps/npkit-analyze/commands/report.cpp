@@ -5,13 +5,13 @@
 
 #include <memory>
 
+#include "analysis/phases/phase_breakdown.hpp"
 #include "commands/command.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/html_report.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
-#include "phases/phase_breakdown.hpp"
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {

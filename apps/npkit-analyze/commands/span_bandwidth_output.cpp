@@ -4,7 +4,7 @@
 
 #include <string_view>
 
-#include "render/text_table.hpp"
+#include "output/text_table.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -2,8 +2,8 @@
 // dumps, Chrome-trace JSON and the event records of .npkt files share these sinks and outputs.
 // Contract:
 // - SpanBandwidthSinks feeds both views from one pass: collectives rebuilt from collective-level
-//   spans (bandwidth/collective_bandwidth.hpp, nccl-tests conventions) and every span by size
-//   bucket (bandwidth/span_bandwidth.hpp).
+//   spans (analysis/bandwidth/collective_bandwidth.hpp, nccl-tests conventions) and every span by
+//   size bucket (analysis/bandwidth/span_bandwidth.hpp).
 // - write_span_bandwidth renders them into `out`: kJson writes the "npkit-analyze.bandwidth"
 //   object (schema_version 1, docs/cli.md) with `diagnostics` as its warnings; kCsv the
 //   collectives table, or the per-rank events table when `view` is "events" or (for "auto")
@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "bandwidth/collective_bandwidth.hpp"
-#include "bandwidth/span_bandwidth.hpp"
+#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/span_bandwidth.hpp"
 #include "commands/command.hpp"
-#include "render/json_writer.hpp"
+#include "output/json_writer.hpp"
 #include "util/diagnostics.hpp"
 
 namespace npkit::cli {

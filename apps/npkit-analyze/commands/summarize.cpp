@@ -5,13 +5,13 @@
 #include <memory>
 #include <vector>
 
+#include "analysis/summary/summarize_legacy.hpp"
+#include "analysis/summary/summarize_npkt.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/npkt_input.hpp"
-#include "io/file_io.hpp"
-#include "summary/summarize_legacy.hpp"
-#include "summary/summarize_npkt.hpp"
-#include "summary/summary_json_reader.hpp"
-#include "summary/summary_json_writer.hpp"
+#include "import/summary/summary_json_reader.hpp"
+#include "output/summary_json_writer.hpp"
+#include "util/file_io.hpp"
 
 namespace npkit::cli {
 namespace {

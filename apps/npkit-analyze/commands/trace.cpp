@@ -4,7 +4,7 @@
 #include "commands/command.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
-#include "render/chrome_trace_writer.hpp"
+#include "output/chrome_trace_writer.hpp"
 
 namespace npkit::cli {
 namespace {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "capture/plugin/recorded_calls.hpp"
-#include "ingest/npkt_dump.hpp"
+#include "import/npkt/npkt_dump.hpp"
 
 namespace npkit::test {
 

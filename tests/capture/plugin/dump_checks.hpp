@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "capture/plugin/comm_driver.hpp"
-#include "ingest/npkt_dump.hpp"
+#include "import/npkt/npkt_dump.hpp"
 
 namespace npkit::test {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/npkt_dump.hpp"
+#include "import/npkt/npkt_dump.hpp"
 
 namespace npkit::test {
 

@@ -17,7 +17,7 @@
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/plugin_library.hpp"
 #include "capture/stress/child_process.hpp"
-#include "ingest/npkt_directory.hpp"
+#include "import/npkt/npkt_directory.hpp"
 #include "support/cli_runner.hpp"
 
 namespace npkit::test {

@@ -127,8 +127,9 @@ TEST_CASE(
   const PluginLibrary& lib = require_plugin();
   PluginEnv env;
   constexpr int kThreads = 8;
-  constexpr int kBefore = 400;  // events per worker before the finalize may start
-  constexpr int kAfter = 400;   // events per worker after it returned
+  constexpr int kBefore = 400;    // events per worker before the finalize may start
+  constexpr int kDuring = 20000;  // events per worker at most while the finalize runs
+  constexpr int kAfter = 400;     // events per worker after it returned
   const uint64_t first_hash = 0x5e55000000000200ull;
   auto comms = open_comms(2, first_hash);  // 0 is finalized mid-run, 1 lives on
 
@@ -145,10 +146,18 @@ TEST_CASE(
       start_line.arrive_and_wait();
       for (int i = 0; i < kBefore; ++i) workers[t].event(i % 2, i % 2);
       ready.fetch_add(1);
-      // Keep recording during the finalize, then kAfter more events once it returned.
+      // Keep recording during the finalize (at most kDuring events: a finalize slowed by a busy
+      // machine must not overflow the other communicator's buffer), then kAfter more events
+      // once it returned.
       int after = 0;
       for (int i = 0; after < kAfter; ++i) {
-        if (finalized.load()) ++after;
+        if (finalized.load()) {
+          ++after;
+        } else if (i >= kDuring) {
+          std::this_thread::yield();
+          --i;
+          continue;
+        }
         workers[t].event(i % 2, i % 2);
       }
     });

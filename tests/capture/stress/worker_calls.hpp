@@ -25,7 +25,7 @@
 
 #include "capture/plugin/nccl_abi_for_tests.hpp"
 #include "capture/plugin/plugin_library.hpp"
-#include "ingest/npkt_dump.hpp"
+#include "import/npkt/npkt_dump.hpp"
 
 namespace npkit::test {
 

@@ -1,0 +1,64 @@
+// analysis/diagnose/findings.hpp — rules that turn measured evidence into findings with a next
+// step. Contract: a rule returns a finding only when its evidence crosses the thresholds
+// (analysis/diagnose/thresholds.hpp; docs/phases.md "Diagnosis"); every finding quotes the numbers
+// that triggered it, in its text and in `numbers` (name, value) for machine use. Rules:
+// - straggler: the first rank of the straggler order arrives last in at least straggler_share of
+//   at least min_instances instances, a median margin of at least straggler_min_margin_ns;
+// - load_imbalance: per phase that every rank (at least two) spends time in, max/median >=
+//   imbalance while the phase holds at least imbalance_min_share of the reference time (a phase
+//   some ranks never enter is a difference of roles, e.g. the split tree's root, not a load
+//   imbalance: shown in the table, no finding);
+// - network_wait: ranks whose NET proxy steps (at least min_instances) spend at least net_wait of
+//   their step time in network waits;
+// - small_messages: per collective, operations below small_bytes (at least min_instances of
+//   them) take at least small_time_share of its GPU time at a busbw (their bytes over their time,
+//   × bus_factor) below small_busbw × its best row's busbw;
+// - few_channels: per collective, rows of at least channels_min_bytes on fewer than min_channels
+//   channels at a busbw below channels_busbw × its best row's busbw.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/diagnose/thresholds.hpp"
+#include "analysis/sync/instance_sync.hpp"
+#include "analysis/sync/phase_imbalance.hpp"
+#include "run/cross_rank_input.hpp"
+
+namespace npkit {
+
+struct Finding {
+  std::string rule;       // straggler, load_imbalance, network_wait, small_messages, few_channels
+  std::string scope;      // "comm 0123456789abcdef", a dump path
+  std::string summary;    // what was found, with its numbers
+  std::string next_step;  // what to check or change
+  std::vector<std::pair<std::string, double>> numbers;
+};
+
+// One (collective, size, algo, proto) row of measured operations (bandwidth rows).
+struct SizeEvidence {
+  std::string collective;
+  std::string algo;
+  std::string proto;
+  std::uint64_t bytes = 0;
+  std::uint64_t operations = 0;  // timed operations (instances)
+  double time_ns = 0;            // per operation
+  double busbw_gbps = 0;
+  double bus_factor = 1;       // busbw / algbw (nccl-tests factor)
+  std::uint32_t channels = 0;  // 0 = unknown
+};
+
+void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Thresholds& t,
+                    std::vector<Finding>& out);
+void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::string& scope,
+                         const Thresholds& t, std::vector<Finding>& out);
+void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
+                       const Thresholds& t, std::vector<Finding>& out);
+void find_small_messages(const std::vector<SizeEvidence>& rows, const std::string& scope,
+                         const Thresholds& t, std::vector<Finding>& out);
+void find_few_channels(const std::vector<SizeEvidence>& rows, const std::string& scope,
+                       const Thresholds& t, std::vector<Finding>& out);
+
+}  // namespace npkit

@@ -1,0 +1,98 @@
+#include "analysis/diff/run_compare.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "analysis/diff/config_diff.hpp"
+#include "analysis/diff/run_diff.hpp"
+
+namespace npkit {
+namespace {
+
+using SizeGroup = std::tuple<std::string, std::int32_t, std::uint64_t, SizeKind>;
+
+CompareCell cell_of(const std::vector<const CollectiveRow*>& rows) {
+  CompareCell cell;
+  if (rows.empty()) return cell;
+  cell.present = true;
+  std::vector<const CollectiveRow*> by_instances = rows;
+  std::stable_sort(
+      by_instances.begin(), by_instances.end(),
+      [](const CollectiveRow* a, const CollectiveRow* b) { return a->instances > b->instances; });
+  DurationSample all;
+  double bytes = 0;
+  std::uint64_t instances = 0;
+  for (const CollectiveRow* r : by_instances) {
+    if (!cell.choice.empty()) cell.choice += "+";
+    cell.choice += choice_label(r->key.algo, r->key.proto);
+    all.merge(r->pooled());
+    bytes += static_cast<double>(r->bytes_sum);
+    instances += r->instances;
+  }
+  cell.count = all.count();
+  if (all.empty()) return cell;
+  cell.median_ns = all.median();
+  const double mean_bytes = instances == 0 ? 0.0 : bytes / static_cast<double>(instances);
+  cell.busbw_gbps = row_busbw_gbps(rows.front()->key, mean_bytes, cell.median_ns);
+  return cell;
+}
+
+std::vector<RunSetting> settings_of(const std::vector<RunSummary>& runs) {
+  std::vector<RunSetting> settings;
+  for (std::size_t i = 1; i < runs.size(); ++i) {
+    for (const auto& d : config_differences(runs[0].config, runs[i].config)) {
+      if (!d.cause_candidate) continue;
+      auto it = std::find_if(settings.begin(), settings.end(),
+                             [&](const RunSetting& s) { return s.what == d.what; });
+      if (it == settings.end()) {
+        it = settings.insert(settings.end(), RunSetting{d.what, {}});
+        it->values.assign(runs.size(), "");
+      }
+      it->values[0] = d.base;
+      it->values[i] = d.cand;
+    }
+  }
+  // Runs equal to run 0 in a setting take its value.
+  for (auto& s : settings) {
+    for (auto& v : s.values) {
+      if (v.empty()) v = s.values[0];
+    }
+  }
+  return settings;
+}
+
+}  // namespace
+
+RunComparison compare_runs(const std::vector<RunSummary>& runs) {
+  RunComparison c;
+  for (const auto& r : runs) c.labels.push_back(fmt::format("{}", fmt::join(r.inputs, ", ")));
+  c.settings = settings_of(runs);
+  c.wins.assign(runs.size(), 0);
+  std::map<SizeGroup, std::vector<std::vector<const CollectiveRow*>>> groups;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    for (const auto& row : runs[i].collectives) {
+      auto& per_run =
+          groups[{row.key.collective, row.key.nranks, row.key.size_bytes, row.key.size_kind}];
+      per_run.resize(runs.size());
+      per_run[i].push_back(&row);
+    }
+  }
+  for (const auto& [group, per_run] : groups) {
+    CompareRow row;
+    std::tie(row.collective, row.nranks, row.size_bytes, row.size_kind) = group;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      row.runs.push_back(cell_of(per_run[i]));
+      const CompareCell& cell = row.runs.back();
+      if (cell.count == 0) continue;
+      if (!row.best || cell.median_ns < row.runs[*row.best].median_ns) row.best = i;
+    }
+    if (row.best) ++c.wins[*row.best];
+    c.rows.push_back(std::move(row));
+  }
+  return c;
+}
+
+}  // namespace npkit

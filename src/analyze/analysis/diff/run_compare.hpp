@@ -1,0 +1,54 @@
+// analysis/diff/run_compare.hpp — N runs side by side (a tuning sweep): per size, which run is
+// fastest. Contract:
+// - Rows are size groups (collective, nranks, size, size kind) present in any run. A run's cell
+//   pools every (algo, proto) row of that group: its median GPU time per rank and iteration,
+//   busbw at that median, its choices (most instances first, "+"-joined).
+// - best = the run with the lowest median (the first on a tie); every other cell's change is
+//   relative to it. Runs without the group have an empty cell.
+// - Settings: the configuration keys whose values differ between runs (config_diff.hpp's
+//   comparison of run 0 with each other run), with each run's value; only cause candidates
+//   (not hosts, not paths such as dump directories).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "run/summary/run_summary.hpp"
+
+namespace npkit {
+
+struct CompareCell {
+  bool present = false;
+  std::string choice;
+  std::uint64_t count = 0;
+  double median_ns = 0;
+  double busbw_gbps = 0;
+};
+
+struct CompareRow {
+  std::string collective;
+  std::int32_t nranks = 0;
+  std::uint64_t size_bytes = 0;
+  SizeKind size_kind = SizeKind::kExact;
+  std::vector<CompareCell> runs;  // parallel to the runs
+  std::optional<std::size_t> best;
+};
+
+struct RunSetting {
+  std::string what;
+  std::vector<std::string> values;  // parallel to the runs
+};
+
+struct RunComparison {
+  std::vector<std::string> labels;  // one per run (its inputs)
+  std::vector<RunSetting> settings;
+  std::vector<CompareRow> rows;
+  std::vector<std::uint64_t> wins;  // per run: rows where it is best
+};
+
+RunComparison compare_runs(const std::vector<RunSummary>& runs);
+
+}  // namespace npkit

@@ -1,0 +1,283 @@
+#include "analysis/diff/run_diff.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "util/quantiles.hpp"
+
+namespace npkit {
+namespace {
+
+struct RankSample {
+  std::int32_t rank = 0;
+  const DurationSample* sample = nullptr;
+};
+
+DurationSample pool(const std::vector<RankSample>& ranks, const std::vector<std::int32_t>& keep) {
+  DurationSample all;
+  for (const auto& r : ranks) {
+    if (keep.empty() || std::binary_search(keep.begin(), keep.end(), r.rank)) all.merge(*r.sample);
+  }
+  return all;
+}
+
+// Pooled and per-rank comparisons folded into one verdict (contract in the header).
+RowJudgement judge(const std::vector<RankSample>& base, const std::vector<RankSample>& cand,
+                   const NoiseRule& rule) {
+  RowJudgement j;
+  j.compared = true;
+  std::vector<std::int32_t> shared;
+  for (const auto& b : base) {
+    const auto c = std::find_if(cand.begin(), cand.end(),
+                                [&](const RankSample& x) { return x.rank == b.rank; });
+    if (c == cand.end()) continue;
+    shared.push_back(b.rank);
+    j.ranks.push_back({b.rank, compare_samples(*b.sample, *c->sample, rule)});
+  }
+  j.pooled = compare_samples(pool(base, shared), pool(cand, shared), rule);
+  auto consider = [&](std::int32_t rank, const SampleComparison& c) {
+    if (c.verdict == Verdict::kRegression &&
+        (j.verdict != Verdict::kRegression || c.change > j.deciding_change)) {
+      j.verdict = Verdict::kRegression;
+      j.deciding_rank = rank;
+      j.deciding_change = c.change;
+    } else if (c.verdict == Verdict::kImprovement && j.verdict != Verdict::kRegression &&
+               (j.verdict != Verdict::kImprovement || c.change < j.deciding_change)) {
+      j.verdict = Verdict::kImprovement;
+      j.deciding_rank = rank;
+      j.deciding_change = c.change;
+    }
+  };
+  consider(kPooled, j.pooled);
+  for (const auto& r : j.ranks) consider(r.rank, r.comparison);
+  if (j.verdict == Verdict::kUnchanged) j.deciding_change = j.pooled.change;
+  return j;
+}
+
+std::vector<RankSample> rank_samples(const CollectiveRow& row) {
+  std::vector<RankSample> out;
+  for (const auto& r : row.ranks) out.push_back({r.rank, &r.time_ns});
+  return out;
+}
+
+std::vector<RankSample> rank_samples(const PhaseRow& row) {
+  std::vector<RankSample> out;
+  for (const auto& r : row.ranks) out.push_back({r.rank, &r.span_ns});
+  return out;
+}
+
+double busbw_at_median(const CollectiveRow& row) {
+  const DurationSample all = row.pooled();
+  return all.empty() ? 0.0 : row_busbw_gbps(row.key, row.mean_bytes(), all.median());
+}
+
+std::string change_reason(const CollectiveKey& b, const CollectiveKey& c) {
+  if (b.algo != c.algo && b.proto != c.proto) {
+    return fmt::format("algo/proto changed: {} → {}", choice_label(b.algo, b.proto),
+                       choice_label(c.algo, c.proto));
+  }
+  if (b.algo != c.algo) return fmt::format("algo changed: {} → {}", b.algo, c.algo);
+  return fmt::format("proto changed: {} → {} ({})", b.proto, c.proto, b.algo);
+}
+
+using SizeGroup = std::tuple<std::string, std::int32_t, std::uint64_t, SizeKind>;
+
+SizeGroup group_of(const CollectiveKey& k) {
+  return {k.collective, k.nranks, k.size_bytes, k.size_kind};
+}
+
+CollectiveDiff row_diff(const CollectiveRow* b, const CollectiveRow* c) {
+  const CollectiveKey& k = b != nullptr ? b->key : c->key;
+  CollectiveDiff d;
+  d.collective = k.collective;
+  d.nranks = k.nranks;
+  d.size_bytes = k.size_bytes;
+  d.size_kind = k.size_kind;
+  d.in_base = b != nullptr;
+  d.in_cand = c != nullptr;
+  if (b != nullptr) {
+    d.base_choice = choice_label(b->key.algo, b->key.proto);
+    d.base_busbw_gbps = busbw_at_median(*b);
+  }
+  if (c != nullptr) {
+    d.cand_choice = choice_label(c->key.algo, c->key.proto);
+    d.cand_busbw_gbps = busbw_at_median(*c);
+  }
+  return d;
+}
+
+void diff_collectives(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule,
+                      RunDiff& out) {
+  std::map<SizeGroup,
+           std::pair<std::vector<const CollectiveRow*>, std::vector<const CollectiveRow*>>>
+      groups;
+  for (const auto& r : base.collectives) groups[group_of(r.key)].first.push_back(&r);
+  for (const auto& r : cand.collectives) groups[group_of(r.key)].second.push_back(&r);
+  for (const auto& [group, sides] : groups) {
+    const auto& [b_rows, c_rows] = sides;
+    std::vector<const CollectiveRow*> b_only;
+    std::vector<const CollectiveRow*> c_only;
+    for (const CollectiveRow* b : b_rows) {
+      const auto c = std::find_if(c_rows.begin(), c_rows.end(),
+                                  [&](const CollectiveRow* x) { return x->key == b->key; });
+      if (c == c_rows.end()) {
+        b_only.push_back(b);
+        continue;
+      }
+      CollectiveDiff d = row_diff(b, *c);
+      d.judgement = judge(rank_samples(*b), rank_samples(**c), rule);
+      out.collectives.push_back(std::move(d));
+    }
+    for (const CollectiveRow* c : c_rows) {
+      if (std::none_of(b_rows.begin(), b_rows.end(),
+                       [&](const CollectiveRow* x) { return x->key == c->key; })) {
+        c_only.push_back(c);
+      }
+    }
+    const std::size_t pairs = std::min(b_only.size(), c_only.size());
+    for (std::size_t i = 0; i < std::max(b_only.size(), c_only.size()); ++i) {
+      const CollectiveRow* b = i < b_only.size() ? b_only[i] : nullptr;
+      const CollectiveRow* c = i < c_only.size() ? c_only[i] : nullptr;
+      CollectiveDiff d = row_diff(b, c);
+      d.judgement.verdict = Verdict::kNotComparable;
+      if (i < pairs) {
+        d.judgement.reason = change_reason(b->key, c->key);
+        d.judgement.pooled = compare_samples(b->pooled(), c->pooled(), rule);
+        d.judgement.deciding_change = d.judgement.pooled.change;
+      } else {
+        d.judgement.reason = b != nullptr ? "only in baseline" : "only in candidate";
+      }
+      out.collectives.push_back(std::move(d));
+    }
+  }
+}
+
+double median_share(const PhaseRow& row) {
+  std::vector<double> shares;
+  for (const auto& r : row.ranks) shares.push_back(r.share());
+  return summarize(shares).p50;
+}
+
+void diff_phases(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule,
+                 RunDiff& out) {
+  std::map<PhaseKey, std::pair<const PhaseRow*, const PhaseRow*>> rows;
+  for (const auto& r : base.phases) rows[r.key].first = &r;
+  for (const auto& r : cand.phases) rows[r.key].second = &r;
+  for (const auto& [key, sides] : rows) {
+    const auto [b, c] = sides;
+    PhaseDiff d;
+    d.key = key;
+    d.in_base = b != nullptr;
+    d.in_cand = c != nullptr;
+    if (b != nullptr) d.base_share = median_share(*b);
+    if (c != nullptr) d.cand_share = median_share(*c);
+    if (b != nullptr && c != nullptr) {
+      d.judgement = judge(rank_samples(*b), rank_samples(*c), rule);
+    } else {
+      d.judgement.verdict = Verdict::kNotComparable;
+      d.judgement.reason = b != nullptr ? "only in baseline" : "only in candidate";
+    }
+    out.phases.push_back(std::move(d));
+  }
+}
+
+double last_share(const SyncRank& s) {
+  return s.instances == 0 ? 0.0
+                          : static_cast<double>(s.arrived_last) / static_cast<double>(s.instances);
+}
+
+void diff_sync(const RunSummary& base, const RunSummary& cand, RunDiff& out) {
+  std::map<std::pair<std::int32_t, std::int32_t>, std::pair<const SyncRank*, const SyncRank*>> rows;
+  for (const auto& r : base.sync) rows[{r.nranks, r.rank}].first = &r;
+  for (const auto& r : cand.sync) rows[{r.nranks, r.rank}].second = &r;
+  for (const auto& [key, sides] : rows) {
+    const auto [b, c] = sides;
+    SyncDiff d;
+    d.nranks = key.first;
+    d.rank = key.second;
+    d.in_base = b != nullptr;
+    d.in_cand = c != nullptr;
+    if (b != nullptr) {
+      d.base_skew_ns = b->skew_ns.median();
+      d.base_last_share = last_share(*b);
+    }
+    if (c != nullptr) {
+      d.cand_skew_ns = c->skew_ns.median();
+      d.cand_last_share = last_share(*c);
+    }
+    out.sync.push_back(d);
+  }
+}
+
+}  // namespace
+
+std::string choice_label(const std::string& algo, const std::string& proto) {
+  if (algo.empty() && proto.empty()) return "-";
+  if (proto.empty()) return algo;
+  return fmt::format("{}/{}", algo.empty() ? "?" : algo, proto);
+}
+
+RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule) {
+  RunDiff d;
+  d.base_inputs = base.inputs;
+  d.cand_inputs = cand.inputs;
+  d.rule = rule;
+  d.config = config_differences(base.config, cand.config);
+  for (const auto& c : d.config) {
+    if (c.cause_candidate) d.causes.push_back(c.describe());
+  }
+  diff_collectives(base, cand, rule, d);
+  diff_phases(base, cand, rule, d);
+  diff_sync(base, cand, d);
+  return d;
+}
+
+VerdictCounts count_verdicts(const RunDiff& diff) {
+  VerdictCounts n;
+  auto count = [&](Verdict v) {
+    switch (v) {
+      case Verdict::kRegression:
+        ++n.regressions;
+        break;
+      case Verdict::kImprovement:
+        ++n.improvements;
+        break;
+      case Verdict::kNotComparable:
+        ++n.not_comparable;
+        break;
+      case Verdict::kUnchanged:
+        ++n.unchanged;
+        break;
+    }
+  };
+  for (const auto& r : diff.collectives) count(r.judgement.verdict);
+  for (const auto& r : diff.phases) count(r.judgement.verdict);
+  return n;
+}
+
+bool row_fails(Verdict verdict, FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::kRegression:
+      return verdict == Verdict::kRegression;
+    case FailOn::kAnyChange:
+      return verdict != Verdict::kUnchanged;
+    case FailOn::kNever:
+      break;
+  }
+  return false;
+}
+
+bool should_fail(const RunDiff& diff, FailOn fail_on) {
+  for (const auto& r : diff.collectives) {
+    if (row_fails(r.judgement.verdict, fail_on)) return true;
+  }
+  for (const auto& r : diff.phases) {
+    if (row_fails(r.judgement.verdict, fail_on)) return true;
+  }
+  return false;
+}
+
+}  // namespace npkit

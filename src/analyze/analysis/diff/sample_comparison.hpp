@@ -1,0 +1,43 @@
+// analysis/diff/sample_comparison.hpp — is a candidate's duration different from the baseline's,
+// beyond noise and by at least the minimum effect? Contract:
+// - change = median(candidate) / median(baseline) − 1 (0 when the baseline median is 0);
+//   durations: a positive change is slower.
+// - The noise test is the two-sided Mann–Whitney test (mann_whitney.hpp) over the samples'
+//   points; it runs only when both sides hold at least min_samples values (else `tested` is
+//   false and the verdict is unchanged: too few iterations to tell a change from noise).
+// - Verdict: regression when tested, p < alpha and change ≥ min_effect; improvement when
+//   tested, p < alpha and change ≤ −min_effect; unchanged otherwise. Both conditions are needed:
+//   a large change in noisy data and a tiny but consistent one do not flag.
+#pragma once
+
+#include <cstdint>
+
+#include "run/summary/duration_sample.hpp"
+
+namespace npkit {
+
+enum class Verdict : std::uint8_t { kUnchanged, kImprovement, kRegression, kNotComparable };
+
+const char* verdict_name(Verdict v);  // "unchanged", "improvement", "regression", "not comparable"
+
+struct NoiseRule {
+  double min_effect = 0.05;  // --threshold
+  double alpha = 0.001;
+  std::uint64_t min_samples = 8;
+};
+
+struct SampleComparison {
+  std::uint64_t base_count = 0;
+  std::uint64_t cand_count = 0;
+  double base_median = 0;
+  double cand_median = 0;
+  double change = 0;
+  bool tested = false;
+  double p_value = 1;
+  Verdict verdict = Verdict::kUnchanged;
+};
+
+SampleComparison compare_samples(const DurationSample& base, const DurationSample& cand,
+                                 const NoiseRule& rule);
+
+}  // namespace npkit

@@ -1,0 +1,68 @@
+// dump_inventory.hpp — what a dump holds, per rank: tracks, records, pairs, unmatched events,
+// overflowed buffers, time span and clock domain (the data behind `npkit-analyze info`).
+// Contract: InventorySink is fed by read_legacy_spans; memory is per rank plus a bounded list
+// of unmatched-event examples, independent of the dump's size.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "import/legacy/span_reader.hpp"
+
+namespace npkit {
+
+struct UnmatchedExample {
+  TrackRef track;
+  std::string name;
+  EventKind kind = EventKind::kEntry;
+  std::uint64_t record = 0;
+};
+
+struct RankInventory {
+  std::uint32_t rank = 0;
+  std::uint64_t gpu_files = 0;
+  std::uint64_t cpu_files = 0;
+  std::uint64_t nonempty_tracks = 0;
+  std::uint64_t records = 0;
+  std::uint64_t pairs = 0;
+  std::uint64_t sync_records = 0;
+  std::uint64_t unmatched_entries = 0;
+  std::uint64_t unmatched_exits = 0;
+  std::uint64_t unknown_ids = 0;
+  std::uint64_t dropped_records = 0;  // partial trailing records
+  std::uint64_t overflowed_buffers = 0;
+  std::uint64_t unaligned_gpu_tracks = 0;  // GPU buffers without TIME_SYNC
+  std::uint64_t max_depth = 0;
+  std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();  // host domain
+  std::int64_t last_ns = std::numeric_limits<std::int64_t>::min();
+  std::vector<std::string> overflowed_files;  // first few
+};
+
+class InventorySink : public SpanSink {
+ public:
+  static constexpr std::size_t kMaxExamples = 10;
+
+  explicit InventorySink(const EventTable& table) : table_(table) {}
+
+  void begin_track(const TrackFile& file, TimeDomain domain) override;
+  void on_span(const Span& span) override;
+  void on_unmatched(const UnmatchedEvent& event) override;
+  void end_track(const TrackFile& file, const TrackStats& stats) override;
+
+  const std::vector<RankInventory>& ranks() const { return ranks_; }
+  const std::vector<UnmatchedExample>& unmatched_examples() const { return examples_; }
+  RankInventory totals() const;
+  // Adds what `later` saw; `later` read tracks that come after this sink's (examples keep order).
+  void merge(const InventorySink& later);
+
+ private:
+  RankInventory& rank(std::uint32_t r);
+
+  const EventTable& table_;
+  std::vector<RankInventory> ranks_;
+  std::vector<UnmatchedExample> examples_;
+};
+
+}  // namespace npkit

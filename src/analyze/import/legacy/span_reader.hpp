@@ -1,0 +1,85 @@
+// span_reader.hpp — decode a legacy dump's record streams into paired spans, track by track.
+// Contract: read_legacy_spans walks every selected track once, in rank then buffer order:
+// it reads the file into one reused buffer, converts timestamps (CPU ticks by the rank's clock
+// period; GPU ticks through TIME_SYNC pairs, import/legacy/gpu_clock.hpp), pairs ENTRY/EXIT (nested
+// by name on GPU tracks, by slot on CPU tracks) and streams each span to the sink as its EXIT is
+// read. Memory is bounded by the largest file and the open events, never by the dump's size.
+// Everything unusual (unknown ids, unmatched events, partial records, non-monotonic clocks,
+// full buffers) is counted in TrackStats and summarised in Diagnostics.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "import/legacy/legacy_dump.hpp"
+#include "run/event_table.hpp"
+#include "run/phase_map.hpp"
+#include "run/rank_filter.hpp"
+#include "run/span.hpp"
+#include "util/diagnostics.hpp"
+#include "util/result.hpp"
+
+namespace npkit {
+
+enum class TimeDomain : std::uint8_t {
+  kHost,        // host clock (epoch or steady ns, as the dump recorded it)
+  kGpuCounter,  // a GPU buffer without TIME_SYNC: the counter's own ns, per rank
+};
+
+struct TrackStats {
+  std::uint64_t records = 0;
+  std::uint64_t spans = 0;
+  std::uint64_t sync_records = 0;
+  std::uint64_t instants = 0;  // defined instant events other than TIME_SYNC
+  std::uint64_t unknown_ids = 0;
+  std::uint64_t unmatched_entries = 0;
+  std::uint64_t unmatched_exits = 0;
+  std::uint64_t partial_bytes = 0;  // trailing bytes that do not form a whole record
+  std::uint64_t nonmonotonic = 0;   // records whose raw timestamp went backwards
+  std::uint64_t before_first_sync = 0;
+  std::uint64_t negative_sizes = 0;  // GPU step sizes ≥ 2^31 (wrapped negatives), read as 0
+  bool overflowed = false;           // exactly as many records as the buffer holds
+  TimeDomain domain = TimeDomain::kHost;
+  std::int64_t first_ns = std::numeric_limits<std::int64_t>::max();
+  std::int64_t last_ns = std::numeric_limits<std::int64_t>::min();
+};
+
+struct UnmatchedEvent {
+  TrackRef track;
+  std::uint16_t base = 0;
+  EventKind kind = EventKind::kEntry;
+  std::uint64_t record = 0;
+  std::int64_t ns = 0;
+  std::uint32_t size = 0;
+};
+
+class SpanSink {
+ public:
+  virtual ~SpanSink() = default;
+  virtual void begin_track(const TrackFile& /*file*/, TimeDomain /*domain*/) {}
+  virtual void on_span(const Span& span) = 0;
+  virtual void on_unmatched(const UnmatchedEvent& /*event*/) {}
+  virtual void end_track(const TrackFile& /*file*/, const TrackStats& /*stats*/) {}
+};
+
+struct SpanReadOptions {
+  RankFilter ranks;
+  // Called after each file with the bytes read so far and the total to read (optional).
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
+                         const SpanReadOptions& options, SpanSink& sink, Diagnostics& diagnostics);
+
+// The same on sinks.size() threads: the selected tracks, in the order above, are split into
+// that many contiguous runs of about equal bytes; run i feeds sinks[i]. Warnings are merged in
+// run order, so the result does not depend on thread timing once the caller merges the sinks
+// in order. The first error (in run order) is returned.
+Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
+                                  const SpanReadOptions& options,
+                                  const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
+
+}  // namespace npkit

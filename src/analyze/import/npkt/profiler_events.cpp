@@ -1,0 +1,175 @@
+#include "import/npkt/profiler_events.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace npkit {
+namespace {
+
+std::int64_t host_time(std::uint64_t ns) {
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  return static_cast<std::int64_t>(std::min(ns, kMax));
+}
+
+// Start offsets per bucket (buckets + 1 entries) of a counting sort of `keys`, each < buckets.
+std::vector<std::uint32_t> bucket_offsets(const std::vector<std::uint32_t>& keys,
+                                          std::size_t buckets) {
+  std::vector<std::uint32_t> begin(buckets + 1, 0);
+  for (auto k : keys) ++begin[k + 1];
+  std::partial_sum(begin.begin(), begin.end(), begin.begin());
+  return begin;
+}
+
+}  // namespace
+
+std::uint32_t ProfilerEvents::find(std::uint64_t event_id) const {
+  const auto it = std::lower_bound(id.begin(), id.end(), event_id);
+  if (it == id.end() || *it != event_id) return kNoEvent;
+  return static_cast<std::uint32_t>(it - id.begin());
+}
+
+ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
+  ProfilerEvents ev;
+  const auto& records = dump.records;
+
+  // Starts, ordered by id; the first start of an id wins.
+  std::vector<std::uint32_t> starts;
+  for (std::uint32_t r = 0; r < records.size(); ++r) {
+    if (records[r].kind == format::kRecordStart) starts.push_back(r);
+  }
+  std::stable_sort(starts.begin(), starts.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return records[a].event_id < records[b].event_id;
+  });
+  const auto unique_end = std::unique(starts.begin(), starts.end(), [&](auto a, auto b) {
+    return records[a].event_id == records[b].event_id;
+  });
+  ev.counts.duplicate_starts = static_cast<std::uint64_t>(starts.end() - unique_end);
+  starts.erase(unique_end, starts.end());
+
+  const std::size_t n = starts.size();
+  ev.id.resize(n);
+  ev.type.resize(n);
+  ev.thread.resize(n);
+  ev.start_flags.resize(n);
+  ev.parent_id.resize(n);
+  ev.parent.resize(n, kNoEvent);
+  ev.start_ns.resize(n);
+  ev.stop_ns.resize(n, kNeverStopped);
+  ev.payload.resize(n);
+  for (std::size_t e = 0; e < n; ++e) {
+    const format::ProfilerRecord& rec = records[starts[e]];
+    ev.id[e] = rec.event_id;
+    ev.type[e] = rec.type;
+    ev.thread[e] = rec.thread;
+    ev.start_flags[e] = rec.word;
+    ev.parent_id[e] = rec.parent_id;
+    ev.start_ns[e] = host_time(rec.host_ns);
+    std::copy(std::begin(rec.payload), std::end(rec.payload), ev.payload[e].begin());
+  }
+
+  // Stops and states.
+  std::vector<std::uint32_t> mark_owner;
+  for (const auto& rec : records) {
+    if (rec.kind != format::kRecordStop && rec.kind != format::kRecordState) continue;
+    const std::uint32_t e = ev.find(rec.event_id);
+    if (rec.kind == format::kRecordStop) {
+      if (e == kNoEvent) {
+        ++ev.counts.stops_unknown_id;
+      } else if (ev.stop_ns[e] == kNeverStopped) {
+        ev.stop_ns[e] = host_time(rec.host_ns);
+      } else {
+        ++ev.counts.double_stops;
+      }
+      continue;
+    }
+    if (e == kNoEvent) {
+      ++ev.counts.states_unknown_id;
+      continue;
+    }
+    format::StatePayload args;
+    std::memcpy(&args, rec.payload, sizeof args);
+    mark_owner.push_back(e);
+    ev.states.push_back(
+        StateMark{host_time(rec.host_ns), args.value, rec.word, args.has_args != 0});
+  }
+  ev.state_begin = bucket_offsets(mark_owner, n);
+  {
+    std::vector<StateMark> sorted(ev.states.size());
+    std::vector<std::uint32_t> next(ev.state_begin.begin(), ev.state_begin.end() - 1);
+    for (std::size_t i = 0; i < mark_owner.size(); ++i)
+      sorted[next[mark_owner[i]]++] = ev.states[i];
+    ev.states = std::move(sorted);
+  }
+
+  // Parents and children.
+  std::vector<std::uint32_t> child_owner;
+  std::vector<std::uint32_t> child_index;
+  for (std::uint32_t e = 0; e < n; ++e) {
+    if (ev.parent_id[e] == 0) continue;
+    const std::uint32_t p = ev.find(ev.parent_id[e]);
+    if (p == kNoEvent || p == e) {
+      ++ev.counts.missing_parents;
+      continue;
+    }
+    ev.parent[e] = p;
+    child_owner.push_back(p);
+    child_index.push_back(e);
+  }
+  ev.child_begin = bucket_offsets(child_owner, n);
+  ev.children.resize(child_owner.size());
+  {
+    std::vector<std::uint32_t> next(ev.child_begin.begin(), ev.child_begin.end() - 1);
+    for (std::size_t i = 0; i < child_owner.size(); ++i)
+      ev.children[next[child_owner[i]]++] = child_index[i];
+  }
+
+  for (std::uint32_t e = 0; e < n; ++e) {
+    const std::size_t t = ev.type[e] % kEventTypeSlots;
+    ++ev.counts.started[t];
+    if (!ev.stopped(e)) ++ev.counts.never_stopped[t];
+  }
+  return ev;
+}
+
+std::uint32_t api_ancestor(const ProfilerEvents& ev, std::uint32_t e) {
+  std::uint32_t a = ev.parent[e];
+  for (int depth = 0; a != kNoEvent && depth < 8; ++depth, a = ev.parent[a]) {
+    if (ev.type[a] == format::kTypeCollApi || ev.type[a] == format::kTypeP2pApi ||
+        ev.type[a] == format::kTypeGroupApi) {
+      return a;
+    }
+  }
+  return kNoEvent;
+}
+
+std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type) {
+  for (const auto& [index, name] : dump.event_type_names) {
+    if (index == type) return name;
+  }
+  static constexpr const char* kNames[] = {"Group",     "Coll",      "P2p",      "ProxyOp",
+                                           "ProxyStep", "ProxyCtrl", "KernelCh", "NetPlugin",
+                                           "GroupApi",  "CollApi",   "P2pApi",   "KernelLaunch"};
+  if (type < std::size(kNames)) return kNames[type];
+  return "type" + std::to_string(type);
+}
+
+std::string profiler_state_name(const ingest::NpktDump& dump, std::uint32_t state) {
+  for (const auto& [number, name] : dump.state_names) {
+    if (number == state) return name;
+  }
+  static constexpr const char* kNames[] = {
+      "ProxyOpSendPosted",      "ProxyOpSendRemFifoWait", "ProxyOpSendTransmitted",
+      "ProxyOpSendDone",        "ProxyOpRecvPosted",      "ProxyOpRecvReceived",
+      "ProxyOpRecvTransmitted", "ProxyOpRecvDone",        "ProxyStepSendGPUWait",
+      "ProxyStepSendWait",      "ProxyStepRecvWait",      "ProxyStepRecvFlushWait",
+      "ProxyStepRecvGPUWait",   "ProxyCtrlIdle",          "ProxyCtrlActive",
+      "ProxyCtrlSleep",         "ProxyCtrlWakeup",        "ProxyCtrlAppend",
+      "ProxyCtrlAppendEnd",     "ProxyOpInProgress",      "ProxyStepSendPeerWait",
+      "NetPluginUpdate",        "KernelChStop",           "GroupStartApiStop",
+      "GroupEndApiStart"};
+  if (state < std::size(kNames)) return kNames[state];
+  return "state" + std::to_string(state);
+}
+
+}  // namespace npkit

@@ -1,0 +1,639 @@
+#include "import/summary/summary_json_reader.hpp"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <set>
+#include <vector>
+
+#include "run/summary/saturating_count.hpp"
+#include "util/file_io.hpp"
+
+namespace npkit {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+// Offset of the first byte that does not start or continue a valid UTF-8 sequence (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF); text.size() when all is valid.
+std::size_t first_invalid_utf8(std::string_view text) {
+  std::size_t i = 0;
+  while (i < text.size()) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t len = 0;
+    unsigned char lo = 0x80;
+    unsigned char hi = 0xBF;
+    if (c < 0x80) {
+      ++i;
+      continue;
+    } else if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) lo = 0xA0;
+      if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) lo = 0x90;
+      if (c == 0xF4) hi = 0x8F;
+    } else {
+      return i;
+    }
+    if (i + len > text.size()) return i;
+    for (std::size_t k = 1; k < len; ++k) {
+      const auto d = static_cast<unsigned char>(text[i + k]);
+      const unsigned char min = k == 1 ? lo : 0x80;
+      const unsigned char max = k == 1 ? hi : 0xBF;
+      if (d < min || d > max) return i;
+    }
+    i += len;
+  }
+  return text.size();
+}
+
+class Reader {
+ public:
+  Reader(const std::string& name, const simdjson::padded_string& text)
+      : name_(name), base_(text.data()), size_(text.size()) {}
+
+  Error at(std::size_t offset, std::string_view what) const {
+    return Error{fmt::format("{}: offset {}: {}", name_, offset, what)};
+  }
+
+  // Where the parser stands (after a structural error), else the end of the input.
+  std::size_t here(od::document& doc) const {
+    const char* p = nullptr;
+    if (doc.current_location().get(p) == simdjson::SUCCESS && p >= base_ && p <= base_ + size_) {
+      return static_cast<std::size_t>(p - base_);
+    }
+    return size_;
+  }
+
+  Error json_error(simdjson::error_code e, od::document& doc) const {
+    return at(here(doc), fmt::format("malformed JSON ({})", simdjson::error_message(e)));
+  }
+
+  std::size_t offset(od::value& v) const {
+    const std::string_view token = v.raw_json_token();
+    if (token.data() >= base_ && token.data() <= base_ + size_) {
+      return static_cast<std::size_t>(token.data() - base_);
+    }
+    return size_;
+  }
+
+  // Lexical checks simdjson's first stage would fail without a position: UTF-8, control
+  // characters inside strings, an unclosed string.
+  Status scan(std::string_view text) const {
+    const std::size_t bad = first_invalid_utf8(text);
+    if (bad < text.size()) return at(bad, "invalid UTF-8");
+    bool in_string = false;
+    std::size_t opened = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (!in_string) {
+        if (c == '"') {
+          in_string = true;
+          opened = i;
+        }
+        continue;
+      }
+      if (c == '\\') {
+        ++i;
+        if (i < text.size() && static_cast<unsigned char>(text[i]) < 0x20) {
+          return at(i, "control character in a string (escape it)");
+        }
+      } else if (c == '"') {
+        in_string = false;
+      } else if (c < 0x20) {
+        return at(i, "control character in a string (escape it)");
+      }
+    }
+    if (in_string) return at(opened, "string never closed");
+    return Ok{};
+  }
+
+  od::document* doc = nullptr;
+
+  // A value of the wrong type, or the input ended where a value should be.
+  Error type_error(od::value& v, std::string_view what, std::string_view expected) const {
+    const std::size_t where = offset(v);
+    if (where >= size_) return at(size_, "unexpected end of input (is the file cut short?)");
+    return at(where, fmt::format("{}: expected {}", what, expected));
+  }
+
+  Result<std::uint64_t> u64(od::value& v, std::string_view what) {
+    std::uint64_t x = 0;
+    if (v.get_uint64().get(x) != simdjson::SUCCESS) {
+      return type_error(v, what, "a non-negative integer");
+    }
+    return x;
+  }
+
+  Result<std::int64_t> i64(od::value& v, std::string_view what, std::int64_t min,
+                           std::int64_t max) {
+    std::int64_t x = 0;
+    if (v.get_int64().get(x) != simdjson::SUCCESS || x < min || x > max) {
+      return type_error(v, what, fmt::format("an integer in [{}, {}]", min, max));
+    }
+    return x;
+  }
+
+  Result<std::string> str(od::value& v, std::string_view what) {
+    std::string_view s;
+    const auto e = v.get_string().get(s);
+    if (e == simdjson::STRING_ERROR) {
+      return at(offset(v), fmt::format("{}: invalid escape sequence in the string", what));
+    }
+    if (e != simdjson::SUCCESS) return type_error(v, what, "a string");
+    return std::string(s);
+  }
+
+  // Calls on_field(key, value, key offset) for every field of the object `v`; duplicate keys
+  // are an error. `required` fields must all be present.
+  Status object(od::value& v, std::string_view what,
+                std::initializer_list<std::string_view> required,
+                const std::function<Status(std::string_view, od::value&)>& on_field) {
+    const std::size_t start = offset(v);
+    od::object obj;
+    if (v.get_object().get(obj) != simdjson::SUCCESS) {
+      return type_error(v, what, "an object");
+    }
+    std::set<std::string, std::less<>> seen;
+    for (auto item : obj) {
+      od::field field;
+      if (const auto e = std::move(item).get(field)) return json_error(e, *doc);
+      const std::size_t key_at = static_cast<std::size_t>(field.key().raw() - base_) - 1;
+      std::string_view key;
+      if (const auto e = field.unescaped_key().get(key)) return json_error(e, *doc);
+      if (!seen.emplace(key).second) {
+        return at(key_at, fmt::format("{}: duplicate field \"{}\"", what, key));
+      }
+      NPKIT_TRY(on_field(key, field.value()));
+    }
+    for (const auto r : required) {
+      if (seen.find(r) == seen.end()) {
+        return at(start, fmt::format("{}: missing field \"{}\"", what, r));
+      }
+    }
+    return Ok{};
+  }
+
+  // Calls on_element(value) for every element of the array `v`.
+  Status array(od::value& v, std::string_view what,
+               const std::function<Status(od::value&)>& on_element) {
+    od::array arr;
+    if (v.get_array().get(arr) != simdjson::SUCCESS) {
+      return type_error(v, what, "an array");
+    }
+    for (auto item : arr) {
+      od::value element;
+      if (const auto e = std::move(item).get(element)) return json_error(e, *doc);
+      NPKIT_TRY(on_element(element));
+    }
+    return Ok{};
+  }
+
+  Status string_set(od::value& v, std::string_view what, std::set<std::string>& out) {
+    return array(v, what, [&](od::value& e) -> Status {
+      auto s = str(e, what);
+      if (!s) return s.error();
+      out.insert(std::move(*s));
+      return Ok{};
+    });
+  }
+
+  Status set_map(od::value& v, std::string_view what,
+                 std::map<std::string, std::set<std::string>>& out) {
+    return object(v, what, {}, [&](std::string_view key, od::value& e) {
+      return string_set(e, fmt::format("{} \"{}\"", what, key), out[std::string(key)]);
+    });
+  }
+
+  Status sample(od::value& v, std::string_view what, DurationSample& out);
+  Status config(od::value& v, RunConfig& c);
+  Status collective(od::value& v, CollectiveRow& row);
+  Status phase(od::value& v, PhaseRow& row);
+  Status sync(od::value& v, SyncRank& s);
+  Status summary(od::value& v, RunSummary& s);
+
+ private:
+  std::string name_;
+  const char* base_;
+  std::size_t size_;
+};
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+
+Status Reader::sample(od::value& v, std::string_view what, DurationSample& out) {
+  const std::size_t start = offset(v);
+  std::uint64_t count = 0;
+  std::int64_t min = 0;
+  std::int64_t max = 0;
+  std::uint64_t sum = 0;
+  std::vector<std::int64_t> values;
+  std::map<std::uint32_t, std::uint64_t> buckets;
+  bool has_values = false;
+  bool has_buckets = false;
+  NPKIT_TRY(object(
+      v, what, {"count", "min", "max", "sum"}, [&](std::string_view k, od::value& e) -> Status {
+        if (k == "count") {
+          auto x = u64(e, "count");
+          if (!x) return x.error();
+          count = *x;
+        } else if (k == "min" || k == "max") {
+          auto x = i64(e, k, 0, kInt64Max);
+          if (!x) return x.error();
+          (k == "min" ? min : max) = *x;
+        } else if (k == "sum") {
+          auto x = u64(e, "sum");
+          if (!x) return x.error();
+          sum = *x;
+        } else if (k == "values") {
+          has_values = true;
+          return array(e, "values", [&](od::value& x) -> Status {
+            auto n = i64(x, "value", 0, kInt64Max);
+            if (!n) return n.error();
+            values.push_back(*n);
+            return Ok{};
+          });
+        } else if (k == "buckets") {
+          has_buckets = true;
+          std::int64_t previous = -1;
+          return array(e, "buckets", [&](od::value& pair) -> Status {
+            const std::size_t pair_at = offset(pair);
+            std::vector<std::uint64_t> fields;
+            NPKIT_TRY(array(pair, "bucket", [&](od::value& x) -> Status {
+              auto n = u64(x, "bucket");
+              if (!n) return n.error();
+              fields.push_back(*n);
+              return Ok{};
+            }));
+            if (fields.size() != 2 || fields[0] > static_cast<std::uint64_t>(kInt64Max) ||
+                fields[1] == 0) {
+              return at(pair_at, "bucket: expected [lowest value, count ≥ 1]");
+            }
+            const auto low = static_cast<std::int64_t>(fields[0]);
+            const std::uint32_t b = DurationSample::bucket_of(low);
+            if (DurationSample::bucket_low(b) != low) {
+              return at(pair_at,
+                        fmt::format("bucket: {} is not the lowest value of a bucket", low));
+            }
+            if (low <= previous) return at(pair_at, "bucket: not in increasing order");
+            previous = low;
+            buckets[b] = fields[1];
+            return Ok{};
+          });
+        }
+        return Ok{};
+      }));
+  if (has_values == has_buckets) {
+    return at(start, fmt::format("{}: expected exactly one of \"values\" and \"buckets\"", what));
+  }
+  if (has_values) {
+    DurationSample s = DurationSample::from_values(values);
+    if (s.count() != count || s.min() != min || s.max() != max || s.sum() != sum) {
+      return at(start,
+                fmt::format("{}: count/min/max/sum ({}/{}/{}/{}) do not match the values "
+                            "({}/{}/{}/{})",
+                            what, count, min, max, sum, s.count(), s.min(), s.max(), s.sum()));
+    }
+    out = std::move(s);
+    return Ok{};
+  }
+  std::uint64_t total = 0;
+  for (const auto& [b, n] : buckets) total = sat_add_count(total, n);
+  if (total != count || buckets.empty()) {
+    return at(start, fmt::format("{}: count {} does not match the bucket counts ({})", what, count,
+                                 total));
+  }
+  const std::uint32_t first = buckets.begin()->first;
+  const std::uint32_t last = buckets.rbegin()->first;
+  if (DurationSample::bucket_of(min) != first || DurationSample::bucket_of(max) != last) {
+    return at(start, fmt::format("{}: min {} / max {} lie outside the first / last bucket", what,
+                                 min, max));
+  }
+  out = DurationSample::from_histogram(std::move(buckets), min, max, sum);
+  return Ok{};
+}
+
+Status Reader::config(od::value& v, RunConfig& c) {
+  return object(
+      v, "config",
+      {"formats", "nccl_versions", "gpus", "hosts", "env", "capture", "communicators", "files"},
+      [&](std::string_view k, od::value& e) -> Status {
+        if (k == "formats") return string_set(e, "formats", c.formats);
+        if (k == "nccl_versions") return string_set(e, "nccl_versions", c.nccl_versions);
+        if (k == "gpus") return string_set(e, "gpus", c.gpus);
+        if (k == "hosts") return string_set(e, "hosts", c.hosts);
+        if (k == "env") return set_map(e, "env", c.env);
+        if (k == "capture") return set_map(e, "capture", c.capture);
+        if (k == "files") {
+          auto n = u64(e, "files");
+          if (!n) return n.error();
+          c.files = *n;
+          return Ok{};
+        }
+        if (k != "communicators") return Ok{};
+        return array(e, "communicators", [&](od::value& comm) -> Status {
+          const std::size_t comm_at = offset(comm);
+          std::string hash;
+          CommunicatorRanks ranks;
+          NPKIT_TRY(object(comm, "communicator", {"hash", "nranks", "ranks"},
+                           [&](std::string_view ck, od::value& ce) -> Status {
+                             if (ck == "hash") {
+                               auto s = str(ce, "hash");
+                               if (!s) return s.error();
+                               hash = std::move(*s);
+                             } else if (ck == "nranks") {
+                               auto n = i64(ce, "nranks", 0, kInt32Max);
+                               if (!n) return n.error();
+                               ranks.nranks = static_cast<std::int32_t>(*n);
+                             } else if (ck == "ranks") {
+                               return array(ce, "ranks", [&](od::value& r) -> Status {
+                                 auto n = i64(r, "rank", 0, kInt32Max);
+                                 if (!n) return n.error();
+                                 ranks.ranks.insert(static_cast<std::int32_t>(*n));
+                                 return Ok{};
+                               });
+                             }
+                             return Ok{};
+                           }));
+          if (!c.communicators.emplace(hash, std::move(ranks)).second) {
+            return at(comm_at, fmt::format("communicator \"{}\" listed twice", hash));
+          }
+          return Ok{};
+        });
+      });
+}
+
+Status Reader::collective(od::value& v, CollectiveRow& row) {
+  return object(v, "collective row",
+                {"collective", "nranks", "size_bytes", "size_kind", "algo", "proto", "instances",
+                 "untimed_instances", "bytes_sum", "ranks"},
+                [&](std::string_view k, od::value& e) -> Status {
+                  if (k == "collective" || k == "algo" || k == "proto") {
+                    auto s = str(e, k);
+                    if (!s) return s.error();
+                    (k == "collective" ? row.key.collective
+                     : k == "algo"     ? row.key.algo
+                                       : row.key.proto) = std::move(*s);
+                  } else if (k == "nranks") {
+                    auto n = i64(e, "nranks", 0, kInt32Max);
+                    if (!n) return n.error();
+                    row.key.nranks = static_cast<std::int32_t>(*n);
+                  } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
+                             k == "bytes_sum") {
+                    auto n = u64(e, k);
+                    if (!n) return n.error();
+                    (k == "size_bytes"  ? row.key.size_bytes
+                     : k == "instances" ? row.instances
+                     : k == "bytes_sum" ? row.bytes_sum
+                                        : row.untimed_instances) = *n;
+                  } else if (k == "size_kind") {
+                    const std::size_t kind_at = offset(e);
+                    auto s = str(e, "size_kind");
+                    if (!s) return s.error();
+                    if (*s != "exact" && *s != "pow2") {
+                      return at(kind_at, "size_kind: expected \"exact\" or \"pow2\"");
+                    }
+                    row.key.size_kind = *s == "exact" ? SizeKind::kExact : SizeKind::kPow2;
+                  } else if (k == "ranks") {
+                    return array(e, "ranks", [&](od::value& r) -> Status {
+                      RankDurations d;
+                      NPKIT_TRY(object(r, "rank entry", {"rank", "time_ns"},
+                                       [&](std::string_view rk, od::value& re) -> Status {
+                                         if (rk == "rank") {
+                                           auto n = i64(re, "rank", -1, kInt32Max);
+                                           if (!n) return n.error();
+                                           d.rank = static_cast<std::int32_t>(*n);
+                                         } else if (rk == "time_ns") {
+                                           return sample(re, "time_ns", d.time_ns);
+                                         }
+                                         return Ok{};
+                                       }));
+                      row.ranks.push_back(std::move(d));
+                      return Ok{};
+                    });
+                  }
+                  return Ok{};
+                });
+}
+
+Status Reader::phase(od::value& v, PhaseRow& row) {
+  return object(
+      v, "phase row", {"source", "domain", "phase", "ranks"},
+      [&](std::string_view k, od::value& e) -> Status {
+        if (k == "source" || k == "domain" || k == "phase") {
+          auto s = str(e, k);
+          if (!s) return s.error();
+          (k == "source"   ? row.key.source
+           : k == "domain" ? row.key.domain
+                           : row.key.phase) = std::move(*s);
+        } else if (k == "ranks") {
+          return array(e, "ranks", [&](od::value& r) -> Status {
+            RankPhase p;
+            NPKIT_TRY(object(r, "rank entry", {"rank", "ns", "reference_ns", "count", "span_ns"},
+                             [&](std::string_view rk, od::value& re) -> Status {
+                               if (rk == "rank") {
+                                 auto n = i64(re, "rank", -1, kInt32Max);
+                                 if (!n) return n.error();
+                                 p.rank = static_cast<std::int32_t>(*n);
+                               } else if (rk == "ns" || rk == "reference_ns") {
+                                 auto n = i64(re, rk, 0, kInt64Max);
+                                 if (!n) return n.error();
+                                 (rk == "ns" ? p.ns : p.reference_ns) = *n;
+                               } else if (rk == "count") {
+                                 auto n = u64(re, "count");
+                                 if (!n) return n.error();
+                                 p.count = *n;
+                               } else if (rk == "span_ns") {
+                                 return sample(re, "span_ns", p.span_ns);
+                               }
+                               return Ok{};
+                             }));
+            row.ranks.push_back(std::move(p));
+            return Ok{};
+          });
+        }
+        return Ok{};
+      });
+}
+
+Status Reader::sync(od::value& v, SyncRank& s) {
+  return object(v, "sync row", {"nranks", "rank", "instances", "arrived_last", "skew_ns"},
+                [&](std::string_view k, od::value& e) -> Status {
+                  if (k == "nranks" || k == "rank") {
+                    auto n = i64(e, k, 0, kInt32Max);
+                    if (!n) return n.error();
+                    (k == "nranks" ? s.nranks : s.rank) = static_cast<std::int32_t>(*n);
+                  } else if (k == "instances" || k == "arrived_last") {
+                    auto n = u64(e, k);
+                    if (!n) return n.error();
+                    (k == "instances" ? s.instances : s.arrived_last) = *n;
+                  } else if (k == "skew_ns") {
+                    return sample(e, "skew_ns", s.skew_ns);
+                  }
+                  return Ok{};
+                });
+}
+
+// Sorts `items` by key; two with one key are an error at the second's offset.
+template <typename T, typename KeyOf>
+Status sort_unique(const Reader& reader, std::vector<std::pair<T, std::size_t>>& items,
+                   std::vector<T>& out, KeyOf key_of, std::string_view what) {
+  std::stable_sort(items.begin(), items.end(),
+                   [&](const auto& a, const auto& b) { return key_of(a.first) < key_of(b.first); });
+  for (std::size_t i = 1; i < items.size(); ++i) {
+    if (key_of(items[i].first) == key_of(items[i - 1].first)) {
+      return reader.at(items[i].second, fmt::format("duplicate {}", what));
+    }
+  }
+  for (auto& [item, at] : items) out.push_back(std::move(item));
+  return Ok{};
+}
+
+template <typename Row, typename RankOf>
+Status sort_ranks(const Reader& reader, std::vector<Row>& ranks, RankOf rank_of,
+                  std::size_t row_at) {
+  std::sort(ranks.begin(), ranks.end(),
+            [&](const Row& a, const Row& b) { return rank_of(a) < rank_of(b); });
+  for (std::size_t i = 1; i < ranks.size(); ++i) {
+    if (rank_of(ranks[i]) == rank_of(ranks[i - 1])) {
+      return reader.at(row_at, fmt::format("rank {} listed twice in one row", rank_of(ranks[i])));
+    }
+  }
+  return Ok{};
+}
+
+Status Reader::summary(od::value& v, RunSummary& s) {
+  std::string schema;
+  std::size_t schema_at = 0;
+  std::int64_t version = 0;
+  std::size_t version_at = 0;
+  std::vector<std::pair<CollectiveRow, std::size_t>> collectives;
+  std::vector<std::pair<PhaseRow, std::size_t>> phases;
+  std::vector<std::pair<SyncRank, std::size_t>> sync_rows;
+  NPKIT_TRY(
+      object(v, "summary",
+             {"schema", "schema_version", "inputs", "config", "collectives", "phases", "sync"},
+             [&](std::string_view k, od::value& e) -> Status {
+               if (k == "schema") {
+                 schema_at = offset(e);
+                 auto x = str(e, "schema");
+                 if (!x) return x.error();
+                 schema = std::move(*x);
+               } else if (k == "schema_version") {
+                 version_at = offset(e);
+                 auto x = i64(e, "schema_version", 1, kInt32Max);
+                 if (!x) return x.error();
+                 version = *x;
+               } else if (k == "inputs") {
+                 return array(e, "inputs", [&](od::value& x) -> Status {
+                   auto in = str(x, "input");
+                   if (!in) return in.error();
+                   s.inputs.push_back(std::move(*in));
+                   return Ok{};
+                 });
+               } else if (k == "warnings") {
+                 auto x = u64(e, "warnings");
+                 if (!x) return x.error();
+                 s.warnings = *x;
+               } else if (k == "config") {
+                 return config(e, s.config);
+               } else if (k == "collectives") {
+                 return array(e, "collectives", [&](od::value& x) -> Status {
+                   const std::size_t row_at = offset(x);
+                   CollectiveRow row;
+                   NPKIT_TRY(collective(x, row));
+                   NPKIT_TRY(sort_ranks(
+                       *this, row.ranks, [](const RankDurations& r) { return r.rank; }, row_at));
+                   collectives.emplace_back(std::move(row), row_at);
+                   return Ok{};
+                 });
+               } else if (k == "phases") {
+                 return array(e, "phases", [&](od::value& x) -> Status {
+                   const std::size_t row_at = offset(x);
+                   PhaseRow row;
+                   NPKIT_TRY(phase(x, row));
+                   NPKIT_TRY(sort_ranks(
+                       *this, row.ranks, [](const RankPhase& r) { return r.rank; }, row_at));
+                   phases.emplace_back(std::move(row), row_at);
+                   return Ok{};
+                 });
+               } else if (k == "sync") {
+                 return array(e, "sync", [&](od::value& x) -> Status {
+                   const std::size_t row_at = offset(x);
+                   SyncRank row;
+                   NPKIT_TRY(sync(x, row));
+                   sync_rows.emplace_back(std::move(row), row_at);
+                   return Ok{};
+                 });
+               }
+               return Ok{};
+             }));
+  if (schema != kSummarySchema) {
+    return at(schema_at, fmt::format("schema \"{}\" is not \"{}\"", schema, kSummarySchema));
+  }
+  if (version > kSummaryVersion) {
+    return at(version_at, fmt::format("schema_version {} is newer than this npkit-analyze reads "
+                                      "({}); use a newer npkit-analyze",
+                                      version, kSummaryVersion));
+  }
+  NPKIT_TRY(sort_unique(
+      *this, collectives, s.collectives, [](const CollectiveRow& r) { return r.key; },
+      "collective row"));
+  NPKIT_TRY(sort_unique(
+      *this, phases, s.phases, [](const PhaseRow& r) { return r.key; }, "phase row"));
+  NPKIT_TRY(sort_unique(
+      *this, sync_rows, s.sync, [](const SyncRank& r) { return std::pair(r.nranks, r.rank); },
+      "sync row"));
+  return Ok{};
+}
+
+}  // namespace
+
+Result<RunSummary> parse_summary(const std::string& name, std::string_view text) {
+  const simdjson::padded_string padded(text);
+  Reader reader(name, padded);
+  NPKIT_TRY(reader.scan(text));
+  od::parser parser;
+  od::document doc;
+  if (const auto e = parser.iterate(padded).get(doc)) {
+    return reader.at(0, fmt::format("malformed JSON ({})", simdjson::error_message(e)));
+  }
+  reader.doc = &doc;
+  od::value root;
+  if (const auto e = doc.get_value().get(root)) return reader.json_error(e, doc);
+  RunSummary s;
+  NPKIT_TRY(reader.summary(root, s));
+  const char* end = nullptr;
+  if (doc.current_location().get(end) == simdjson::SUCCESS) {
+    return reader.at(reader.here(doc), "unexpected content after the summary object");
+  }
+  return s;
+}
+
+Result<RunSummary> read_summary_file(const std::string& path) {
+  std::vector<std::uint8_t> bytes;
+  NPKIT_TRY(io::read_file_into(path, bytes));
+  return parse_summary(path,
+                       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+}
+
+bool looks_like_summary(std::string_view prefix) {
+  constexpr std::string_view kBlank = " \t\r\n";
+  // Consumes `token` after optional blanks.
+  auto take = [&](std::string_view token) {
+    const std::size_t i = prefix.find_first_not_of(kBlank);
+    if (i == std::string_view::npos || prefix.substr(i, token.size()) != token) return false;
+    prefix.remove_prefix(i + token.size());
+    return true;
+  };
+  return take("{") && take("\"schema\"") && take(":") && take("\"npkit-summary\"");
+}
+
+}  // namespace npkit

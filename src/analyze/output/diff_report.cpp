@@ -1,0 +1,463 @@
+#include "output/diff_report.hpp"
+
+#include <fmt/format.h>
+
+#include "output/json_writer.hpp"
+#include "output/markup_escape.hpp"
+#include "output/text_table.hpp"
+
+namespace npkit {
+namespace {
+
+using Out = std::back_insert_iterator<std::string>;
+
+std::string micros(double ns) {
+  return fmt::format("{:.3f}", ns / 1e3);
+}
+
+std::string gbps(double v) {
+  return v > 0 ? fmt::format("{:.2f}", v) : "-";
+}
+
+std::string percent_of(double share) {
+  return fmt::format("{:.1f}%", 100.0 * share);
+}
+
+std::string choice_text(const CollectiveDiff& d) {
+  if (d.in_base && d.in_cand && d.base_choice != d.cand_choice) {
+    return d.base_choice + " → " + d.cand_choice;
+  }
+  return d.in_base ? d.base_choice : d.cand_choice;
+}
+
+bool has_medians(const RowJudgement& j) {
+  return j.pooled.base_count > 0 && j.pooled.cand_count > 0;
+}
+
+TextTable collective_table(const RunDiff& diff, bool changed_only) {
+  TextTable t;
+  t.columns = {"verdict",   "collective", "ranks", "size (B)",   "algo/proto", "base (us)",
+               "cand (us)", "change",     "p",     "busbw base", "busbw cand", "detail"};
+  for (const auto& d : diff.collectives) {
+    const RowJudgement& j = d.judgement;
+    if (changed_only && j.verdict == Verdict::kUnchanged) continue;
+    const bool medians = has_medians(j);
+    t.add_row({verdict_name(j.verdict), d.collective, std::to_string(d.nranks),
+               size_label(d.size_bytes, d.size_kind), choice_text(d),
+               j.pooled.base_count > 0 ? micros(j.pooled.base_median) : "-",
+               j.pooled.cand_count > 0 ? micros(j.pooled.cand_median) : "-",
+               medians ? signed_percent(j.pooled.change) : "-", medians ? p_label(j.pooled) : "-",
+               d.in_base ? gbps(d.base_busbw_gbps) : "-", d.in_cand ? gbps(d.cand_busbw_gbps) : "-",
+               row_detail(j, diff)});
+  }
+  return t;
+}
+
+TextTable phase_table(const RunDiff& diff, bool changed_only) {
+  TextTable t;
+  t.columns = {"verdict",        "source",         "domain", "phase", "share base", "share cand",
+               "span base (us)", "span cand (us)", "change", "p",     "detail"};
+  for (const auto& d : diff.phases) {
+    const RowJudgement& j = d.judgement;
+    if (changed_only && j.verdict == Verdict::kUnchanged) continue;
+    const bool spans = j.pooled.base_count > 0 && j.pooled.cand_count > 0;
+    t.add_row(
+        {verdict_name(j.verdict), d.key.source, d.key.domain, d.key.phase,
+         d.in_base ? percent_of(d.base_share) : "-", d.in_cand ? percent_of(d.cand_share) : "-",
+         spans ? micros(j.pooled.base_median) : "-", spans ? micros(j.pooled.cand_median) : "-",
+         spans ? signed_percent(j.pooled.change) : "-", spans ? p_label(j.pooled) : "-",
+         spans || !j.compared ? row_detail(j, diff)
+                              : "totals only: shown for attribution, not tested"});
+  }
+  return t;
+}
+
+TextTable sync_table(const RunDiff& diff) {
+  TextTable t;
+  t.columns = {"ranks", "rank", "skew base (us)", "skew cand (us)", "last base", "last cand"};
+  for (const auto& d : diff.sync) {
+    t.add_row({std::to_string(d.nranks), std::to_string(d.rank),
+               d.in_base ? micros(d.base_skew_ns) : "-", d.in_cand ? micros(d.cand_skew_ns) : "-",
+               d.in_base ? percent_of(d.base_last_share) : "-",
+               d.in_cand ? percent_of(d.cand_last_share) : "-"});
+  }
+  return t;
+}
+
+std::string rule_text(const NoiseRule& r) {
+  return fmt::format(
+      "Rule: a row changes when its median moves by at least {:.1f}% (--threshold) and a "
+      "two-sided Mann-Whitney test over the iterations gives p < {} (at least {} iterations per "
+      "side); each row is judged on the ranks pooled and on every rank.",
+      100.0 * r.min_effect, r.alpha, r.min_samples);
+}
+
+std::string result_line(const RunDiff& diff, FailOn fail_on) {
+  const VerdictCounts n = count_verdicts(diff);
+  const bool failed = should_fail(diff, fail_on);
+  return fmt::format(
+      "Result: {} regression(s), {} improvement(s), {} unchanged, {} not comparable: {} "
+      "(--fail-on {})",
+      n.regressions, n.improvements, n.unchanged, n.not_comparable, failed ? "FAIL" : "PASS",
+      fail_on_name(fail_on));
+}
+
+void config_lines(const RunDiff& diff, bool markdown, std::string& out) {
+  if (diff.config.empty()) {
+    out += markdown ? "No configuration differences.\n\n" : "Configuration differences: none\n";
+    return;
+  }
+  out += fmt::format("Configuration differences ({}):\n", diff.config.size());
+  if (markdown) out += "\n";
+  for (const auto& c : diff.config) {
+    out += fmt::format("{}{}{}\n", markdown ? "- " : "  ", c.describe(),
+                       c.cause_candidate ? "" : " (not a cause candidate)");
+  }
+  if (markdown) out += "\n";
+}
+
+void render_text_body(const RunDiff& diff, FailOn fail_on, std::string& out) {
+  out += fmt::format("baseline:  {}\ncandidate: {}\n", fmt::join(diff.base_inputs, ", "),
+                     fmt::join(diff.cand_inputs, ", "));
+  config_lines(diff, false, out);
+  out += rule_text(diff.rule) + "\n\n";
+  TextTable c = collective_table(diff, false);
+  c.title = "Collectives (time: GPU time per rank and iteration, median over the ranks pooled)";
+  if (c.rows.empty()) {
+    out += "Collectives: none in either run\n";
+  } else {
+    render_text(c, out);
+  }
+  if (!diff.phases.empty()) {
+    TextTable p = phase_table(diff, false);
+    p.title = "\nPhases (share: median over ranks of the phase's share of the rank's time)";
+    render_text(p, out);
+  }
+  if (!diff.sync.empty()) {
+    TextTable s = sync_table(diff);
+    s.title = "\nArrival skew (GPU start minus the earliest rank's, median; shown, not judged)";
+    render_text(s, out);
+  }
+  out += "\n" + result_line(diff, fail_on) + "\n";
+}
+
+void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out) {
+  const bool failed = should_fail(diff, fail_on);
+  out += fmt::format("### npkit-analyze diff: {}\n\n", failed ? "FAIL" : "PASS");
+  out += result_line(diff, fail_on) + "\n\n";
+  out += fmt::format("Baseline `{}`, candidate `{}`.\n\n", fmt::join(diff.base_inputs, "`, `"),
+                     fmt::join(diff.cand_inputs, "`, `"));
+  config_lines(diff, true, out);
+  TextTable changed = collective_table(diff, true);
+  TextTable changed_phases = phase_table(diff, true);
+  if (changed.rows.empty() && changed_phases.rows.empty()) {
+    out += "No row changed.\n\n";
+  } else {
+    if (!changed.rows.empty()) {
+      changed.title = "Changed collectives";
+      render_markdown(changed, out);
+    }
+    if (!changed_phases.rows.empty()) {
+      changed_phases.title = "Changed phases";
+      render_markdown(changed_phases, out);
+    }
+  }
+  out += "<details><summary>Every row</summary>\n\n";
+  TextTable all = collective_table(diff, false);
+  all.title = "Collectives (GPU time per rank and iteration, median over the ranks pooled)";
+  render_markdown(all, out);
+  if (!diff.phases.empty()) {
+    TextTable p = phase_table(diff, false);
+    p.title = "Phases";
+    render_markdown(p, out);
+  }
+  if (!diff.sync.empty()) {
+    TextTable s = sync_table(diff);
+    s.title = "Arrival skew (shown, not judged)";
+    render_markdown(s, out);
+  }
+  out += rule_text(diff.rule) + "\n\n</details>\n";
+}
+
+void comparison_json(JsonWriter& w, const SampleComparison& c) {
+  w.field("baseline_count", c.base_count);
+  w.field("candidate_count", c.cand_count);
+  w.field("baseline_median_ns", c.base_median);
+  w.field("candidate_median_ns", c.cand_median);
+  w.field("change", c.change);
+  if (c.tested) w.field("p_value", c.p_value);
+  w.field("verdict", verdict_name(c.verdict));
+}
+
+void judgement_json(JsonWriter& w, const RowJudgement& j) {
+  w.field("verdict", verdict_name(j.verdict));
+  if (!j.reason.empty()) w.field("reason", j.reason);
+  if (j.verdict == Verdict::kRegression || j.verdict == Verdict::kImprovement) {
+    if (j.deciding_rank == kPooled) {
+      w.field("deciding", "pooled");
+    } else {
+      w.field("deciding", j.deciding_rank);
+    }
+    w.field("deciding_change", j.deciding_change);
+  }
+  w.key("pooled");
+  w.begin_object();
+  comparison_json(w, j.pooled);
+  w.end_object();
+  w.key("ranks");
+  w.begin_array();
+  for (const auto& r : j.ranks) {
+    w.begin_object();
+    w.field("rank", r.rank);
+    comparison_json(w, r.comparison);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+struct JunitCase {
+  std::string classname;
+  std::string name;
+  Verdict verdict = Verdict::kUnchanged;
+  std::string message;
+};
+
+void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, FailOn fail_on,
+                 const RunDiff& diff, std::string& out) {
+  std::size_t failures = 0;
+  std::size_t skipped = 0;
+  for (const auto& c : cases) {
+    if (row_fails(c.verdict, fail_on)) {
+      ++failures;
+    } else if (c.verdict == Verdict::kNotComparable) {
+      ++skipped;
+    }
+  }
+  fmt::format_to(Out(out),
+                 "  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", name,
+                 cases.size(), failures, skipped);
+  out += "    <properties>\n";
+  fmt::format_to(Out(out), "      <property name=\"baseline\" value=\"{}\"/>\n",
+                 markup_escaped(fmt::format("{}", fmt::join(diff.base_inputs, ", "))));
+  fmt::format_to(Out(out), "      <property name=\"candidate\" value=\"{}\"/>\n",
+                 markup_escaped(fmt::format("{}", fmt::join(diff.cand_inputs, ", "))));
+  for (const auto& c : diff.config) {
+    fmt::format_to(Out(out), "      <property name=\"config {}\" value=\"{} → {}\"/>\n",
+                   markup_escaped(c.what), markup_escaped(c.base), markup_escaped(c.cand));
+  }
+  out += "    </properties>\n";
+  for (const auto& c : cases) {
+    fmt::format_to(Out(out), "    <testcase classname=\"{}\" name=\"{}\"",
+                   markup_escaped(c.classname), markup_escaped(c.name));
+    if (row_fails(c.verdict, fail_on)) {
+      fmt::format_to(Out(out), ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
+                     verdict_name(c.verdict), markup_escaped(c.message));
+    } else if (c.verdict == Verdict::kNotComparable) {
+      fmt::format_to(Out(out), ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
+                     markup_escaped(c.message));
+    } else {
+      out += "/>\n";
+    }
+  }
+  out += "  </testsuite>\n";
+}
+
+std::string case_message(const RowJudgement& j, const RunDiff& diff) {
+  std::string m = verdict_name(j.verdict);
+  if (has_medians(j)) {
+    m += fmt::format(": median {} → {} us ({}, p {})", micros(j.pooled.base_median),
+                     micros(j.pooled.cand_median), signed_percent(j.pooled.change),
+                     p_label(j.pooled));
+  }
+  const std::string detail = row_detail(j, diff);
+  if (!detail.empty()) m += "; " + detail;
+  return m;
+}
+
+}  // namespace
+
+const char* fail_on_name(FailOn fail_on) {
+  switch (fail_on) {
+    case FailOn::kAnyChange:
+      return "any-change";
+    case FailOn::kNever:
+      return "never";
+    case FailOn::kRegression:
+      break;
+  }
+  return "regression";
+}
+
+std::string signed_percent(double change) {
+  return fmt::format("{:+.1f}%", 100.0 * change);
+}
+
+std::string p_label(const SampleComparison& c) {
+  if (!c.tested) return "-";
+  if (c.p_value < 0.001) return "<0.001";
+  return fmt::format("{:.3f}", c.p_value);
+}
+
+std::string row_detail(const RowJudgement& j, const RunDiff& diff) {
+  std::string causes = diff.causes.empty()
+                           ? "no configuration difference recorded"
+                           : fmt::format("cause candidate(s): {}", fmt::join(diff.causes, "; "));
+  switch (j.verdict) {
+    case Verdict::kRegression:
+    case Verdict::kImprovement: {
+      std::string who =
+          j.deciding_rank == kPooled
+              ? fmt::format("all ranks {}", signed_percent(j.deciding_change))
+              : fmt::format("rank {} {}", j.deciding_rank, signed_percent(j.deciding_change));
+      return who + "; " + causes;
+    }
+    case Verdict::kNotComparable:
+      if (j.reason.rfind("only in", 0) == 0) return j.reason;
+      return j.reason + "; " +
+             (diff.causes.empty() ? "no configuration difference recorded (NCCL's tuner chose "
+                                    "differently, or a setting the inputs do not record changed)"
+                                  : causes);
+    case Verdict::kUnchanged:
+      break;
+  }
+  if (j.compared && !j.pooled.tested) {
+    return fmt::format("fewer than {} iterations on a side: not tested", diff.rule.min_samples);
+  }
+  return "";
+}
+
+void render_diff_text(const RunDiff& diff, FailOn fail_on, DiffTextStyle style, std::string& out) {
+  if (style == DiffTextStyle::kMarkdown) {
+    render_markdown_body(diff, fail_on, out);
+  } else {
+    render_text_body(diff, fail_on, out);
+  }
+}
+
+void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.diff");
+  w.field("schema_version", 1);
+  w.key("baseline");
+  w.begin_array();
+  for (const auto& s : diff.base_inputs) w.value(s);
+  w.end_array();
+  w.key("candidate");
+  w.begin_array();
+  for (const auto& s : diff.cand_inputs) w.value(s);
+  w.end_array();
+  w.key("rule");
+  w.begin_object();
+  w.field("threshold", diff.rule.min_effect);
+  w.field("alpha", diff.rule.alpha);
+  w.field("min_samples", diff.rule.min_samples);
+  w.end_object();
+  w.field("fail_on", fail_on_name(fail_on));
+  w.field("result", should_fail(diff, fail_on) ? "fail" : "pass");
+  const VerdictCounts n = count_verdicts(diff);
+  w.key("counts");
+  w.begin_object();
+  w.field("regressions", n.regressions);
+  w.field("improvements", n.improvements);
+  w.field("unchanged", n.unchanged);
+  w.field("not_comparable", n.not_comparable);
+  w.end_object();
+  w.key("config_differences");
+  w.begin_array();
+  for (const auto& c : diff.config) {
+    w.begin_object();
+    w.field("what", c.what);
+    w.field("baseline", c.base);
+    w.field("candidate", c.cand);
+    w.field("role", c.cause_candidate ? "cause candidate" : "context");
+    w.end_object();
+  }
+  w.end_array();
+  w.key("cause_candidates");
+  w.begin_array();
+  for (const auto& c : diff.causes) w.value(c);
+  w.end_array();
+  w.key("collectives");
+  w.begin_array();
+  for (const auto& d : diff.collectives) {
+    w.begin_object();
+    w.field("collective", d.collective);
+    w.field("nranks", d.nranks);
+    w.field("size_bytes", d.size_bytes);
+    w.field("size_kind", size_kind_name(d.size_kind));
+    if (d.in_base) {
+      w.field("baseline_choice", d.base_choice);
+      w.field("baseline_busbw_gbps", d.base_busbw_gbps);
+    }
+    if (d.in_cand) {
+      w.field("candidate_choice", d.cand_choice);
+      w.field("candidate_busbw_gbps", d.cand_busbw_gbps);
+    }
+    judgement_json(w, d.judgement);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("phases");
+  w.begin_array();
+  for (const auto& d : diff.phases) {
+    w.begin_object();
+    w.field("source", d.key.source);
+    w.field("domain", d.key.domain);
+    w.field("phase", d.key.phase);
+    if (d.in_base) w.field("baseline_share", d.base_share);
+    if (d.in_cand) w.field("candidate_share", d.cand_share);
+    judgement_json(w, d.judgement);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("sync");
+  w.begin_array();
+  for (const auto& d : diff.sync) {
+    w.begin_object();
+    w.field("nranks", d.nranks);
+    w.field("rank", d.rank);
+    if (d.in_base) {
+      w.field("baseline_skew_median_ns", d.base_skew_ns);
+      w.field("baseline_arrived_last_share", d.base_last_share);
+    }
+    if (d.in_cand) {
+      w.field("candidate_skew_median_ns", d.cand_skew_ns);
+      w.field("candidate_arrived_last_share", d.cand_last_share);
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  out += "\n";
+}
+
+void render_diff_junit(const RunDiff& diff, FailOn fail_on, std::string& out) {
+  std::vector<JunitCase> collectives;
+  for (const auto& d : diff.collectives) {
+    collectives.push_back({"npkit.collectives." + d.collective,
+                           fmt::format("{} n={} size={} {}", d.collective, d.nranks,
+                                       size_label(d.size_bytes, d.size_kind), choice_text(d)),
+                           d.judgement.verdict, case_message(d.judgement, diff)});
+  }
+  std::vector<JunitCase> phases;
+  for (const auto& d : diff.phases) {
+    phases.push_back({"npkit.phases." + d.key.source,
+                      fmt::format("{} {} {}", d.key.source, d.key.domain, d.key.phase),
+                      d.judgement.verdict, case_message(d.judgement, diff)});
+  }
+  std::size_t tests = collectives.size() + phases.size();
+  std::size_t failures = 0;
+  for (const auto* list : {&collectives, &phases}) {
+    for (const auto& c : *list) failures += row_fails(c.verdict, fail_on) ? 1 : 0;
+  }
+  out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  fmt::format_to(Out(out),
+                 "<testsuites name=\"npkit-analyze diff\" tests=\"{}\" failures=\"{}\">\n", tests,
+                 failures);
+  junit_suite("collectives", collectives, fail_on, diff, out);
+  junit_suite("phases", phases, fail_on, diff, out);
+  out += "</testsuites>\n";
+}
+
+}  // namespace npkit

@@ -1,0 +1,187 @@
+#include "output/html/bandwidth_blocks.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+#include <utility>
+
+#include "output/html/svg.hpp"
+#include "run/nccl_names.hpp"
+
+namespace npkit::html {
+namespace {
+
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
+
+std::string choice(const std::string& algo, const std::string& proto) {
+  if (algo.empty() && proto.empty()) return "-";
+  return or_dash(algo) + "/" + or_dash(proto);
+}
+
+std::string us(double ns) {
+  return fmt::format("{:.3f}", ns / 1e3);
+}
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+// Series in order of first appearance.
+struct SeriesSet {
+  std::vector<PlotSeries> series;
+  std::map<std::string, std::size_t> index;
+  PlotSeries& of(const std::string& name) {
+    auto [it, added] = index.emplace(name, series.size());
+    if (added) series.push_back(PlotSeries{name, {}});
+    return series[it->second];
+  }
+};
+
+}  // namespace
+
+LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_axis, Unit y_unit,
+                   const std::string& y_label) {
+  LinePlot p;
+  p.title = title;
+  p.note = note;
+  p.x_label = "size (S, bytes)";
+  p.y_label = y_label;
+  p.x_axis = XAxis::kLog2Bytes;
+  p.x_unit = Unit::kBytes;
+  p.y_axis = y_axis;
+  p.y_unit = y_unit;
+  return p;
+}
+
+std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>& rows,
+                                         const std::vector<SwitchPoint>& switches) {
+  std::vector<Block> out;
+  const bool several_comms = [&] {
+    for (const auto& r : rows) {
+      if (r.comm_hash != rows.front().comm_hash) return true;
+    }
+    return false;
+  }();
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t end = i;
+    while (end < rows.size() && rows[end].comm_hash == rows[i].comm_hash &&
+           rows[end].func == rows[i].func) {
+      ++end;
+    }
+    const ProfilerBandwidthRow& first = rows[i];
+    const std::string who =
+        several_comms ? fmt::format("{} (comm {:016x})", first.func, first.comm_hash) : first.func;
+    SeriesSet busbw;
+    SeriesSet time;
+    TextTable table;
+    table.title = fmt::format("{}: nccl-tests-style rows (n = {})", who, first.nranks);
+    table.columns = {"size (B)",     "count",       "type",         "algo",
+                     "proto",        "instances",   "time (us)",    "algbw (GB/s)",
+                     "busbw (GB/s)", "period (us)", "period busbw", "true time (us)",
+                     "true busbw"};
+    for (std::size_t k = i; k < end; ++k) {
+      const ProfilerBandwidthRow& r = rows[k];
+      const bool timed = !r.ranks.empty();
+      table.add_row({std::to_string(r.bytes), std::to_string(r.count),
+                     or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),
+                     or_dash(r.proto), std::to_string(r.instances), timed ? us(r.time_ns) : "-",
+                     timed ? gbps(r.algbw_gbps) : "-", timed ? gbps(r.busbw_gbps) : "-",
+                     r.period_ns ? us(*r.period_ns) : "-",
+                     r.period_ns ? gbps(r.period_busbw_gbps) : "-",
+                     r.true_time_ns ? us(*r.true_time_ns) : "-",
+                     r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
+      if (!timed) continue;
+      const std::string name = choice(r.algo, r.proto);
+      const std::string detail = fmt::format("{} instance(s), {} rank(s), algbw {} GB/s",
+                                             r.instances, r.ranks.size(), gbps(r.algbw_gbps));
+      busbw.of(name).points.push_back(
+          {static_cast<double>(r.bytes), r.busbw_gbps, detail + ", time " + us(r.time_ns) + " us"});
+      time.of(name).points.push_back({static_cast<double>(r.bytes), r.time_ns,
+                                      detail + ", busbw " + gbps(r.busbw_gbps) + " GB/s"});
+    }
+    std::vector<PlotMarker> markers;
+    std::string switch_text;
+    for (const auto& s : switches) {
+      if (s.comm_hash != first.comm_hash || s.func != first.func) continue;
+      const std::string label =
+          choice(s.from_algo, s.from_proto) + " → " + choice(s.to_algo, s.to_proto);
+      markers.push_back({static_cast<double>(s.at_bytes), label});
+      switch_text +=
+          fmt::format("{}{} from {} (busbw {} → {} GB/s)", switch_text.empty() ? "" : "; ", label,
+                      format_bytes(s.at_bytes), gbps(s.busbw_below_gbps), gbps(s.busbw_at_gbps));
+    }
+    const std::string note =
+        "One point per (size, algorithm/protocol) row; time = GPU span per rank (first KernelCh "
+        "start to last stop), median over instances, mean over ranks, as in `bandwidth`. Dashed "
+        "lines: sizes where NCCL's choice changes.";
+    LinePlot bw = size_plot(who + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
+                            "busbw (GB/s)");
+    bw.series = std::move(busbw.series);
+    bw.markers = markers;
+    LinePlot lat = size_plot(who + ": time vs size", note, YAxis::kLog10, Unit::kNanoseconds,
+                             "time per operation");
+    lat.series = std::move(time.series);
+    lat.markers = std::move(markers);
+    out.emplace_back(std::move(bw));
+    out.emplace_back(std::move(lat));
+    out.emplace_back(Table{std::move(table), {}});
+    if (!switch_text.empty()) {
+      out.emplace_back(Paragraph{"Switch points of " + who + ": " + switch_text + "."});
+    }
+    i = end;
+  }
+  return out;
+}
+
+std::vector<Block> legacy_bandwidth_blocks(const std::vector<CollectiveSizeRow>& rows) {
+  std::vector<Block> out;
+  for (std::size_t i = 0; i < rows.size();) {
+    std::size_t end = i;
+    while (end < rows.size() && rows[end].func == rows[i].func) ++end;
+    const std::string& func = rows[i].func;
+    SeriesSet busbw;
+    SeriesSet time;
+    TextTable table;
+    table.title = func + ": nccl-tests-style rows";
+    table.columns = {"algo",
+                     "size (B)",
+                     "S (B)",
+                     "count",
+                     "ranks",
+                     "time p50 (us)",
+                     "min (us)",
+                     "max (us)",
+                     "algbw (GB/s)",
+                     "busbw (GB/s)",
+                     "all-ranks p50 (us)"};
+    for (std::size_t k = i; k < end; ++k) {
+      const CollectiveSizeRow& r = rows[k];
+      table.add_row({r.algo, std::to_string(r.size_field), fmt::format("{:.0f}", r.algbw_bytes),
+                     std::to_string(r.instances), std::to_string(r.ranks), us(r.rank_time_ns.p50),
+                     us(r.rank_time_ns.min), us(r.rank_time_ns.max), gbps(r.algbw_gbps),
+                     gbps(r.busbw_gbps),
+                     r.cross_rank_time_ns ? us(r.cross_rank_time_ns->p50) : "-"});
+      const std::string detail = fmt::format("{} instance(s) on {} rank(s), algbw {} GB/s",
+                                             r.instances, r.ranks, gbps(r.algbw_gbps));
+      busbw.of(r.algo).points.push_back({r.algbw_bytes, r.busbw_gbps, detail});
+      time.of(r.algo).points.push_back({r.algbw_bytes, r.rank_time_ns.p50, detail});
+    }
+    const std::string note =
+        "One point per (size, algorithm); time = the rank's earliest ENTRY to latest EXIT over "
+        "its buffers, median over ranks and instances, as in `bandwidth`.";
+    LinePlot bw = size_plot(func + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
+                            "busbw (GB/s)");
+    bw.series = std::move(busbw.series);
+    LinePlot lat = size_plot(func + ": time vs size", note, YAxis::kLog10, Unit::kNanoseconds,
+                             "time per operation");
+    lat.series = std::move(time.series);
+    out.emplace_back(std::move(bw));
+    out.emplace_back(std::move(lat));
+    out.emplace_back(Table{std::move(table), {}});
+    i = end;
+  }
+  return out;
+}
+
+}  // namespace npkit::html

@@ -1,0 +1,597 @@
+#include "output/profiler_trace_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+#include <tuple>
+
+#include "import/npkt/event_stream_clock.hpp"
+#include "npkit/version.hpp"
+#include "output/event_record_trace_items.hpp"
+#include "output/json_writer.hpp"
+#include "output/trace_event_buffer.hpp"
+#include "output/trace_lanes.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+enum class Group : std::uint32_t { kApi, kEnqueue, kProxyCtrl, kNet, kStepWithoutOp, kGpu, kProxy };
+
+struct GroupRef {
+  Group group = Group::kApi;
+  std::uint32_t channel = 0;
+  auto operator<=>(const GroupRef&) const = default;
+};
+
+std::uint32_t tid_of(GroupRef g, std::uint32_t lane) {
+  lane = std::min(lane, kMaxTraceLane);
+  switch (g.group) {
+    case Group::kApi:
+      return 1 + lane;
+    case Group::kEnqueue:
+      return 100 + lane;
+    case Group::kProxyCtrl:
+      return 200 + lane;
+    case Group::kNet:
+      return 300 + lane;
+    case Group::kStepWithoutOp:
+      return 400 + lane;
+    case Group::kGpu:
+      return 100000 + 1000 * g.channel + lane;
+    case Group::kProxy:
+      return 200000 + 1000 * g.channel + lane;
+  }
+  return 0;
+}
+
+std::string thread_name(GroupRef g, std::uint32_t lane) {
+  std::string name;
+  switch (g.group) {
+    case Group::kApi:
+      name = "API calls";
+      break;
+    case Group::kEnqueue:
+      name = "host enqueue";
+      break;
+    case Group::kProxyCtrl:
+      name = "proxy control";
+      break;
+    case Group::kNet:
+      name = "net plugin";
+      break;
+    case Group::kStepWithoutOp:
+      name = "proxy steps without op";
+      break;
+    case Group::kGpu:
+      name = fmt::format("GPU channel {}", g.channel);
+      break;
+    case Group::kProxy:
+      name = fmt::format("proxy channel {}", g.channel);
+      break;
+  }
+  return lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
+}
+
+struct Item {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  GroupRef group;
+  std::uint32_t event = 0;
+  bool instant = false;
+  bool leaf = false;
+  std::uint32_t tid = 0;
+};
+
+std::string strip_prefix(std::string name, std::string_view prefix) {
+  if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0) {
+    name.erase(0, prefix.size());
+  }
+  return name;
+}
+
+std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
+  for (const auto& item : items) bound = std::min(bound, item.start);
+  return bound;
+}
+
+class TraceBuilder {
+ public:
+  TraceBuilder(std::ostream& out, std::int64_t origin) : trace_(out, origin), origin_(origin) {}
+
+  void begin(const std::string& other_data) { trace_.begin(other_data); }
+
+  void add_capture(const RankCapture& c, std::uint32_t pid,
+                   const EventFileItems* events = nullptr) {
+    capture_ = &c;
+    pid_ = pid;
+    std::vector<Item> items = collect_items();
+    std::sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
+      return std::tie(a.group, a.start, b.end, a.event) <
+             std::tie(b.group, b.start, a.end, b.event);
+    });
+    std::map<GroupRef, LanePacker> packers;
+    std::map<std::uint32_t, std::string> threads;
+    for (auto& item : items) {
+      const std::uint32_t lane =
+          item.instant ? 0 : packers[item.group].place(item.start, item.end, item.leaf);
+      item.tid = tid_of(item.group, lane);
+      if (threads.count(item.tid) == 0)  // formatted once per thread, not once per event
+        threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxTraceLane)));
+    }
+    std::vector<EventItem> event_items;
+    if (events != nullptr) {
+      event_items = events->host;
+      place_event_items(*events->file, event_items, threads);
+    }
+    trace_.name_threads(pid_, process_name(c, ""), threads);
+    for (const auto& item : items) write_item(item);
+    if (events != nullptr) write_events(*events->file, event_items, 0);
+  }
+
+  // Streams of a file on their own time base (`clock_label`): a process of their own whose
+  // earliest event lies at the trace origin.
+  void add_event_process(const RankCapture& c, const EventFileItems& events,
+                         const std::vector<EventItem>& own, const std::string& clock_label,
+                         std::uint32_t pid) {
+    if (own.empty()) return;
+    capture_ = &c;
+    pid_ = pid;
+    std::vector<EventItem> items = own;
+    std::map<std::uint32_t, std::string> threads;
+    place_event_items(*events.file, items, threads);
+    trace_.name_threads(pid_, process_name(c, clock_label), threads);
+    write_events(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
+  }
+
+  void set_event_records(const EventRecords& records) { records_ = &records; }
+
+  Result<ProfilerTraceStats> finish(const std::string& path) {
+    NPKIT_TRY(trace_.finish(path));
+    stats_.events = trace_.events();
+    return stats_;
+  }
+
+  void set_kernel_span_counts(std::uint64_t without_clock, std::uint64_t stale) {
+    stats_.kernel_spans_without_clock = without_clock;
+    stats_.kernel_spans_stale = stale;
+  }
+
+ private:
+  std::vector<Item> collect_items() {
+    const ProfilerEvents& ev = capture_->events;
+    std::vector<Item> items;
+    for (std::uint32_t e = 0; e < ev.size(); ++e) {
+      Item item;
+      item.event = e;
+      item.start = ev.start_ns[e];
+      item.end = ev.stop_ns[e];
+      item.instant = !ev.stopped(e);
+      switch (ev.type[e]) {
+        case format::kTypeGroupApi:
+        case format::kTypeCollApi:
+        case format::kTypeP2pApi:
+        case format::kTypeKernelLaunch:
+          item.group = {Group::kApi, 0};
+          break;
+        case format::kTypeGroup:
+        case format::kTypeColl:
+        case format::kTypeP2p:
+          item.group = {Group::kEnqueue, 0};
+          break;
+        case format::kTypeProxyCtrl:
+          item.group = {Group::kProxyCtrl, 0};
+          break;
+        case format::kTypeNetPlugin:
+          item.group = {Group::kNet, 0};
+          break;
+        case format::kTypeProxyOp:
+          item.group = {Group::kProxy, ev.payload_as<format::ProxyOpPayload>(e).channel};
+          break;
+        case format::kTypeProxyStep: {
+          const std::uint32_t op = proxy_op_of(e);
+          item.group = op == kNoEvent ? GroupRef{Group::kStepWithoutOp, 0}
+                                      : GroupRef{Group::kProxy,
+                                                 ev.payload_as<format::ProxyOpPayload>(op).channel};
+          item.leaf = true;
+          break;
+        }
+        case format::kTypeKernelCh:
+          if (!kernel_item(e, item)) continue;
+          break;
+        default:
+          continue;
+      }
+      if (!item.instant) item.end = std::max(item.end, item.start);
+      items.push_back(item);
+    }
+    return items;
+  }
+
+  // KernelCh spans live on the GPU timeline: converted starts and stops.
+  bool kernel_item(std::uint32_t e, Item& item) {
+    const ProfilerEvents& ev = capture_->events;
+    const auto p = ev.payload_as<format::KernelChPayload>(e);
+    if (!capture_->clock.usable() || p.gpu_start_ns == 0) return false;
+    if (is_stale(capture_->kernel_channels.verdict[e])) return false;
+    item.group = {Group::kGpu, p.channel};
+    item.start = capture_->clock.to_host_ns(p.gpu_start_ns);
+    const std::uint64_t stop = kernel_stop(e);
+    item.instant = stop == 0;
+    item.end = stop == 0 ? item.start : capture_->clock.to_host_ns(stop);
+    item.leaf = true;
+    return true;
+  }
+
+  std::uint64_t kernel_stop(std::uint32_t e) const {
+    return kernel_channel_stop(capture_->events, e);
+  }
+
+  std::uint32_t proxy_op_of(std::uint32_t step) const {
+    const ProfilerEvents& ev = capture_->events;
+    const std::uint32_t op = ev.parent[step];
+    return op != kNoEvent && ev.type[op] == format::kTypeProxyOp ? op : kNoEvent;
+  }
+
+  static std::string process_name(const RankCapture& c, const std::string& clock_label) {
+    const auto& d = c.dump;
+    std::string name = fmt::format("rank {}, comm {:016x}", d.comm.rank, d.comm.comm_hash);
+    if (!d.meta("hostname").empty()) name += " (" + d.meta("hostname") + ")";
+    if (!clock_label.empty()) name += ", " + clock_label + " time base";
+    return name;
+  }
+
+  // func, seq and size of a Coll or P2p event (the parent of a KernelCh or ProxyOp).
+  void collective_args(TraceArgs& a, std::uint32_t e) {
+    const ProfilerEvents& ev = capture_->events;
+    const auto& d = capture_->dump;
+    if (e == kNoEvent) return;
+    if (ev.type[e] == format::kTypeColl) {
+      const auto p = ev.payload_as<format::CollPayload>(e);
+      const NcclFunc func = parse_nccl_func(d.string_at(p.func));
+      a.str("func", d.string_at(p.func));
+      a.num("seq", p.seq);
+      a.num("size", nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
+                                     d.comm.nranks));
+    } else if (ev.type[e] == format::kTypeP2p) {
+      const auto p = ev.payload_as<format::P2pPayload>(e);
+      const NcclFunc func = parse_nccl_func(d.string_at(p.func));
+      a.str("func", d.string_at(p.func));
+      a.inum("peer", p.peer);
+      a.num("size", nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
+                                     d.comm.nranks));
+    }
+  }
+
+  std::string func_of(std::uint32_t e) const {
+    const ProfilerEvents& ev = capture_->events;
+    const auto& d = capture_->dump;
+    if (e == kNoEvent) return "";
+    if (ev.type[e] == format::kTypeColl)
+      return d.string_at(ev.payload_as<format::CollPayload>(e).func);
+    if (ev.type[e] == format::kTypeP2p)
+      return d.string_at(ev.payload_as<format::P2pPayload>(e).func);
+    if (ev.type[e] == format::kTypeCollApi)
+      return d.string_at(ev.payload_as<format::CollApiPayload>(e).func);
+    if (ev.type[e] == format::kTypeP2pApi)
+      return d.string_at(ev.payload_as<format::P2pApiPayload>(e).func);
+    return "";
+  }
+
+  void write_item(const Item& item) {
+    const ProfilerEvents& ev = capture_->events;
+    const auto& d = capture_->dump;
+    const std::uint32_t e = item.event;
+    const std::uint8_t type = ev.type[e];
+    std::string name = profiler_type_name(d, type);
+    std::string_view cat = "host";
+    switch (type) {
+      case format::kTypeColl:
+      case format::kTypeP2p:
+      case format::kTypeCollApi:
+      case format::kTypeP2pApi:
+        name = func_of(e);
+        cat = type == format::kTypeColl || type == format::kTypeP2p ? "enqueue" : "api";
+        break;
+      case format::kTypeGroupApi:
+      case format::kTypeKernelLaunch:
+        cat = "api";
+        break;
+      case format::kTypeGroup:
+        cat = "enqueue";
+        break;
+      case format::kTypeKernelCh:
+        name = func_of(ev.parent[e]);
+        if (name.empty()) name = profiler_type_name(d, type);
+        cat = "gpu";
+        break;
+      case format::kTypeProxyOp:
+        name = ev.payload_as<format::ProxyOpPayload>(e).is_send ? "ProxyOp send" : "ProxyOp recv";
+        cat = "proxy";
+        break;
+      case format::kTypeProxyStep: {
+        const std::uint32_t op = proxy_op_of(e);
+        if (op != kNoEvent) {
+          name = ev.payload_as<format::ProxyOpPayload>(op).is_send ? "Send step" : "Recv step";
+        }
+        cat = "proxy";
+        break;
+      }
+      case format::kTypeProxyCtrl:
+        if (!ev.marks(e).empty()) {
+          name = strip_prefix(profiler_state_name(d, ev.marks(e).front().state), "ProxyCtrl");
+        }
+        cat = "proxy";
+        break;
+      default:
+        break;
+    }
+    if (item.instant) name += " (never stopped)";
+    std::string& event = open_event(name, cat, item, item.start, item.end);
+    {
+      TraceArgs a(event);
+      write_args(a, e);
+    }
+    event.push_back('}');
+    if (type == format::kTypeProxyStep && !item.instant) write_step_states(item);
+  }
+
+  void write_args(TraceArgs& a, std::uint32_t e) {
+    const ProfilerEvents& ev = capture_->events;
+    const auto& d = capture_->dump;
+    switch (ev.type[e]) {
+      case format::kTypeGroupApi: {
+        const auto p = ev.payload_as<format::GroupApiPayload>(e);
+        a.inum("depth", p.group_depth);
+        a.num("graph_captured", p.graph_captured);
+        break;
+      }
+      case format::kTypeCollApi: {
+        const auto p = ev.payload_as<format::CollApiPayload>(e);
+        a.num("count", p.count);
+        a.str("datatype", d.string_at(p.datatype));
+        a.inum("root", p.root);
+        a.num("graph_captured", p.graph_captured);
+        break;
+      }
+      case format::kTypeP2pApi: {
+        const auto p = ev.payload_as<format::P2pApiPayload>(e);
+        a.num("count", p.count);
+        a.str("datatype", d.string_at(p.datatype));
+        a.num("graph_captured", p.graph_captured);
+        break;
+      }
+      case format::kTypeColl: {
+        const auto p = ev.payload_as<format::CollPayload>(e);
+        collective_args(a, e);
+        a.num("count", p.count);
+        a.str("datatype", d.string_at(p.datatype));
+        a.str("algo", d.string_at(p.algo));
+        a.str("proto", d.string_at(p.proto));
+        a.num("channels", p.n_channels);
+        a.num("warps", p.n_warps);
+        break;
+      }
+      case format::kTypeP2p: {
+        const auto p = ev.payload_as<format::P2pPayload>(e);
+        collective_args(a, e);
+        a.num("count", p.count);
+        a.str("datatype", d.string_at(p.datatype));
+        break;
+      }
+      case format::kTypeKernelCh: {
+        const auto p = ev.payload_as<format::KernelChPayload>(e);
+        collective_args(a, ev.parent[e]);
+        a.num("channel", p.channel);
+        a.num("gpu_start_ns", p.gpu_start_ns);
+        a.num("gpu_stop_ns", kernel_stop(e));
+        break;
+      }
+      case format::kTypeProxyOp: {
+        const auto p = ev.payload_as<format::ProxyOpPayload>(e);
+        collective_args(a, ev.parent[e]);
+        a.num("channel", p.channel);
+        a.inum("peer", p.peer);
+        a.inum("steps", p.n_steps);
+        a.inum("chunk_size", p.chunk_size);
+        break;
+      }
+      case format::kTypeProxyStep: {
+        a.inum("step", ev.payload_as<format::ProxyStepPayload>(e).step);
+        std::uint64_t size = 0;
+        for (const auto& m : ev.marks(e)) {
+          if (m.state == format::kStateProxyStepSendWait ||
+              m.state == format::kStateProxyStepRecvFlushWait) {
+            size = m.value;
+          }
+        }
+        a.num("size", size);
+        break;
+      }
+      case format::kTypeNetPlugin:
+        a.inum("plugin_id", ev.payload_as<format::NetPluginPayload>(e).plugin_id);
+        break;
+      default:
+        break;
+    }
+    a.num("id", ev.id[e]);
+  }
+
+  // The step's state intervals as child spans (proxy_step_breakdown.hpp cuts them the same way).
+  void write_step_states(const Item& step) {
+    const ProfilerEvents& ev = capture_->events;
+    std::int64_t at = step.start;
+    const auto marks = ev.marks(step.event);
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+      const std::int64_t from = std::clamp(marks[i].host_ns, at, step.end);
+      const std::int64_t to =
+          i + 1 < marks.size() ? std::clamp(marks[i + 1].host_ns, from, step.end) : step.end;
+      at = to;
+      const std::string name =
+          strip_prefix(profiler_state_name(capture_->dump, marks[i].state), "ProxyStep");
+      open_event(name, "proxy,state", step, from, to).push_back('}');
+    }
+  }
+
+  std::string& open_event(std::string_view name, std::string_view cat, const Item& item,
+                          std::int64_t start, std::int64_t end) {
+    return trace_.open_event(name, cat, pid_, item.tid, item.instant, start, end);
+  }
+
+  void write_events(const EventFile& file, const std::vector<EventItem>& items,
+                    std::int64_t shift) {
+    stats_.event_spans += write_event_items(trace_, pid_, *records_, file, items, shift);
+  }
+
+  TraceEventBuffer trace_;
+  const EventRecords* records_ = nullptr;
+  std::int64_t origin_;
+  ProfilerTraceStats stats_;
+  const RankCapture* capture_ = nullptr;
+  std::uint32_t pid_ = 0;
+};
+
+std::int64_t trace_origin(const std::vector<const RankCapture*>& captures) {
+  std::int64_t origin = INT64_MAX;
+  for (const RankCapture* c : captures) {
+    for (auto t : c->events.start_ns) origin = std::min(origin, t);
+    if (!c->clock.usable()) continue;
+    for (std::uint32_t e = 0; e < c->events.size(); ++e) {
+      if (c->events.type[e] != format::kTypeKernelCh) continue;
+      if (is_stale(c->kernel_channels.verdict[e])) continue;
+      const auto p = c->events.payload_as<format::KernelChPayload>(e);
+      if (p.gpu_start_ns != 0) origin = std::min(origin, c->clock.to_host_ns(p.gpu_start_ns));
+    }
+  }
+  return origin == INT64_MAX ? 0 : origin;
+}
+
+// KernelCh events that cannot be placed on the host clock.
+std::uint64_t kernel_spans_without_clock(const std::vector<const RankCapture*>& captures) {
+  std::uint64_t n = 0;
+  for (const RankCapture* c : captures) {
+    for (std::uint32_t e = 0; e < c->events.size(); ++e) {
+      if (c->events.type[e] != format::kTypeKernelCh) continue;
+      if (!c->clock.usable() || c->events.payload_as<format::KernelChPayload>(e).gpu_start_ns == 0)
+        ++n;
+    }
+  }
+  return n;
+}
+
+// KernelCh events left out because their timestamps belong to another work item.
+std::uint64_t kernel_spans_stale(const std::vector<const RankCapture*>& captures) {
+  std::uint64_t n = 0;
+  for (const RankCapture* c : captures) {
+    if (c->clock.usable()) n += c->kernel_channels.stale();
+  }
+  return n;
+}
+
+}  // namespace
+
+namespace {
+
+Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& captures,
+                                       const EventRecords* events, const std::string& source,
+                                       std::ostream& out, const std::string& path_for_messages) {
+  std::vector<EventFileItems> event_items;
+  if (events != nullptr) event_items = collect_event_items(*events);
+  const auto items_of = [&](const RankCapture* c) -> const EventFileItems* {
+    for (const auto& f : event_items) {
+      if (f.file->dump == &c->dump) return &f;
+    }
+    return nullptr;
+  };
+  std::int64_t origin = trace_origin(captures);
+  std::uint64_t host_streams = 0;
+  std::uint64_t own_streams = 0;
+  std::uint64_t left_out = 0;
+  if (events != nullptr) {
+    std::int64_t earliest_event = INT64_MAX;
+    for (const auto& f : event_items) earliest_event = earliest(f.host, earliest_event);
+    const bool profiler_times = std::any_of(captures.begin(), captures.end(), [](const auto* c) {
+      return !c->events.start_ns.empty();
+    });
+    if (earliest_event != INT64_MAX) {
+      origin = profiler_times ? std::min(origin, earliest_event) : earliest_event;
+    }
+    for (const auto& f : events->files) {
+      for (const auto& stream : f.dump->streams) {
+        const EventStreamClock clock = event_stream_clock(stream, *f.clock);
+        if (!clock.usable) {
+          ++left_out;
+        } else if (clock.domain == TimeDomain::kHost) {
+          ++host_streams;
+        } else {
+          ++own_streams;
+        }
+      }
+    }
+  }
+  std::string other;
+  JsonWriter w(other);
+  w.begin_object();
+  w.field("generator", "npkit-analyze " NPKIT_VERSION_STRING);
+  w.field("source", source);
+  w.field("time_origin_ns", origin);
+  w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
+  w.key("gpu_clocks");
+  w.begin_object();
+  for (const RankCapture* c : captures) {
+    w.field(fmt::format("rank {}, comm {:016x}", c->rank(), c->dump.comm.comm_hash),
+            c->clock.describe());
+  }
+  w.end_object();
+  const std::uint64_t without_clock = kernel_spans_without_clock(captures);
+  w.field("kernel_spans_without_clock", without_clock);
+  const std::uint64_t stale = kernel_spans_stale(captures);
+  w.field("kernel_spans_stale", stale);
+  if (events != nullptr && !events->empty()) {
+    w.key("event_streams");
+    w.begin_object();
+    w.field("host_time_base", host_streams);
+    w.field("own_time_base", own_streams);
+    w.field("left_out", left_out);
+    w.end_object();
+  }
+  w.end_object();
+  while (!other.empty() && other.back() == '\n') other.pop_back();
+
+  TraceBuilder builder(out, origin);
+  builder.set_kernel_span_counts(without_clock, stale);
+  if (events != nullptr) builder.set_event_records(*events);
+  builder.begin(other);
+  for (std::size_t i = 0; i < captures.size(); ++i) {
+    builder.add_capture(*captures[i], static_cast<std::uint32_t>(i + 1), items_of(captures[i]));
+  }
+  auto pid = static_cast<std::uint32_t>(captures.size());
+  for (const RankCapture* c : captures) {
+    const EventFileItems* items = items_of(c);
+    if (items == nullptr) continue;
+    if (!items->timer.empty())
+      builder.add_event_process(*c, *items, items->timer, "GPU timer", ++pid);
+    if (!items->cycles.empty())
+      builder.add_event_process(*c, *items, items->cycles, "clock64", ++pid);
+  }
+  return builder.finish(path_for_messages);
+}
+
+}  // namespace
+
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages) {
+  return write_trace(captures, nullptr, source, out, path_for_messages);
+}
+
+Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
+                                                const EventRecords& events,
+                                                const std::string& source, std::ostream& out,
+                                                const std::string& path_for_messages) {
+  return write_trace(captures, &events, source, out, path_for_messages);
+}
+
+}  // namespace npkit

@@ -1,0 +1,49 @@
+#include "run/nccl_tests_convention.hpp"
+
+#include <array>
+
+namespace npkit {
+namespace {
+
+constexpr std::array<std::string_view, 7> kCollOptions = {
+    "all", "allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"};
+
+}  // namespace
+
+std::optional<BusConvention> nccl_tests_convention(std::string_view func, std::uint32_t n) {
+  if (n == 0) return std::nullopt;
+  const double nd = static_cast<double>(n);
+  if (func == "allreduce") return BusConvention{false, 2.0 * (nd - 1) / nd};
+  if (func == "allgather" || func == "reducescatter" || func == "alltoall") {
+    return BusConvention{true, (nd - 1) / nd};
+  }
+  if (func == "broadcast" || func == "reduce" || func == "sendrecv")
+    return BusConvention{false, 1.0};
+  return std::nullopt;
+}
+
+double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks) {
+  const double s = static_cast<double>(size_field);
+  return c.bytes_times_ranks ? s * static_cast<double>(nranks) : s;
+}
+
+bool coll_selects(std::string_view option, std::string_view func) {
+  if (option == "all") return true;
+  if (option == "alltoall") return func == "sendrecv";
+  return option == func;
+}
+
+bool valid_coll_option(std::string_view option) {
+  for (auto o : kCollOptions) {
+    if (o == option) return true;
+  }
+  return false;
+}
+
+std::string coll_option_list() {
+  std::string s;
+  for (auto o : kCollOptions) s += (s.empty() ? "" : ", ") + std::string(o);
+  return s;
+}
+
+}  // namespace npkit

@@ -1,0 +1,150 @@
+// run/summary/run_summary.hpp — a compact, mergeable summary of one run (schema "npkit-summary" v1,
+// docs/cli.md): what `summarize` writes and what `diff` and `compare` read.
+// Contract:
+// - Collective rows are keyed by (collective, nranks, size, size kind, algo, proto). The size is
+//   nccl-tests' S in bytes ("exact") or, for a collective whose run had more than
+//   kMaxExactSizes distinct sizes, the power of two at or below S ("pow2": S in [size, 2·size)).
+//   Each rank's sample holds that rank's GPU time of every instance of the row (per-rank GPU
+//   span for .npkt dumps; earliest ENTRY to latest EXIT over the rank's buffers for legacy
+//   NPKit dumps); bytes_sum adds S over the instances, so bytes_sum / instances is the mean S.
+// - Phase rows are keyed by (source, domain, phase): source "spans" (legacy NPKit dumps: the
+//   exclusive time of every span, as `report` attributes it; domain gpu or cpu) or "proxy"
+//   (.npkt NET proxy steps, analysis/proxy/proxy_step_breakdown.hpp; domain net). Per rank: total
+//   ns, the reference the share is of (GPU collective time, CPU span time, proxy step time), the
+//   span or step count and, for "spans", each span's exclusive time.
+// - Sync rows are keyed by (nranks, rank): per collective instance timed on at least two ranks,
+//   the rank's GPU start minus the earliest (analysis/join/arrival_skew.hpp's definition), and how
+//   often it started last.
+// - Config: value sets (NCCL versions, each NCCL_*/NPKIT_* variable's values, GPUs, hosts,
+//   capture settings, input formats) and the ranks seen per communicator.
+// - merge_into() adds one summary to another: rows with equal keys pool their samples and add
+//   their counts, per rank; sets unite; inputs and file counts add up. It is associative and
+//   commutative up to the order of `inputs` (kept in merge order), so summaries of nodes can be
+//   merged in any grouping. Rows are kept sorted by key.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "run/summary/duration_sample.hpp"
+
+namespace npkit {
+
+inline constexpr const char* kSummarySchema = "npkit-summary";
+inline constexpr int kSummaryVersion = 1;
+inline constexpr std::size_t kMaxExactSizes = 64;
+
+enum class SizeKind : std::uint8_t { kExact, kPow2 };
+
+struct CollectiveKey {
+  std::string collective;  // NCCL's name: AllReduce, AllGather, ..., SendRecv, AlltoAll
+  std::int32_t nranks = 0;
+  std::uint64_t size_bytes = 0;
+  SizeKind size_kind = SizeKind::kExact;
+  std::string algo;  // "" when the source does not say
+  std::string proto;
+
+  auto operator<=>(const CollectiveKey&) const = default;
+};
+
+struct RankDurations {
+  std::int32_t rank = 0;
+  DurationSample time_ns;
+  friend bool operator==(const RankDurations&, const RankDurations&) = default;
+};
+
+struct CollectiveRow {
+  CollectiveKey key;
+  std::uint64_t instances = 0;
+  std::uint64_t untimed_instances = 0;  // no GPU time on any rank
+  std::uint64_t bytes_sum = 0;          // S summed over instances (saturating)
+  std::vector<RankDurations> ranks;     // by rank
+
+  // Every rank's durations pooled.
+  DurationSample pooled() const;
+  // The sample of `rank`, added in rank order when the row has none yet.
+  DurationSample& rank_sample(std::int32_t rank);
+  double mean_bytes() const;
+  friend bool operator==(const CollectiveRow&, const CollectiveRow&) = default;
+};
+
+struct PhaseKey {
+  std::string source;  // "spans" | "proxy"
+  std::string domain;  // "gpu" | "cpu" | "net"
+  std::string phase;
+  auto operator<=>(const PhaseKey&) const = default;
+};
+
+struct RankPhase {
+  std::int32_t rank = 0;
+  std::int64_t ns = 0;
+  std::int64_t reference_ns = 0;
+  std::uint64_t count = 0;
+  DurationSample span_ns;  // "spans" only
+
+  double share() const;
+  friend bool operator==(const RankPhase&, const RankPhase&) = default;
+};
+
+struct PhaseRow {
+  PhaseKey key;
+  std::vector<RankPhase> ranks;  // by rank
+  friend bool operator==(const PhaseRow&, const PhaseRow&) = default;
+};
+
+struct SyncRank {
+  std::int32_t nranks = 0;
+  std::int32_t rank = 0;
+  std::uint64_t instances = 0;
+  std::uint64_t arrived_last = 0;
+  DurationSample skew_ns;
+  friend bool operator==(const SyncRank&, const SyncRank&) = default;
+};
+
+struct CommunicatorRanks {
+  std::int32_t nranks = 0;
+  std::set<std::int32_t> ranks;
+  friend bool operator==(const CommunicatorRanks&, const CommunicatorRanks&) = default;
+};
+
+struct RunConfig {
+  std::set<std::string> formats;  // "npkt", "npkit-legacy"
+  std::set<std::string> nccl_versions;
+  std::map<std::string, std::set<std::string>> env;  // NCCL_* and NPKIT_* variables
+  std::set<std::string> gpus;
+  std::set<std::string> hosts;
+  // capture.events, capture.buffer_size_mb, capture.plugin_version, profiler_api
+  std::map<std::string, std::set<std::string>> capture;
+  std::map<std::string, CommunicatorRanks> communicators;  // by comm hash (16 hex digits)
+  std::uint64_t files = 0;
+
+  std::uint64_t rank_count() const;  // (communicator, rank) pairs
+  friend bool operator==(const RunConfig&, const RunConfig&) = default;
+};
+
+struct RunSummary {
+  std::vector<std::string> inputs;
+  RunConfig config;
+  std::vector<CollectiveRow> collectives;  // by key
+  std::vector<PhaseRow> phases;            // by key
+  std::vector<SyncRank> sync;              // by (nranks, rank)
+  std::uint64_t warnings = 0;              // warnings while reading the inputs
+
+  friend bool operator==(const RunSummary&, const RunSummary&) = default;
+};
+
+void merge_into(RunSummary& into, const RunSummary& other);
+
+// "1048576" for an exact size, "1048576-2097151" for a power-of-two bucket.
+std::string size_label(std::uint64_t size_bytes, SizeKind kind);
+const char* size_kind_name(SizeKind kind);
+
+// nccl-tests' algbw and busbw (GB/s) of a row at time `ns`; 0 when the collective has no
+// nccl-tests convention or ns is not positive.
+double row_algbw_gbps(const CollectiveKey& key, double mean_bytes, double ns);
+double row_busbw_gbps(const CollectiveKey& key, double mean_bytes, double ns);
+
+}  // namespace npkit

@@ -1,0 +1,54 @@
+// Arrival skew per rank: GPU start minus the earliest rank's, per instance.
+#include "analysis/join/arrival_skew.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "unit/import/npkt/profiler_test_captures.hpp"
+
+using npkit::test::captures_from_spec;
+using npkit::test::pointers;
+
+TEST_CASE("arrival skew: medians, maxima, arrived last, straggler order", "[npkt][join]") {
+  // GPU starts (host = gpu, offset 0), three instances:
+  //   seq 0: r0 1000, r1 1500, r2 1200 -> skews 0, 500, 200; last r1
+  //   seq 1: r0 3000, r1 3100, r2 3600 -> 0, 100, 600; last r2
+  //   seq 2: r0 5000, r1 5400, r2 5400 -> 0, 400, 400; last r1 and r2 (tie)
+  // r0 {0,0,0}: median 0, max 0, last 0; r1 {500,100,400}: median 400, max 500, last 2;
+  // r2 {200,600,400}: median 400, max 600, last 2 -> order r2 (max 600), r1, r0.
+  // seq 3 has a span on rank 0 only: not compared. The proxy notices each start and stop as it
+  // happens (KernelCh host time = GPU time).
+  auto rank = [](int r, long a, long b, long c) {
+    auto k = [](int id, int parent, long start) {
+      const std::string stop = std::to_string(start + 100);
+      return "start " + std::to_string(id) + " KernelCh host={B+" + std::to_string(start) +
+             "} parent=" + std::to_string(parent) + " gpu_start={B+" + std::to_string(start) +
+             "} channel=0\nstate " + std::to_string(id) + " KernelCh host={B+" + stop +
+             "} state=22 value={B+" + stop + "}\n";
+    };
+    std::string s = "comm hash=0x9 rank=" + std::to_string(r) + " nranks=3\n" +
+                    "clock init before={B+0} after={B+0} gpu={B+0}\n";
+    for (int seq = 0; seq < 4; ++seq) {
+      s += "start " + std::to_string(seq + 1) + " Coll host={B+" + std::to_string(seq) +
+           "} seq=" + std::to_string(seq) + " count=1 func=AllReduce datatype=ncclFloat32\n";
+    }
+    s += k(10, 1, a) + k(11, 2, b) + k(12, 3, c);
+    if (r == 0) s += k(13, 4, 7000);
+    return s;
+  };
+  const auto captures = captures_from_spec(rank(0, 1000, 3000, 5000) + rank(1, 1500, 3100, 5400) +
+                                           rank(2, 1200, 3600, 5400));
+  npkit::Diagnostics diagnostics;
+  const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
+  const auto skew = npkit::arrival_skew(comms[0]);
+  CHECK(skew.instances_compared == 3);
+  REQUIRE(skew.ranks.size() == 3);
+  CHECK(skew.ranks[0].median_ns == 0.0);
+  CHECK(skew.ranks[0].arrived_last == 0);
+  CHECK(skew.ranks[1].median_ns == 400.0);
+  CHECK(skew.ranks[1].max_ns == 500);
+  CHECK(skew.ranks[1].arrived_last == 2);
+  CHECK(skew.ranks[2].median_ns == 400.0);
+  CHECK(skew.ranks[2].max_ns == 600);
+  CHECK(skew.ranks[2].arrived_last == 2);
+  CHECK(skew.straggler_order == std::vector<std::int32_t>{2, 1, 0});
+}

@@ -1,0 +1,46 @@
+// The HTML model of a summary: tests/golden/cases/summarize_agree/expected.out, the summary of
+// the real 2×H200 capture samples/nccl-h200/agree (AllReduce 1–256 MiB, 23 instances per size).
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <variant>
+
+#include "import/summary/summary_json_reader.hpp"
+#include "output/html/summary_report_model.hpp"
+#include "support/shared_data.hpp"
+
+using namespace npkit;
+using namespace npkit::html;
+
+TEST_CASE("summary html: busbw points follow nccl-tests' AllReduce convention", "[html]") {
+  auto summary =
+      read_summary_file(test::source_path("tests/golden/cases/summarize_agree/expected.out"));
+  REQUIRE(summary.ok());
+  const ReportModel m = build_summary_report_model(*summary);
+  REQUIRE(m.sections.front().id == "bandwidth");
+  const auto& blocks = m.sections.front().blocks;
+  REQUIRE(std::holds_alternative<LinePlot>(blocks.front()));
+  const auto& busbw = std::get<LinePlot>(blocks.front());
+  CHECK(busbw.title == "AllReduce on 2 ranks: bus bandwidth vs size");
+  std::size_t points = 0;
+  for (const auto& s : busbw.series) points += s.points.size();
+  CHECK(points == summary->collectives.size());
+  // The 1 MiB row: median GPU time 11,776 ns (the summary's own median_ns); busbw =
+  // S / t × 2(n−1)/n with n = 2.
+  const PlotSeries& first = busbw.series.front();
+  REQUIRE_FALSE(first.points.empty());
+  CHECK(first.points.front().x == 1048576.0);
+  CHECK(first.points.front().y == Approx(1048576.0 / 11776.0 * 2.0 * 1.0 / 2.0));
+}
+
+TEST_CASE("summary html: phases and waits per rank", "[html]") {
+  auto summary =
+      read_summary_file(test::source_path("tests/golden/cases/summarize_agree/expected.out"));
+  REQUIRE(summary.ok());
+  const ReportModel m = build_summary_report_model(*summary);
+  REQUIRE(m.sections.size() == 3);
+  CHECK(m.sections[1].id == "phases");
+  CHECK(m.sections[2].id == "waits");
+  const auto& waits = std::get<Table>(m.sections[2].blocks.front());
+  CHECK(waits.table.rows.size() == summary->sync.size());
+}
