@@ -24,7 +24,8 @@
 #include <cmath>
 #include <map>
 
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "real/npkt_h200_driver.hpp"
 #include "run/nccl_names.hpp"
 #include "util/quantiles.hpp"
@@ -41,9 +42,9 @@ double median_of(std::vector<double> v) {
   return npkit::sorted_quantile(v, 0.5);
 }
 
-const npkit::ProfilerBandwidthRow& row_for(const std::vector<npkit::ProfilerBandwidthRow>& rows,
-                                           const DriverRow& d) {
-  std::vector<const npkit::ProfilerBandwidthRow*> found;
+const npkit::BandwidthRow& row_for(const std::vector<npkit::BandwidthRow>& rows,
+                                   const DriverRow& d) {
+  std::vector<const npkit::BandwidthRow*> found;
   for (const auto& r : rows) {
     if (npkit::coll_key(npkit::parse_nccl_func(r.func)) == d.coll && r.bytes == d.size_bytes) {
       found.push_back(&r);
@@ -55,7 +56,7 @@ const npkit::ProfilerBandwidthRow& row_for(const std::vector<npkit::ProfilerBand
 
 // Checks 1-5 for one driver row; returns whether check 5 applied.
 bool check_row(const npkit::test::Sample& sample, const DriverRun& run, const DriverRow& d,
-               const std::vector<npkit::ProfilerBandwidthRow>& rows) {
+               const std::vector<npkit::BandwidthRow>& rows) {
   INFO(d.coll << " " << d.size_bytes << " B: driver " << d.time_us << " us");
   const auto& r = row_for(rows, d);
   const npkit::NcclFunc func = npkit::parse_nccl_func(r.func);
@@ -114,7 +115,7 @@ TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npk
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(sample.comms, "all");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
   int checked = 0;
   int literal = 0;
   for (const auto& d : run.rows) {
@@ -135,7 +136,7 @@ TEST_CASE("npkt H200 nvlink: period against the driver for AllReduce, AllGather,
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(sample.comms, "all");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
   int checked = 0;
   for (const auto& d : run.rows) {
     if (d.size_bytes < kMiB) continue;

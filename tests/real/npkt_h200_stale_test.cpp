@@ -16,13 +16,14 @@
 #include <algorithm>
 #include <set>
 
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "real/npkt_h200_driver.hpp"
 
 namespace {
 
 const npkit::test::DriverRow* driver_row(const npkit::test::DriverRun& run,
-                                         const npkit::ProfilerBandwidthRow& r) {
+                                         const npkit::BandwidthRow& r) {
   const std::string_view coll = npkit::coll_key(npkit::parse_nccl_func(r.func));
   for (const auto& d : run.rows) {
     if (d.coll == coll && d.size_bytes == r.bytes) return &d;
@@ -75,7 +76,7 @@ TEST_CASE("npkt H200 nvlink: stale KernelCh are the AlltoAll's, Broadcast rows s
   CHECK(2 * alltoall_timestamps >= stale);
 
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(sample.comms, "all");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
   int broadcast_rows = 0;
   for (const auto& r : rows) {
     const auto* d = driver_row(run, r);

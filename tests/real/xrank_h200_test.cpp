@@ -11,9 +11,9 @@
 #include <map>
 #include <tuple>
 
-#include "analysis/join/profiler_cross_rank.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "real/npkt_h200_driver.hpp"
+#include "unit/import/npkt/profiler_test_captures.hpp"
 
 namespace {
 
@@ -74,7 +74,7 @@ void check_sample(const std::string& run) {
   REQUIRE_FALSE(sample.comms.empty());
   for (const auto& comm : sample.comms) {
     INFO(run << " comm " << comm.comm_hash);
-    const auto a = npkit::analyze_cross_rank(npkit::profiler_cross_rank_input(comm), {});
+    const auto a = npkit::analyze_cross_rank(npkit::test::cross_rank_of(comm), {});
     REQUIRE(a.input.hosts_known);
     CHECK(a.alignment.status == npkit::AlignmentStatus::kOneHost);
     for (const auto& g : a.input.gaps) CHECK(g.kind != "count mismatch");
@@ -106,7 +106,7 @@ TEST_CASE("xrank H200 socket capture: the network-wait finding follows the step 
   NPKIT_REQUIRE_PATH(dir + "/dump");
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
-  const auto in = npkit::profiler_cross_rank_input(sample.comms[0]);
+  const auto in = npkit::test::cross_rank_of(sample.comms[0]);
   bool any_over = false;
   for (const auto& r : in.ranks) {
     REQUIRE(r.net.has_value());

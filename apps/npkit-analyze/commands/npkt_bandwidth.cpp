@@ -6,12 +6,14 @@
 #include <optional>
 #include <set>
 
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "commands/span_bandwidth_output.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "output/text_table.hpp"
 #include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -31,7 +33,7 @@ std::string or_dash(const std::string& s) {
   return s.empty() ? "-" : s;
 }
 
-TextTable row_table(const std::vector<ProfilerBandwidthRow>& rows, std::uint64_t comm) {
+TextTable row_table(const std::vector<BandwidthRow>& rows, std::uint64_t comm) {
   TextTable t;
   t.columns = {"collective",   "size (B)",       "count",       "type",
                "algo",         "proto",          "instances",   "time (us)",
@@ -53,7 +55,7 @@ TextTable row_table(const std::vector<ProfilerBandwidthRow>& rows, std::uint64_t
   return t;
 }
 
-TextTable csv_table(const std::vector<ProfilerBandwidthRow>& rows) {
+TextTable csv_table(const std::vector<BandwidthRow>& rows) {
   TextTable t;
   t.columns = {"comm",
                "collective",
@@ -85,7 +87,7 @@ TextTable csv_table(const std::vector<ProfilerBandwidthRow>& rows) {
                r.algo,
                r.proto,
                std::to_string(r.instances),
-               std::to_string(r.untimed_instances),
+               std::to_string(r.instances - r.timed_instances),
                timed ? fmt::format("{:.1f}", r.time_ns) : "",
                timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
                timed ? fmt::format("{:.6f}", r.busbw_gbps) : "",
@@ -126,8 +128,8 @@ bool alltoall_self_copy_untimed(const LoadedCaptures& loaded) {
 
 // Text (kTable) or Markdown (kMarkdown).
 void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
-                const std::vector<ProfilerBandwidthRow>& rows,
-                const std::vector<SwitchPoint>& switches, OutputFormat f, std::string& out) {
+                const std::vector<BandwidthRow>& rows, const std::vector<SwitchPoint>& switches,
+                OutputFormat f, std::string& out) {
   render_line(fmt::format("{}: {} file(s), {} communicator(s), --coll {}", o.path,
                           loaded.files.size(), loaded.comms.size(), coll),
               f, out);
@@ -159,7 +161,7 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std:
     bool alltoall = false;
     for (const auto& r : rows) {
       if (r.comm_hash != comm.comm_hash) continue;
-      untimed += r.untimed_instances;
+      untimed += r.instances - r.timed_instances;
       alltoall = alltoall || r.func == nccl_func_name(NcclFunc::kAllToAll);
     }
     if (untimed > 0) {
@@ -191,9 +193,8 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, const std:
 }
 
 void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std::string& coll,
-                const std::vector<ProfilerBandwidthRow>& rows,
-                const std::vector<SwitchPoint>& switches, const EventBandwidth* events,
-                std::string& out) {
+                const std::vector<BandwidthRow>& rows, const std::vector<SwitchPoint>& switches,
+                const EventBandwidth* events, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.npkt-bandwidth");
@@ -225,7 +226,7 @@ void write_json(const LoadedCaptures& loaded, const CommonOptions& o, const std:
     w.field("proto", r.proto);
     w.field("nranks", r.nranks);
     w.field("instances", r.instances);
-    w.field("untimed_instances", r.untimed_instances);
+    w.field("untimed_instances", r.instances - r.timed_instances);
     if (!r.ranks.empty()) {
       w.field("time_ns", r.time_ns);
       w.field("algbw_gbps", r.algbw_gbps);
@@ -310,12 +311,12 @@ Result<EventBandwidth> event_bandwidth(LoadedCaptures& loaded, const CommonOptio
 
 Result<int> run_npkt_bandwidth(const CommonOptions& o, const std::string& coll,
                                CliContext& context) {
-  if (!valid_profiler_coll(coll)) {
-    return Error{"--coll '" + coll + "': expected one of " + profiler_coll_list()};
+  if (!valid_coll_option(coll)) {
+    return Error{"--coll '" + coll + "': expected one of " + coll_option_list()};
   }
   auto loaded = load_npkt_input(o);
   if (!loaded) return loaded.error();
-  const auto rows = bandwidth_rows(loaded->comms, coll);
+  const auto rows = bandwidth_rows(npkt_run(o.path, loaded->comms), coll);
   const auto switches = switch_points(rows);
   std::optional<EventBandwidth> events;
   if (has_event_records(*loaded)) {

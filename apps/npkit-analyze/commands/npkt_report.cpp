@@ -6,15 +6,16 @@
 
 #include <algorithm>
 
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/join/arrival_skew.hpp"
-#include "analysis/join/profiler_cross_rank.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
 #include "analysis/sync/profiler_rank_summary.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/html_report.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "output/text_table.hpp"
 #include "run/nccl_tests_convention.hpp"
 
@@ -38,31 +39,32 @@ struct CommReport {
 
 struct Report {
   std::vector<CommReport> comms;
-  std::vector<ProfilerBandwidthRow> rows;
+  std::vector<BandwidthRow> rows;
   std::vector<SwitchPoint> switches;
   std::vector<LatencyBucket> latency;
 };
 
 // The timed bandwidth rows of one communicator as diagnosis evidence (Send/Recv rows left out).
-std::vector<SizeEvidence> size_evidence(const std::vector<ProfilerBandwidthRow>& rows,
-                                        std::uint64_t comm) {
+std::vector<SizeEvidence> size_evidence(const std::vector<BandwidthRow>& rows, std::uint64_t comm) {
   std::vector<SizeEvidence> out;
   for (const auto& r : rows) {
     if (r.comm_hash != comm || r.func == "SendRecv" || r.ranks.empty()) continue;
     const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
                                             static_cast<std::uint32_t>(std::max(r.nranks, 0)));
-    out.push_back({r.func, r.algo, r.proto, r.bytes, r.instances - r.untimed_instances, r.time_ns,
-                   r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
+    out.push_back({r.func, r.algo, r.proto, r.bytes, r.timed_instances, r.time_ns, r.busbw_gbps,
+                   conv ? conv->factor : 1.0, r.channels});
   }
   return out;
 }
 
 Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) {
   Report report;
-  report.rows = bandwidth_rows(loaded.comms, "all");
+  const Run run = npkt_run("", loaded.comms);
+  report.rows = bandwidth_rows(run, "all");
   report.switches = switch_points(report.rows);
-  report.latency = latency_distributions(loaded.comms);
-  for (const auto& comm : loaded.comms) {
+  report.latency = latency_distributions(run);
+  for (std::size_t i = 0; i < loaded.comms.size(); ++i) {
+    const Communicator& comm = loaded.comms[i];
     CommReport c;
     c.comm = &comm;
     for (const RankCapture* r : comm.ranks) {
@@ -70,7 +72,8 @@ Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) 
                          alltoall_peer_traffic(r->collectives, r->rank())});
     }
     c.skew = arrival_skew(comm);
-    c.cross = analyze_cross_rank(profiler_cross_rank_input(comm), thresholds);
+    c.cross = analyze_cross_rank(cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)),
+                                 thresholds);
     c.findings = c.cross.findings;
     const auto evidence = size_evidence(report.rows, comm.comm_hash);
     find_small_messages(evidence, c.cross.input.scope, thresholds, c.findings);

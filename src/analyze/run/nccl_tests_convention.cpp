@@ -5,8 +5,9 @@
 namespace npkit {
 namespace {
 
-constexpr std::array<std::string_view, 7> kCollOptions = {
-    "all", "allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv"};
+constexpr std::array<std::string_view, 8> kCollOptions = {"all",           "allreduce", "allgather",
+                                                          "reducescatter", "alltoall",  "broadcast",
+                                                          "reduce",        "sendrecv"};
 
 }  // namespace
 

@@ -116,4 +116,24 @@ ProxyStepBreakdown proxy_step_breakdown(const RankCapture& c) {
   return b;
 }
 
+std::vector<RankInfo> proxy_rank_phases(const std::vector<const RankCapture*>& captures) {
+  std::vector<RankInfo> out;
+  for (const RankCapture* r : captures) {
+    const ProxyStepBreakdown steps = proxy_step_breakdown(*r);
+    if (r->rank() < 0 || steps.steps == 0) continue;
+    RankInfo info;
+    info.rank = r->rank();
+    info.host = r->dump.meta("hostname");
+    info.reference_ns = steps.step_ns;
+    info.phases = {{"net_send", steps.net_send_ns},
+                   {"net_recv", steps.net_recv_ns},
+                   {"sync", steps.sync_ns},
+                   {"other", steps.other_ns}};
+    info.net =
+        NetWait{steps.step_ns, steps.net_send_ns + steps.net_recv_ns, steps.sync_ns, steps.steps};
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
 }  // namespace npkit

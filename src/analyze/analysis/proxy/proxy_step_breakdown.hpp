@@ -15,12 +15,17 @@
 //   Positions below n − 1 are reduce_scatter, the rest all_gather (the first n − 1 sends of a
 //   ring loop reduce, the last n − 1 forward the reduced chunks). Other steps count as
 //   not_ring_allreduce.
+// - proxy_rank_phases: for the cross-rank analysis (run/cross_rank_input.hpp), each file of rank
+//   >= 0 with steps as a RankInfo: phases net_send, net_recv, sync and other of the step time
+//   (reference = step time) and its NetWait; files without steps are left out.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <vector>
 
 #include "import/npkt/profiler_capture.hpp"
+#include "run/cross_rank_input.hpp"
 
 namespace npkit {
 
@@ -47,5 +52,7 @@ struct ProxyStepBreakdown {
 };
 
 ProxyStepBreakdown proxy_step_breakdown(const RankCapture& capture);
+
+std::vector<RankInfo> proxy_rank_phases(const std::vector<const RankCapture*>& captures);
 
 }  // namespace npkit

@@ -54,7 +54,7 @@ LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_ax
   return p;
 }
 
-std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>& rows,
+std::vector<Block> npkt_bandwidth_blocks(const std::vector<BandwidthRow>& rows,
                                          const std::vector<SwitchPoint>& switches) {
   std::vector<Block> out;
   const bool several_comms = [&] {
@@ -69,7 +69,7 @@ std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>
            rows[end].func == rows[i].func) {
       ++end;
     }
-    const ProfilerBandwidthRow& first = rows[i];
+    const BandwidthRow& first = rows[i];
     const std::string who =
         several_comms ? fmt::format("{} (comm {:016x})", first.func, first.comm_hash) : first.func;
     SeriesSet busbw;
@@ -81,7 +81,7 @@ std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>
                      "busbw (GB/s)", "period (us)", "period busbw", "true time (us)",
                      "true busbw"};
     for (std::size_t k = i; k < end; ++k) {
-      const ProfilerBandwidthRow& r = rows[k];
+      const BandwidthRow& r = rows[k];
       const bool timed = !r.ranks.empty();
       table.add_row({std::to_string(r.bytes), std::to_string(r.count),
                      or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),

@@ -1,7 +1,7 @@
 // output/html/bandwidth_blocks.hpp — the bandwidth part of a report: per collective, busbw and
 // latency against message size with NCCL's algorithm/protocol switch points, and the
 // nccl-tests-style table.
-// Contract (.npkt rows, analysis/bandwidth/profiler_bandwidth.hpp): per (communicator, collective)
+// Contract (.npkt rows, analysis/bandwidth/bandwidth_table.hpp): per (communicator, collective)
 // in row order, a busbw plot and a time plot (log2 size axis; the time axis logarithmic), one
 // series per (algo, proto) — "-" when a row has none — with one point per timed row at x = S
 // (nccl-tests' size) and y = busbw or time (the GPU-span convention of `bandwidth`), and one marker
@@ -16,13 +16,14 @@
 #include <string>
 #include <vector>
 
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/bandwidth/collective_bandwidth.hpp"
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "output/html/report_model.hpp"
 
 namespace npkit::html {
 
-std::vector<Block> npkt_bandwidth_blocks(const std::vector<ProfilerBandwidthRow>& rows,
+std::vector<Block> npkt_bandwidth_blocks(const std::vector<BandwidthRow>& rows,
                                          const std::vector<SwitchPoint>& switches);
 
 std::vector<Block> legacy_bandwidth_blocks(const std::vector<CollectiveSizeRow>& rows);

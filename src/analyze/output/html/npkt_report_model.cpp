@@ -7,12 +7,13 @@
 #include <map>
 #include <set>
 
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/diagnose/findings.hpp"
-#include "analysis/join/profiler_cross_rank.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "analysis/sync/profiler_rank_summary.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/instance_choice.hpp"
@@ -212,15 +213,15 @@ void phase_blocks(const Communicator& comm, bool several, std::vector<Block>& ou
 
 // The timed bandwidth rows of one communicator as diagnosis evidence (Send/Recv rows left out),
 // as `report` gives them to the bandwidth rules.
-std::vector<SizeEvidence> size_evidence(const std::vector<ProfilerBandwidthRow>& rows,
-                                        std::uint64_t comm) {
+std::vector<SizeEvidence> size_evidence(const std::vector<BandwidthRow>& rows, std::uint64_t comm) {
   std::vector<SizeEvidence> out;
   for (const auto& r : rows) {
     if (r.comm_hash != comm || r.func == "SendRecv" || r.ranks.empty()) continue;
     const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
                                             static_cast<std::uint32_t>(std::max(r.nranks, 0)));
-    out.push_back({r.func, r.algo, r.proto, r.bytes, r.instances - r.untimed_instances, r.time_ns,
-                   r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
+    out.push_back({r.func, r.algo, r.proto, r.bytes,
+                   r.instances - (r.instances - r.timed_instances), r.time_ns, r.busbw_gbps,
+                   conv ? conv->factor : 1.0, r.channels});
   }
   return out;
 }
@@ -249,7 +250,8 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
   }
 
   Section bandwidth{"bandwidth", "Bandwidth and latency vs size", {}};
-  const auto rows = bandwidth_rows(*in.comms, "all");
+  const Run run = npkt_run(in.path, *in.comms);
+  const auto rows = bandwidth_rows(run, "all");
   const auto switches = switch_points(rows);
   bandwidth.blocks = npkt_bandwidth_blocks(rows, switches);
   if (rows.empty()) bandwidth.blocks.emplace_back(Paragraph{"No collectives to time."});
@@ -257,8 +259,10 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
   Section waits{"waits", "Stragglers and waits", {}};
   std::vector<CrossRankAnalysis> analyses;
   std::vector<npkit::Finding> findings;
-  for (const auto& comm : *in.comms) {
-    analyses.push_back(analyze_cross_rank(profiler_cross_rank_input(comm), in.thresholds));
+  for (std::size_t i = 0; i < in.comms->size(); ++i) {
+    const Communicator& comm = (*in.comms)[i];
+    analyses.push_back(analyze_cross_rank(
+        cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)), in.thresholds));
     const CrossRankAnalysis& a = analyses.back();
     for (auto& b : cross_rank_blocks(a, m.reduction)) waits.blocks.push_back(std::move(b));
     findings.insert(findings.end(), a.findings.begin(), a.findings.end());

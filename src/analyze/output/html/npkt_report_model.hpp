@@ -10,7 +10,7 @@
 //   event records (device or host recorder), the per-rank phase bars of `event_ranks`
 //   (render/html/phase_bars) for GPU and host streams;
 // - "bandwidth": bandwidth_blocks over every row (--coll all) and switch point;
-// - "waits": per communicator the cross-rank analysis (join/profiler_cross_rank,
+// - "waits": per communicator the cross-rank analysis (analysis/join/run_cross_rank,
 //   sync/cross_rank_report with `thresholds`) as cross_rank_blocks;
 // - "timeline": one joined instance of the first communicator that has one (instance_choice:
 //   `iteration` when given, else the median), drawn by npkt_timeline;

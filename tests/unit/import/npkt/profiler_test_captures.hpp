@@ -1,8 +1,8 @@
 // profiler_test_captures.hpp — RankCaptures made from npkt spec text (support/npkt_spec.hpp),
 // written by the test writer and read back by the real reader, for the profiler analysis tests.
 // Contract: one capture per `comm` line of the spec, in spec order; a file the reader rejects
-// fails the test (REQUIRE). The spec helpers below expand `{B+n}` to 1700000000000000000 + n so
-// times read as offsets.
+// fails the test (REQUIRE); cross_rank_of gives a joined communicator's cross-rank input. The spec
+// helpers below expand `{B+n}` to 1700000000000000000 + n so times read as offsets.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -12,8 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/join/run_cross_rank.hpp"
+#include "analysis/proxy/proxy_step_breakdown.hpp"
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_capture.hpp"
 #include "support/npkt_spec.hpp"
 
@@ -53,6 +56,11 @@ inline std::vector<const RankCapture*> pointers(
   std::vector<const RankCapture*> out;
   for (const auto& c : captures) out.push_back(c.get());
   return out;
+}
+
+// The cross-rank input of one joined communicator, as `report` builds it.
+inline CrossRankInput cross_rank_of(const Communicator& comm) {
+  return cross_rank_input(npkt_run("", {comm}).comms[0], proxy_rank_phases(comm.ranks));
 }
 
 }  // namespace npkit::test

@@ -7,7 +7,6 @@
 #include <string>
 #include <variant>
 
-#include "analysis/join/profiler_cross_rank.hpp"
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_capture.hpp"
@@ -15,6 +14,7 @@
 #include "output/html/npkt_report_model.hpp"
 #include "output/html/npkt_timeline.hpp"
 #include "support/shared_data.hpp"
+#include "unit/import/npkt/profiler_test_captures.hpp"
 
 using namespace npkit;
 using namespace npkit::html;
@@ -143,7 +143,7 @@ TEST_CASE("html: .npkt model heatmaps show who is late and who waits", "[html]")
 
 TEST_CASE("html: the timeline shows the median instance unless one is chosen", "[html]") {
   const Loaded l = load_ring();
-  const CrossRankInput input = profiler_cross_rank_input(l.comms[0]);
+  const CrossRankInput input = npkit::test::cross_rank_of(l.comms[0]);
   // Windows: seq 0 10000..22000 (12 us), seq 1 50000..165000 (115 us); the lower median of two
   // is the shorter.
   auto median = choose_instance(input.instances, std::nullopt);

@@ -1,6 +1,5 @@
-// Plugin communicators as cross-rank input: seq jumps, instances whose ranks disagree, missing
-// ranks, dropped records, absent ranks, hosts from metadata.
-#include "analysis/join/profiler_cross_rank.hpp"
+// The run model of joined .npkt communicators, as cross-rank input: seq jumps, instances whose
+// ranks disagree, missing ranks, dropped records, absent ranks, hosts from metadata.
 
 #include <catch2/catch.hpp>
 
@@ -28,7 +27,7 @@ start 4 Coll host={B+410} seq=3 count=2 func=AllReduce datatype=ncclFloat32 algo
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
   REQUIRE(comms.size() == 1);
-  const auto in = npkit::profiler_cross_rank_input(comms[0]);
+  const auto in = npkit::test::cross_rank_of(comms[0]);
   CHECK(in.scope == "comm 000000000000000c");
   CHECK(in.nranks == 3);
   CHECK(in.hosts_known);
@@ -67,7 +66,7 @@ comm hash=0xd rank=1 nranks=2
 )");
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto in = npkit::profiler_cross_rank_input(comms[0]);
+  const auto in = npkit::test::cross_rank_of(comms[0]);
   CHECK_FALSE(in.hosts_known);
   CHECK(in.ranks[0].host.empty());
   CHECK(in.gaps.empty());

@@ -1,6 +1,8 @@
 // Bandwidth rows from joined instances: nccl-tests S and factors, per-rank medians averaged over
 // ranks, the cross-rank "true" time, untimed instances, --coll selection and switch points.
-#include "analysis/bandwidth/profiler_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "import/npkt/npkt_run.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -55,7 +57,7 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   const auto captures = three_ranks();
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto rows = npkit::bandwidth_rows(comms, "all");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms), "all");
   REQUIRE(rows.size() == 3);
 
   // Per-rank medians 1100, 1100, 1700 -> mean 1300; busbw factor 2(n-1)/n = 4/3.
@@ -68,7 +70,7 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   CHECK(small.proto == "LL");
   CHECK(small.nranks == 3);
   CHECK(small.instances == 2);
-  CHECK(small.untimed_instances == 0);
+  CHECK((small.instances - small.timed_instances) == 0);
   REQUIRE(small.ranks.size() == 3);
   CHECK(small.ranks[2].median_ns == 1700.0);
   CHECK(small.time_ns == Approx(1300.0));
@@ -93,7 +95,7 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   CHECK(big.bytes == 1000000);
   CHECK(big.proto == "SIMPLE");
   CHECK(big.instances == 2);
-  CHECK(big.untimed_instances == 1);
+  CHECK((big.instances - big.timed_instances) == 1);
   CHECK(big.ranks.size() == 2);
   CHECK(big.time_ns == 15000.0);
   CHECK(big.busbw_gbps == Approx(1e6 / 15000.0 * 4.0 / 3.0));
@@ -114,18 +116,19 @@ TEST_CASE("profiler bandwidth: --coll selects rows", "[npkt][bandwidth]") {
   const auto captures = three_ranks();
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  CHECK(npkit::bandwidth_rows(comms, "reducescatter").size() == 1);
-  CHECK(npkit::bandwidth_rows(comms, "allreduce").size() == 2);
-  CHECK(npkit::bandwidth_rows(comms, "sendrecv").empty());
-  CHECK(npkit::valid_profiler_coll("reduce"));
-  CHECK_FALSE(npkit::valid_profiler_coll("allsum"));
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "reducescatter").size() == 1);
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "allreduce").size() == 2);
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "sendrecv").empty());
+  CHECK(npkit::valid_coll_option("reduce"));
+  CHECK_FALSE(npkit::valid_coll_option("allsum"));
 }
 
 TEST_CASE("profiler bandwidth: switch points where the choice changes", "[npkt][bandwidth]") {
   const auto captures = three_ranks();
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto switches = npkit::switch_points(npkit::bandwidth_rows(comms, "all"));
+  const auto switches =
+      npkit::switch_points(npkit::bandwidth_rows(npkit::npkt_run("", comms), "all"));
   REQUIRE(switches.size() == 1);
   CHECK(switches[0].func == "AllReduce");
   CHECK(switches[0].below_bytes == 3000);
@@ -137,7 +140,7 @@ TEST_CASE("profiler bandwidth: switch points where the choice changes", "[npkt][
 
 TEST_CASE("profiler bandwidth: the most frequent choice at a size decides", "[npkit][bandwidth]") {
   auto row = [](std::uint64_t bytes, const char* algo, std::uint64_t instances) {
-    npkit::ProfilerBandwidthRow r;
+    npkit::BandwidthRow r;
     r.func = "AllReduce";
     r.bytes = bytes;
     r.algo = algo;
@@ -146,8 +149,8 @@ TEST_CASE("profiler bandwidth: the most frequent choice at a size decides", "[np
     return r;
   };
   // 1024: RING x1, TREE x3 -> TREE. 2048: RING x2, TREE x2 -> RING (first in name order).
-  const std::vector<npkit::ProfilerBandwidthRow> rows = {
-      row(1024, "RING", 1), row(1024, "TREE", 3), row(2048, "RING", 2), row(2048, "TREE", 2)};
+  const std::vector<npkit::BandwidthRow> rows = {row(1024, "RING", 1), row(1024, "TREE", 3),
+                                                 row(2048, "RING", 2), row(2048, "TREE", 2)};
   const auto switches = npkit::switch_points(rows);
   REQUIRE(switches.size() == 1);
   CHECK(switches[0].from_algo == "TREE");
@@ -218,7 +221,7 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   const auto captures = captures_from_spec(rank0 + rank1);
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto rows = npkit::bandwidth_rows(comms, "allreduce");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms), "allreduce");
   REQUIRE(rows.size() == 1);
   const auto& r = rows[0];
   CHECK(r.bytes == 16384);
@@ -234,7 +237,7 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   CHECK(r.period_busbw_gbps == Approx(16384.0 / 1300.0));
   // --coll allgather: the AllGather still separates op 6 from op 7 when only it is selected;
   // its own row has a single instance and no pair.
-  const auto ag = npkit::bandwidth_rows(comms, "allgather");
+  const auto ag = npkit::bandwidth_rows(npkit::npkt_run("", comms), "allgather");
   REQUIRE(ag.size() == 1);
   CHECK_FALSE(ag[0].period_ns);
   // AllGather of 16384 bytes per rank, the user's type float (CollApi): S = 32768, per-rank

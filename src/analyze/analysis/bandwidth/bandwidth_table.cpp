@@ -1,0 +1,235 @@
+#include "analysis/bandwidth/bandwidth_table.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <tuple>
+
+#include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
+#include "util/quantiles.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+using RowKey = std::tuple<std::uint64_t, std::string, std::uint64_t, std::string, std::string,
+                          std::string>;  // comm, func, bytes, algo, proto, type
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return sorted_quantile(v, 0.5);
+}
+
+struct RowBuilder {
+  BandwidthRow row;
+  std::map<std::int32_t, std::vector<double>> rank_times;
+  std::map<std::int32_t, std::vector<double>> rank_periods;
+  std::vector<double> true_times;
+};
+
+RowKey row_key(const RunCommunicator& comm, const RunInstance& inst) {
+  return {comm.hash, inst.func, inst.bytes, inst.algo, inst.proto, inst.type};
+}
+
+// One operation of a rank's stream: its row and member (null where the rank has no operation at
+// that position, e.g. one the join could not use).
+struct StreamSlot {
+  const RowKey* key = nullptr;
+  const RunMember* member = nullptr;
+  bool pair = false;
+};
+
+// Back-to-back period samples of every rank of `comm`, into the builders of their rows.
+void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
+                 std::map<RowKey, RowBuilder>& builders) {
+  std::map<std::int32_t, std::vector<StreamSlot>> streams;
+  for (std::size_t i = 0; i < comm.instances.size(); ++i) {
+    const RunInstance& inst = comm.instances[i];
+    for (const auto& m : inst.members) {
+      auto& stream = streams[m.rank];
+      if (stream.size() <= m.order) stream.resize(m.order + 1);
+      stream[m.order] = {&keys[i], &m, inst.is_pair()};
+    }
+  }
+  for (const auto& [rank, stream] : streams) {
+    // Per row: every pair, and the pairs whose second operation was launched before the first's
+    // end (back to back, not after a synchronisation).
+    std::map<RowKey, std::pair<std::vector<double>, std::vector<double>>> pairs;
+    for (std::size_t i = 1; i < stream.size(); ++i) {
+      const StreamSlot& a = stream[i - 1];
+      const StreamSlot& b = stream[i];
+      if (a.member == nullptr || b.member == nullptr || a.pair || *a.key != *b.key) continue;
+      if (!a.member->timed || !b.member->timed) continue;
+      if (a.member->group != 0 && a.member->group == b.member->group) continue;
+      auto& [all, queued] = pairs[*a.key];
+      const auto period = static_cast<double>(sat_sub(b.member->start_ns, a.member->start_ns));
+      all.push_back(period);
+      if (b.member->launch_ns != kUnknownTime && b.member->launch_ns < a.member->end_ns) {
+        queued.push_back(period);
+      }
+    }
+    for (auto& [key, samples] : pairs) {
+      const auto it = builders.find(key);
+      if (it == builders.end()) continue;
+      auto& [all, queued] = samples;
+      it->second.rank_periods[rank] = queued.empty() ? std::move(all) : std::move(queued);
+    }
+  }
+}
+
+void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuilder& b) {
+  ++b.row.instances;
+  std::int64_t last_start = INT64_MIN;
+  std::int64_t last_end = INT64_MIN;
+  std::size_t timed = 0;
+  for (const auto& m : inst.members) {
+    b.row.channels = std::max(b.row.channels, m.channels);
+    if (!m.timed) continue;
+    ++timed;
+    b.rank_times[m.rank].push_back(static_cast<double>(m.duration_ns()));
+    last_start = std::max(last_start, m.start_ns);
+    last_end = std::max(last_end, m.end_ns);
+  }
+  if (timed > 0) ++b.row.timed_instances;
+  const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
+  if (timed == needed && inst.missing_ranks.empty()) {
+    b.true_times.push_back(static_cast<double>(sat_sub(last_end, last_start)));
+  }
+}
+
+BandwidthRow finish(RowBuilder& b) {
+  BandwidthRow row = std::move(b.row);
+  double sum = 0;
+  double period_sum = 0;
+  std::size_t period_ranks = 0;
+  for (auto& [rank, times] : b.rank_times) {
+    RankMedian m{rank, times.size(), median(times)};
+    const auto periods = b.rank_periods.find(rank);
+    if (periods != b.rank_periods.end()) {
+      m.period_pairs = periods->second.size();
+      m.period_median_ns = median(periods->second);
+      row.period_pairs += m.period_pairs;
+      period_sum += m.period_median_ns;
+      ++period_ranks;
+    }
+    row.ranks.push_back(m);
+    sum += m.median_ns;
+  }
+  if (!row.ranks.empty()) row.time_ns = sum / static_cast<double>(row.ranks.size());
+  if (period_ranks > 0) row.period_ns = period_sum / static_cast<double>(period_ranks);
+  row.true_instances = b.true_times.size();
+  if (!b.true_times.empty()) row.true_time_ns = median(b.true_times);
+  const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(row.func)),
+                                          static_cast<std::uint32_t>(std::max(row.nranks, 0)));
+  if (conv) {
+    const auto s = static_cast<double>(row.bytes);
+    row.algbw_gbps = gb_per_s(s, row.time_ns);
+    row.busbw_gbps = row.algbw_gbps * conv->factor;
+    if (row.true_time_ns) {
+      row.true_algbw_gbps = gb_per_s(s, *row.true_time_ns);
+      row.true_busbw_gbps = row.true_algbw_gbps * conv->factor;
+    }
+    if (row.period_ns) {
+      row.period_algbw_gbps = gb_per_s(s, *row.period_ns);
+      row.period_busbw_gbps = row.period_algbw_gbps * conv->factor;
+    }
+  }
+  return row;
+}
+
+bool selected(std::string_view coll, const RunInstance& inst) {
+  return coll == "all" || coll == coll_key(parse_nccl_func(inst.func));
+}
+
+}  // namespace
+
+std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) {
+  std::map<RowKey, RowBuilder> builders;
+  for (const auto& comm : run.comms) {
+    std::vector<RowKey> keys;
+    keys.reserve(comm.instances.size());
+    for (const auto& inst : comm.instances) {
+      keys.push_back(row_key(comm, inst));
+      if (inst.members.empty() || !selected(coll, inst)) continue;
+      auto [it, inserted] = builders.try_emplace(keys.back());
+      RowBuilder& b = it->second;
+      if (inserted) {
+        b.row.comm_hash = comm.hash;
+        b.row.nranks = comm.nranks;
+        b.row.func = inst.func;
+        b.row.bytes = inst.bytes;
+        b.row.count = inst.count;
+        b.row.type = inst.type;
+        b.row.algo = inst.algo;
+        b.row.proto = inst.proto;
+      }
+      add_instance(comm, inst, b);
+    }
+    add_periods(comm, keys, builders);
+  }
+  std::vector<BandwidthRow> rows;
+  for (auto& [key, b] : builders) rows.push_back(finish(b));
+  return rows;
+}
+
+std::vector<LatencyBucket> latency_distributions(const Run& run) {
+  using Key = std::tuple<std::uint64_t, std::string, std::string, std::string, std::uint64_t>;
+  std::map<Key, std::vector<double>> samples;
+  for (const auto& comm : run.comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.is_pair() || inst.members.empty()) continue;
+      const std::uint64_t bucket = inst.bytes == 0 ? 0 : std::bit_floor(inst.bytes);
+      auto& v = samples[{comm.hash, inst.func, inst.algo, inst.proto, bucket}];
+      for (const auto& m : inst.members) {
+        if (m.timed) v.push_back(static_cast<double>(m.duration_ns()));
+      }
+    }
+  }
+  std::vector<LatencyBucket> out;
+  for (auto& [key, v] : samples) {
+    if (v.empty()) continue;
+    std::sort(v.begin(), v.end());
+    LatencyBucket b;
+    std::tie(b.comm_hash, b.func, b.algo, b.proto, b.bucket_bytes) = key;
+    b.count = v.size();
+    b.min_ns = v.front();
+    b.p10_ns = sorted_quantile(v, 0.1);
+    b.p50_ns = sorted_quantile(v, 0.5);
+    b.p90_ns = sorted_quantile(v, 0.9);
+    b.p99_ns = sorted_quantile(v, 0.99);
+    b.max_ns = v.back();
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+std::vector<SwitchPoint> switch_points(const std::vector<BandwidthRow>& rows) {
+  std::vector<SwitchPoint> out;
+  const BandwidthRow* prev = nullptr;  // the choice at the previous size
+  for (std::size_t i = 0; i < rows.size();) {
+    // Rows of one (comm, func, bytes): pick the choice with the most instances.
+    std::size_t j = i;
+    const BandwidthRow* choice = &rows[i];
+    while (j < rows.size() && rows[j].comm_hash == rows[i].comm_hash &&
+           rows[j].func == rows[i].func && rows[j].bytes == rows[i].bytes) {
+      if (rows[j].instances > choice->instances) choice = &rows[j];
+      ++j;
+    }
+    if (choice->algo.empty()) {
+      prev = nullptr;
+    } else {
+      if (prev != nullptr && prev->comm_hash == choice->comm_hash && prev->func == choice->func &&
+          (prev->algo != choice->algo || prev->proto != choice->proto)) {
+        out.push_back({choice->comm_hash, choice->func, prev->bytes, choice->bytes, prev->algo,
+                       prev->proto, choice->algo, choice->proto, prev->busbw_gbps,
+                       choice->busbw_gbps});
+      }
+      prev = choice;
+    }
+    i = j;
+  }
+  return out;
+}
+
+}  // namespace npkit

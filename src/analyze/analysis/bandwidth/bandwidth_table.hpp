@@ -1,0 +1,108 @@
+// analysis/bandwidth/bandwidth_table.hpp — nccl-tests-style bandwidth rows, latency distributions
+// and switch points of a run's collective instances (run/run.hpp), whatever the input.
+// Contract (the definitions docs/phases.md's glossary names):
+// - One row per (communicator, func, S, algo, proto, type). count is nccl-tests'
+//   count(elements); instances counts the row's instances, timed_instances those with at least
+//   one timed member; ranks lists the ranks with at least one timed member.
+// - time = mean over ranks of each rank's median GPU time over the row's instances (nccl-tests
+//   averages ranks); algbw = S / time (GB/s = bytes per ns), busbw = algbw × the nccl-tests
+//   factor with n = the communicator's nranks.
+// - period (the back-to-back period) = mean over ranks of each rank's median, over pairs, of
+//   (start of the next − start of this) for operations adjacent in the rank's stream (order)
+//   that belong to the same row, are both timed and were not launched in one group. Of a rank's
+//   pairs of a row only those launched back to back count — the second's launch before the
+//   first's end, so no host synchronisation lies between them — unless it has none such (or the
+//   input has no launch times), when all count. Send/Recv rows have none. It is what
+//   nccl-tests' wall clock over N back-to-back launches / N tends to for large N.
+// - true time = median over the instances timed on all nranks ranks (a Send/Recv pair: its two
+//   ends) of (last rank's end − last rank's start).
+// - channels = the most channels any member ran on.
+// - `coll` selects rows as --coll does: "all", or the lower-case key of the row's func
+//   (run/nccl_names.hpp coll_key: "allreduce", ..., "alltoall", "sendrecv").
+// - Latency distributions: per (communicator, func, algo, proto, power-of-two bucket [2^k,
+//   2^(k+1)) of S), every timed member of every instance (Send/Recv pairs left out): count, min,
+//   p10, p50, p90, p99, max (util/quantiles.hpp, type 7). Bucket 0 holds S = 0.
+// - Switch points: per (communicator, func) with an algorithm, sizes in increasing order; the
+//   choice at a size is the (algo, proto) with the most instances there (first in name order on a
+//   tie); a switch point is the first size whose choice differs from the previous size's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "run/run.hpp"
+
+namespace npkit {
+
+struct RankMedian {
+  std::int32_t rank = 0;
+  std::uint64_t instances = 0;
+  double median_ns = 0;
+  std::uint64_t period_pairs = 0;
+  double period_median_ns = 0;  // when period_pairs > 0
+};
+
+struct BandwidthRow {
+  std::uint64_t comm_hash = 0;
+  std::int32_t nranks = 0;
+  std::string func;
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::string type;
+  std::string algo;
+  std::string proto;
+  std::uint64_t instances = 0;
+  std::uint64_t timed_instances = 0;
+  std::vector<RankMedian> ranks;
+  double time_ns = 0;
+  double algbw_gbps = 0;
+  double busbw_gbps = 0;
+  std::uint64_t true_instances = 0;
+  std::optional<double> true_time_ns;
+  double true_algbw_gbps = 0;
+  double true_busbw_gbps = 0;
+  std::uint64_t period_pairs = 0;  // over all ranks
+  std::optional<double> period_ns;
+  double period_algbw_gbps = 0;
+  double period_busbw_gbps = 0;
+  std::uint32_t channels = 0;
+};
+
+struct LatencyBucket {
+  std::uint64_t comm_hash = 0;
+  std::string func;
+  std::string algo;
+  std::string proto;
+  std::uint64_t bucket_bytes = 0;  // 2^k, or 0
+  std::uint64_t count = 0;
+  double min_ns = 0;
+  double p10_ns = 0;
+  double p50_ns = 0;
+  double p90_ns = 0;
+  double p99_ns = 0;
+  double max_ns = 0;
+};
+
+struct SwitchPoint {
+  std::uint64_t comm_hash = 0;
+  std::string func;
+  std::uint64_t below_bytes = 0;  // the previous size
+  std::uint64_t at_bytes = 0;     // the first size with the new choice
+  std::string from_algo, from_proto, to_algo, to_proto;
+  double busbw_below_gbps = 0;
+  double busbw_at_gbps = 0;
+};
+
+// Ordered by communicator, func, S, algo, proto and type.
+std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll);
+
+// Ordered by communicator, func, algo, proto and bucket.
+std::vector<LatencyBucket> latency_distributions(const Run& run);
+
+// `rows` as bandwidth_rows returns them.
+std::vector<SwitchPoint> switch_points(const std::vector<BandwidthRow>& rows);
+
+}  // namespace npkit

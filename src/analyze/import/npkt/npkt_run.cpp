@@ -1,0 +1,210 @@
+#include "import/npkt/npkt_run.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "run/nccl_names.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::size_t kNamedExamples = 3;
+
+std::string instance_label(const CollectiveInstance& inst) {
+  if (inst.is_pair()) {
+    return fmt::format("Send/Recv {} -> {} #{}", inst.sender, inst.receiver, inst.seq);
+  }
+  std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
+  if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
+  return s;
+}
+
+bool members_agree(const CollectiveInstance& inst) {
+  const ProfilerCollective& a = *inst.members.front().op;
+  return std::all_of(inst.members.begin(), inst.members.end(), [&](const InstanceMember& m) {
+    const ProfilerCollective& b = *m.op;
+    return b.count == a.count && b.datatype == a.datatype && b.algo == a.algo && b.proto == a.proto;
+  });
+}
+
+std::string member_values(const CollectiveInstance& inst) {
+  std::string s;
+  for (const auto& m : inst.members) {
+    const ProfilerCollective& op = *m.op;
+    s += fmt::format("{}rank {} count {} {} {}/{}", s.empty() ? "" : ", ", m.rank, op.count,
+                     op.datatype, op.algo, op.proto);
+  }
+  return s;
+}
+
+// nccl-tests' count(elements) of an operation of S bytes.
+std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::string_view type,
+                               std::int32_t nranks) {
+  std::uint64_t per = nccl_datatype_size(type);
+  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
+      func == NcclFunc::kAllToAll) {
+    per *= static_cast<std::uint64_t>(std::max(nranks, 1));
+  }
+  return per == 0 ? 0 : bytes / per;
+}
+
+void add_seq_jumps(const std::string& scope, const RankCapture& r, std::vector<JoinGap>& gaps) {
+  std::map<std::string_view, std::vector<std::uint64_t>> seqs;
+  for (const auto& op : r.collectives) {
+    if (op.event == kNoEvent || is_p2p(op.func)) continue;
+    seqs[op.func_name].push_back(op.seq);
+  }
+  for (auto& [func, list] : seqs) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    std::uint64_t missing = 0;
+    std::string where;
+    std::size_t named = 0;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      if (list[i] == list[i - 1] + 1) continue;
+      missing += list[i] - list[i - 1] - 1;
+      if (named++ < kNamedExamples) {
+        where += fmt::format("{}{} -> {}", where.empty() ? "" : ", ", list[i - 1], list[i]);
+      }
+    }
+    if (missing == 0) continue;
+    gaps.push_back({scope, "seq jump",
+                    fmt::format("rank {} {}: {} seq number(s) missing ({}{})", r.rank(), func,
+                                missing, where, named > kNamedExamples ? ", ..." : "")});
+  }
+}
+
+// Each operation's index in its file's stream of operations, in host start order.
+std::map<const ProfilerCollective*, std::uint32_t> stream_order(const Communicator& comm) {
+  std::map<const ProfilerCollective*, std::uint32_t> order;
+  for (const RankCapture* r : comm.ranks) {
+    std::vector<const ProfilerCollective*> stream;
+    for (const auto& op : r->collectives) {
+      if (!op.in_alltoall) stream.push_back(&op);
+    }
+    for (const auto& op : r->alltoall.alltoalls) stream.push_back(&op);
+    std::stable_sort(stream.begin(), stream.end(), [](const auto* a, const auto* b) {
+      return a->host_start_ns < b->host_start_ns;
+    });
+    for (std::size_t i = 0; i < stream.size(); ++i) {
+      order[stream[i]] = static_cast<std::uint32_t>(i);
+    }
+  }
+  return order;
+}
+
+RunRank run_rank(const RankCapture& r) {
+  RunRank out;
+  out.rank = r.rank();
+  out.host = r.dump.meta("hostname");
+  out.clock = r.clock.method_name();
+  out.clock_uncertainty_ns = r.clock.uncertainty_ns;
+  return out;
+}
+
+RunInstance run_instance(const Communicator& comm, const CollectiveInstance& inst,
+                         const std::map<const ProfilerCollective*, std::uint32_t>& order) {
+  const ProfilerCollective& first = *inst.members.front().op;
+  RunInstance out;
+  out.func = std::string(inst.func_name);
+  out.label = instance_label(inst);
+  out.seq = inst.seq;
+  out.occurrence = inst.occurrence;
+  out.sender = inst.sender;
+  out.receiver = inst.receiver;
+  out.bytes = first.bytes;
+  out.count = nccl_tests_count(inst.is_pair() ? NcclFunc::kSendRecv : inst.func, first.bytes,
+                               first.type, comm.nranks);
+  out.type = std::string(first.type);
+  if (!inst.is_pair()) {
+    out.algo = std::string(first.algo);
+    out.proto = std::string(first.proto);
+  }
+  out.agree = members_agree(inst);
+  out.missing_ranks = inst.missing_ranks;
+  for (const auto& m : inst.members) {
+    const ProfilerCollective& op = *m.op;
+    RunMember member;
+    member.rank = m.rank;
+    member.timed = op.has_gpu_span;
+    member.start_ns = op.gpu_start_ns;
+    member.end_ns = op.gpu_stop_ns;
+    member.launch_ns = op.api_start_ns;
+    member.order = order.at(&op);
+    member.group = op.group_api == kNoEvent ? 0 : op.group_api + 1;
+    member.channels = op.n_channels;
+    out.members.push_back(member);
+  }
+  return out;
+}
+
+void add_instance_gaps(RunCommunicator& out, const Communicator& comm) {
+  std::uint64_t missing = 0;
+  std::string examples;
+  for (std::size_t i = 0; i < comm.instances.size(); ++i) {
+    const CollectiveInstance& inst = comm.instances[i];
+    if (inst.is_pair()) continue;
+    if (!inst.missing_ranks.empty() && missing++ < kNamedExamples) {
+      std::string ranks;
+      for (auto r : inst.missing_ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+      examples += fmt::format("{}{} lacks rank {}", examples.empty() ? "" : "; ",
+                              out.instances[i].label, ranks);
+    }
+    if (!out.instances[i].agree) {
+      out.gaps.push_back(
+          {out.scope, "count mismatch",
+           fmt::format("{}: {}; not used", out.instances[i].label, member_values(inst))});
+    }
+  }
+  if (missing > 0) {
+    out.gaps.push_back({out.scope, "missing ranks",
+                        fmt::format("{} instance(s) lack ranks that have files ({}{}); analysed "
+                                    "with the ranks present",
+                                    missing, examples, missing > kNamedExamples ? "; ..." : "")});
+  }
+}
+
+RunCommunicator run_communicator(const Communicator& comm) {
+  RunCommunicator out;
+  out.hash = comm.comm_hash;
+  out.scope = fmt::format("comm {:016x}", comm.comm_hash);
+  out.name = comm.name;
+  out.time_source = "GPU span: first KernelCh start to last KernelCh stop, host clock";
+  out.nranks = comm.nranks;
+  out.absent_ranks = comm.absent_ranks;
+  for (const RankCapture* r : comm.ranks) {
+    out.ranks.push_back(run_rank(*r));
+    const auto& c = r->dump.comm;
+    if (c.records_dropped > 0 || c.records_incomplete > 0) {
+      out.gaps.push_back({out.scope, "dropped records",
+                          fmt::format("rank {}: {} record(s) dropped (buffer full), {} incomplete; "
+                                      "operations may lack events",
+                                      r->rank(), c.records_dropped, c.records_incomplete)});
+    }
+    add_seq_jumps(out.scope, *r, out.gaps);
+  }
+  if (!comm.absent_ranks.empty()) {
+    std::string list;
+    for (auto r : comm.absent_ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
+    out.gaps.push_back({out.scope, "absent ranks",
+                        fmt::format("no file for rank(s) {} of {}", list, comm.nranks)});
+  }
+  const auto order = stream_order(comm);
+  for (const auto& inst : comm.instances) out.instances.push_back(run_instance(comm, inst, order));
+  add_instance_gaps(out, comm);
+  return out;
+}
+
+}  // namespace
+
+Run npkt_run(const std::string& path, const std::vector<Communicator>& comms) {
+  Run run;
+  run.path = path;
+  run.kind = InputKind::kNpkt;
+  for (const auto& comm : comms) run.comms.push_back(run_communicator(comm));
+  return run;
+}
+
+}  // namespace npkit

@@ -1,0 +1,17 @@
+#include "run/run.hpp"
+
+#include <algorithm>
+
+namespace npkit {
+
+std::size_t RunInstance::timed_members() const {
+  return static_cast<std::size_t>(
+      std::count_if(members.begin(), members.end(), [](const RunMember& m) { return m.timed; }));
+}
+
+bool RunCommunicator::hosts_known() const {
+  return !ranks.empty() &&
+         std::all_of(ranks.begin(), ranks.end(), [](const RunRank& r) { return !r.host.empty(); });
+}
+
+}  // namespace npkit

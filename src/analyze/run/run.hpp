@@ -1,0 +1,98 @@
+// run/run.hpp — one model of a run, whatever it was read from: per communicator its ranks (host,
+// clock), the collective instances joined across them and what the join could not use.
+// Contract:
+// - Times are integer ns on each rank's own host clock (GPU times are converted at import);
+//   offsets between hosts are not applied (analysis/align/host_offsets.hpp estimates them).
+// - RunCommunicator::ranks lists the ranks that have data, by rank; absent_ranks the ranks of
+//   0..nranks-1 that have none. An input without communicators has one, hash 0, whose scope is
+//   the input's path.
+// - RunInstance: one operation joined across ranks. bytes is nccl-tests' S (its size(B) column,
+//   what algbw divides), count its count(elements) (0 when the element size is unknown). func is
+//   NCCL's name ("AllReduce"), "SendRecv" for a Send joined with its Recv (sender, receiver set),
+//   or the event's name where the input names no NCCL function. type, algo and proto are ""
+//   where the input does not say. members are by rank; missing_ranks are ranks with data that
+//   lack the instance. agree is false when the members disagree on count, data type, algorithm
+//   or protocol (the values shown are the lowest rank's).
+// - RunMember: timed when start/end hold the rank's GPU span of the operation over all its
+//   channels. order is the operation's position in the rank's stream of operations of the
+//   communicator (in start order); members launched in one group share a non-zero group; launch_ns
+//   is when the host called the operation, kUnknownTime where the input does not say.
+// - Instances are ordered by their earliest start over ranks.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "run/cross_rank_input.hpp"
+
+namespace npkit {
+
+inline constexpr std::int64_t kUnknownTime = std::numeric_limits<std::int64_t>::min();
+
+enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace };
+
+struct RunRank {
+  std::int32_t rank = 0;
+  std::string host;   // "" = unknown
+  std::string clock;  // how GPU time was put on the host clock, for the reader
+  std::optional<double> clock_uncertainty_ns;
+};
+
+struct RunMember {
+  std::int32_t rank = 0;
+  bool timed = false;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  std::int64_t launch_ns = kUnknownTime;
+  std::uint32_t order = 0;
+  std::uint32_t group = 0;
+  std::uint32_t channels = 0;
+
+  std::int64_t duration_ns() const { return end_ns - start_ns; }
+};
+
+struct RunInstance {
+  std::string func;
+  std::string label;  // "AllReduce seq 5", "AllReduce seq 0 (occurrence 2)", "Send/Recv 0 -> 1 #3"
+  std::uint64_t seq = 0;
+  std::uint32_t occurrence = 0;
+  std::int32_t sender = -1;
+  std::int32_t receiver = -1;
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+  std::string type;
+  std::string algo;
+  std::string proto;
+  bool agree = true;
+  std::vector<RunMember> members;
+  std::vector<std::int32_t> missing_ranks;
+
+  bool is_pair() const { return sender >= 0; }
+  std::size_t timed_members() const;
+};
+
+struct RunCommunicator {
+  std::uint64_t hash = 0;
+  std::string scope;        // "comm 0123456789abcdef", or the input's path
+  std::string name;         // the communicator's name where the input has one
+  std::string time_source;  // what member start/end are, for the reader
+  std::int32_t nranks = 0;
+  std::vector<RunRank> ranks;
+  std::vector<std::int32_t> absent_ranks;
+  std::vector<RunInstance> instances;
+  std::vector<JoinGap> gaps;
+
+  // Every rank names its host.
+  bool hosts_known() const;
+};
+
+struct Run {
+  std::string path;
+  InputKind kind = InputKind::kNpkt;
+  std::vector<RunCommunicator> comms;
+};
+
+}  // namespace npkit
