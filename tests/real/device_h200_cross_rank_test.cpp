@@ -32,8 +32,8 @@ TEST_CASE("device capture across ranks: every launch joined on both ranks, no ga
   for (simdjson::dom::element c : cross["sync"]["collectives"].get_array()) {
     const std::string_view name = c["collective"].get_string();
     const std::uint64_t n = c["instances"].get_uint64();
-    if (name == "ALLREDUCE") allreduce = n;
-    if (name == "ALLTOALL") alltoall = n;
+    if (name == "AllReduce") allreduce = n;
+    if (name == "AlltoAll") alltoall = n;
   }
   CHECK(allreduce == kSizes * kLaunches);
   CHECK(alltoall == kSizes * kLaunches);

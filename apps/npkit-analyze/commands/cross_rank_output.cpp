@@ -1,8 +1,11 @@
 #include "commands/cross_rank_output.hpp"
 
+#include "analysis/join/run_cross_rank.hpp"
+#include "import/spans/occurrence_join.hpp"
+
 #include <fmt/format.h>
 
-#include "analysis/join/legacy_collective_spans.hpp"
+#include "import/spans/collective_spans.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -377,15 +380,20 @@ Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOpti
                                             const std::vector<RankPhases>& phases,
                                             const Thresholds& thresholds) {
   const Diagnostics first_pass = loaded.diagnostics;  // the reader repeats its warnings
-  auto spans = read_merged<LegacyCollectiveSpans>(loaded, options, [&] {
-    return LegacyCollectiveSpans(loaded.phases, loaded.dump.table.base_names());
+  auto spans = read_merged<CollectiveSpans>(loaded, options, [&] {
+    return CollectiveSpans(loaded.phases, loaded.dump.table.base_names());
   });
   loaded.diagnostics = first_pass;
   if (!spans) return spans.error();
-  return analyze_cross_rank(spans->times(), rank_infos(phases, loaded.phases), options.path,
-                            "top-level collective spans (first ENTRY to last EXIT over the "
-                            "rank's buffers, TIME_SYNC-aligned host clock)",
-                            thresholds);
+  std::vector<std::int32_t> ranks;
+  for (const auto& r : loaded.dump.layout.ranks) ranks.push_back(static_cast<std::int32_t>(r.rank));
+  const std::int32_t nranks = ranks.empty() ? 0 : ranks.back() + 1;
+  const RunCommunicator comm =
+      join_by_occurrence(spans->times(), options.path,
+                         "top-level collective spans (first ENTRY to last EXIT over the "
+                         "rank's buffers, TIME_SYNC-aligned host clock)",
+                         nranks, ranks);
+  return analyze_cross_rank(cross_rank_input(comm, rank_infos(phases, loaded.phases)), thresholds);
 }
 
 Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
@@ -394,9 +402,9 @@ Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
                                            const std::vector<RankPhases>& phases,
                                            const Thresholds& thresholds) {
   Diagnostics repeated;  // the pairing warnings were given by the phase report already
-  auto spans = read_merged<LegacyCollectiveSpans>(
-      EventRecordSpanSource(events), options, repeated,
-      [&] { return LegacyCollectiveSpans(events.phases, events.names.base_names()); });
+  auto spans = read_merged<CollectiveSpans>(EventRecordSpanSource(events), options, repeated, [&] {
+    return CollectiveSpans(events.phases, events.names.base_names());
+  });
   if (!spans) return spans.error();
   std::vector<RankInstanceTimes> times = spans->times();
   for (auto& t : times) {
@@ -404,10 +412,17 @@ Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
     if (host != hosts.end()) t.host = host->second;
     t.track_kind = "stream";
   }
-  return analyze_cross_rank(std::move(times), rank_infos(phases, events.phases), options.path,
-                            "collective-level event spans (first ENTRY to last EXIT over the "
-                            "rank's streams, host clock through each file's GPU clock fit)",
-                            thresholds);
+  std::vector<std::int32_t> ranks;
+  for (const auto& f : events.files) ranks.push_back(static_cast<std::int32_t>(f.rank));
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  const std::int32_t nranks = ranks.empty() ? 0 : ranks.back() + 1;
+  const RunCommunicator comm =
+      join_by_occurrence(times, options.path,
+                         "collective-level event spans (first ENTRY to last EXIT over the "
+                         "rank's streams, host clock through each file's GPU clock fit)",
+                         nranks, ranks);
+  return analyze_cross_rank(cross_rank_input(comm, rank_infos(phases, events.phases)), thresholds);
 }
 
 }  // namespace npkit::cli

@@ -14,7 +14,7 @@
 //   blank line in text (kTable); as render_table / render_line otherwise. Lines that annotate the
 //   table above them use render_line.
 // - legacy_cross_rank reads the dump's top-level collective spans (a second pass with
-//   LegacyCollectiveSpans on the --threads readers; its reader warnings repeat the first pass's
+//   CollectiveSpans on the --threads readers; its reader warnings repeat the first pass's
 //   and are not added to loaded.diagnostics again), joins them by occurrence, attaches each
 //   rank's GPU phase totals (exclusive time per phase, reference = the rank's GPU collective
 //   time) and runs analyze_cross_rank. Legacy dumps carry no hostname: one host is assumed and

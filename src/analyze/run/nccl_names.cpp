@@ -50,6 +50,14 @@ NcclFunc parse_nccl_func(std::string_view name) {
   return NcclFunc::kOther;
 }
 
+NcclFunc nccl_func_of_key(std::string_view key) {
+  if (key == "sendrecv") return NcclFunc::kSendRecv;
+  for (const auto& [func, text] : kFuncNames) {
+    if (!is_p2p(func) && coll_key(func) == key) return func;
+  }
+  return NcclFunc::kOther;
+}
+
 std::string_view nccl_func_name(NcclFunc func) {
   for (const auto& [f, text] : kFuncNames) {
     if (f == func) return text;

@@ -3,6 +3,7 @@
 // Contract: parse_nccl_func maps a name to NcclFunc (kOther for anything unknown, never an
 // error); coll_key gives the lower-case key of the nccl-tests conventions and of `--coll`
 // ("allreduce", ..., Send/Recv/SendRecv -> "sendrecv"; "" for kOther, Gather, Scatter);
+// nccl_func_of_key is coll_key's inverse ("sendrecv" -> kSendRecv; kOther for any other word);
 // nccl_datatype_size is the element size in bytes, 0 for an unknown name; nccl_tests_type_name
 // is the name nccl-tests prints for a data type ("float", "half", "bfloat16", "int8", ...,
 // "f8e4m3"), the NCCL name itself when it has none.
@@ -29,6 +30,7 @@ enum class NcclFunc : std::uint8_t {
 };
 
 NcclFunc parse_nccl_func(std::string_view name);
+NcclFunc nccl_func_of_key(std::string_view key);
 std::string_view nccl_func_name(NcclFunc func);
 std::string_view coll_key(NcclFunc func);
 bool is_p2p(NcclFunc func);

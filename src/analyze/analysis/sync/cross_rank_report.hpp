@@ -4,10 +4,7 @@
 // analyze_sync on the aligned times (analysis/sync/instance_sync.hpp), phase_imbalance over the
 // ranks' phases (analysis/sync/phase_imbalance.hpp) and the straggler, load-imbalance and
 // network-wait rules (analysis/diagnose/findings.hpp) with `thresholds`, scoped by input.scope. The
-// input is kept (gaps, instances and ranks are reported from it). The overload for sources without
-// sequence numbers joins `times` by occurrence first (analysis/join/occurrence_join.hpp) and
-// attaches `phases` (matched to ranks by RankInfo::rank; other fields of those entries are used as
-// given).
+// input is kept (gaps, instances and ranks are reported from it).
 //
 // Renderers (text/CSV/Markdown and JSON) live in apps/npkit-analyze/commands/cross_rank_output.hpp.
 #pragma once
@@ -18,7 +15,6 @@
 #include "analysis/align/host_offsets.hpp"
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/diagnose/thresholds.hpp"
-#include "analysis/join/occurrence_join.hpp"
 #include "analysis/sync/instance_sync.hpp"
 #include "analysis/sync/phase_imbalance.hpp"
 #include "run/cross_rank_input.hpp"
@@ -34,9 +30,5 @@ struct CrossRankAnalysis {
 };
 
 CrossRankAnalysis analyze_cross_rank(CrossRankInput input, const Thresholds& thresholds);
-
-CrossRankAnalysis analyze_cross_rank(const std::vector<RankInstanceTimes>& times,
-                                     const std::vector<RankInfo>& phases, std::string scope,
-                                     std::string time_source, const Thresholds& thresholds);
 
 }  // namespace npkit

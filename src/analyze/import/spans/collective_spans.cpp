@@ -1,10 +1,10 @@
-#include "analysis/join/legacy_collective_spans.hpp"
+#include "import/spans/collective_spans.hpp"
 
 #include <fmt/format.h>
 
 namespace npkit {
 
-void LegacyCollectiveSpans::begin_track(const TrackFile& file, TimeDomain domain) {
+void CollectiveSpans::begin_track(const TrackFile& file, TimeDomain domain) {
   track_on_host_ = domain == TimeDomain::kHost;
   if (file.track.kind == TrackKind::kGpu && !track_on_host_) {
     incomplete_[{file.track.rank, file.track.index}] =
@@ -12,7 +12,7 @@ void LegacyCollectiveSpans::begin_track(const TrackFile& file, TimeDomain domain
   }
 }
 
-void LegacyCollectiveSpans::on_span(const Span& span) {
+void CollectiveSpans::on_span(const Span& span) {
   if (span.depth != 0 || span.track.kind != TrackKind::kGpu) return;
   if (span.base >= phases_.collective_of_base.size()) return;
   const std::int32_t c = phases_.collective_of_base[span.base];
@@ -21,7 +21,7 @@ void LegacyCollectiveSpans::on_span(const Span& span) {
   if (track_on_host_) spans.push_back({span.start_ns, span.end_ns, span.entry_size});
 }
 
-void LegacyCollectiveSpans::end_track(const TrackFile& file, const TrackStats& stats) {
+void CollectiveSpans::end_track(const TrackFile& file, const TrackStats& stats) {
   if (file.track.kind != TrackKind::kGpu) return;
   std::string note;
   auto add = [&](const std::string& s) { note += (note.empty() ? "" : "; ") + s; };
@@ -38,7 +38,7 @@ void LegacyCollectiveSpans::end_track(const TrackFile& file, const TrackStats& s
   existing += (existing.empty() ? "" : "; ") + note;
 }
 
-void LegacyCollectiveSpans::merge(LegacyCollectiveSpans&& other) {
+void CollectiveSpans::merge(CollectiveSpans&& other) {
   for (auto& [key, spans] : other.spans_) {
     auto& mine = spans_[key];
     mine.insert(mine.end(), spans.begin(), spans.end());
@@ -49,13 +49,16 @@ void LegacyCollectiveSpans::merge(LegacyCollectiveSpans&& other) {
   }
 }
 
-std::vector<RankInstanceTimes> LegacyCollectiveSpans::times() const {
+std::vector<RankInstanceTimes> CollectiveSpans::times() const {
   std::vector<RankInstanceTimes> out;
   for (const auto& [key, spans] : spans_) {
     const auto& [rank, base, buffer] = key;
     RankInstanceTimes t;
     t.rank = static_cast<std::int32_t>(rank);
     t.name = base < base_names_.size() ? base_names_[base] : fmt::format("base {}", base);
+    const CollectiveKind& kind = phases_.collectives[phases_.collective_of_base[base]];
+    t.func = kind.func;
+    t.algo = kind.algo;
     t.track = buffer;
     t.spans = spans;
     const auto note = incomplete_.find({rank, buffer});

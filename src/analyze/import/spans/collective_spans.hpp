@@ -1,6 +1,6 @@
-// analysis/join/legacy_collective_spans.hpp — a SpanSink that keeps a legacy NPKit dump's top-level
-// collective spans, per (rank, event name, GPU buffer), for the join by occurrence
-// (analysis/join/occurrence_join.hpp).
+// import/spans/collective_spans.hpp — a SpanSink that keeps the top-level collective spans of a
+// legacy NPKit dump (or of event records, or of a Chrome trace of spans), per (rank, event name,
+// track), for the join by occurrence (import/spans/occurrence_join.hpp).
 // Contract:
 // - Kept: GPU spans at depth 0 whose phase rule names a collective with an algorithm other than
 //   p2p (the spans `bandwidth` times collectives by, e.g. ALL_REDUCE_RING), with their ENTRY size
@@ -10,8 +10,9 @@
 //   A buffer that probably overflowed, holds unmatched events or a partial trailing record is
 //   marked incomplete with the numbers (spans may be missing).
 // - merge() appends another sink's tracks (the parallel reader's runs, merged in track order).
-// - times() lists one RankInstanceTimes per (rank, name, buffer) seen, by
-//   rank, name and buffer; hosts are unknown (legacy dumps carry no hostname).
+// - times() lists one RankInstanceTimes per (rank, name, buffer) seen, by rank, name and buffer,
+//   with the collective and algorithm of the name's rule; hosts are unknown (legacy dumps carry
+//   no hostname).
 // The .npkt event records (import/npkt/event_span_reader.hpp) stream spans of the same shape, one
 // track per stream: commands/cross_rank_output.hpp joins them with this sink too, then fills in
 // each rank's host and calls the tracks streams.
@@ -23,21 +24,21 @@
 #include <tuple>
 #include <vector>
 
-#include "analysis/join/occurrence_join.hpp"
 #include "import/legacy/span_reader.hpp"
+#include "import/spans/occurrence_join.hpp"
 #include "run/phase_map.hpp"
 
 namespace npkit {
 
-class LegacyCollectiveSpans : public SpanSink {
+class CollectiveSpans : public SpanSink {
  public:
-  LegacyCollectiveSpans(const PhaseAssignment& phases, const std::vector<std::string>& base_names)
+  CollectiveSpans(const PhaseAssignment& phases, const std::vector<std::string>& base_names)
       : phases_(phases), base_names_(base_names) {}
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
   void on_span(const Span& span) override;
   void end_track(const TrackFile& file, const TrackStats& stats) override;
-  void merge(LegacyCollectiveSpans&& other);
+  void merge(CollectiveSpans&& other);
 
   std::vector<RankInstanceTimes> times() const;
 

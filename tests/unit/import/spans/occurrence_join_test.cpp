@@ -1,6 +1,6 @@
 // Joins by order of occurrence per (name, size) over tracks: sizes spread over tracks, ranks on
 // different tracks, count and track mismatches reported and left out, incomplete tracks, hosts.
-#include "analysis/join/occurrence_join.hpp"
+#include "import/spans/occurrence_join.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,6 +11,8 @@ npkit::RankInstanceTimes track(std::int32_t rank, std::uint32_t buffer,
   npkit::RankInstanceTimes t;
   t.rank = rank;
   t.name = "ALL_REDUCE_RING";
+  t.func = "allreduce";
+  t.algo = "ring";
   t.track = buffer;
   t.spans = std::move(spans);
   return t;
@@ -26,24 +28,33 @@ std::vector<npkit::RankInstanceTimes> two_ranks() {
 }  // namespace
 
 TEST_CASE("occurrence join: per size over tracks, ordered by first start", "[join][xrank]") {
-  const auto in = npkit::join_by_occurrence(two_ranks(), "dump", "spans");
+  const auto in = npkit::join_by_occurrence(two_ranks(), "dump", "spans", 2);
   CHECK(in.scope == "dump");
   CHECK(in.time_source == "spans");
-  CHECK_FALSE(in.hosts_known);
+  CHECK_FALSE(in.hosts_known());
   CHECK(in.nranks == 2);
   CHECK(in.gaps.empty());
   REQUIRE(in.instances.size() == 3);
   CHECK(in.instances[0].label == "ALL_REDUCE_RING 1024 B #0");
+  CHECK(in.instances[0].func == "AllReduce");
+  CHECK(in.instances[0].algo == "RING");
   CHECK(in.instances[0].bytes == 1024);
-  REQUIRE(in.instances[0].ranks.size() == 2);
-  CHECK(in.instances[0].ranks[1].start_ns == 2);
-  CHECK(in.instances[0].ranks[1].end_ns == 11);
+  CHECK(in.instances[0].seq == 0);
+  REQUIRE(in.instances[0].members.size() == 2);
+  CHECK(in.instances[0].members[1].start_ns == 2);
+  CHECK(in.instances[0].members[1].end_ns == 11);
   // The 4 KiB collective: earliest start to latest end over the rank's two buffers.
   CHECK(in.instances[1].label == "ALL_REDUCE_RING 4096 B #0");
-  CHECK(in.instances[1].ranks[0].start_ns == 20);
-  CHECK(in.instances[1].ranks[0].end_ns == 40);
-  CHECK(in.instances[1].ranks[1].start_ns == 24);
-  CHECK(in.instances[1].ranks[1].end_ns == 42);
+  CHECK(in.instances[1].members[0].start_ns == 20);
+  CHECK(in.instances[1].members[0].end_ns == 40);
+  CHECK(in.instances[1].members[1].start_ns == 24);
+  CHECK(in.instances[1].members[1].end_ns == 42);
+  CHECK(in.instances[1].members[1].channels == 2);
+  CHECK(in.instances[0].members[1].channels == 1);
+  // Each rank's operations in start order: 1 KiB, 4 KiB, 1 KiB.
+  CHECK(in.instances[0].members[0].order == 0);
+  CHECK(in.instances[1].members[0].order == 1);
+  CHECK(in.instances[2].members[1].order == 2);
   CHECK(in.instances[2].label == "ALL_REDUCE_RING 1024 B #1");
 }
 
@@ -51,7 +62,7 @@ TEST_CASE("occurrence join: a count mismatch names each rank's count", "[join][x
   auto times = two_ranks();
   times[2].spans.pop_back();  // rank 1 buffer 0 lost its last (1 KiB) span
   times[2].incomplete = "buffer probably overflowed (3 records)";
-  const auto in = npkit::join_by_occurrence(times, "dump", "spans");
+  const auto in = npkit::join_by_occurrence(times, "dump", "spans", 2);
   REQUIRE(in.gaps.size() == 3);
   CHECK(in.gaps[0].scope == "ALL_REDUCE_RING buffer 0");
   CHECK(in.gaps[0].kind == "dropped records");
@@ -69,7 +80,7 @@ TEST_CASE("occurrence join: a count mismatch names each rank's count", "[join][x
 TEST_CASE("occurrence join: tracks of one rank that disagree", "[join][xrank]") {
   auto times = two_ranks();
   times[1].spans.push_back({70, 80, 4096});  // rank 0 buffer 1: a second 4 KiB span
-  const auto in = npkit::join_by_occurrence(times, "dump", "spans");
+  const auto in = npkit::join_by_occurrence(times, "dump", "spans", 2);
   REQUIRE(in.gaps.size() == 3);
   CHECK(in.gaps[0].scope == "ALL_REDUCE_RING 4096 B");
   CHECK(in.gaps[0].kind == "track mismatch");
@@ -89,21 +100,41 @@ TEST_CASE("occurrence join: ranks on different tracks (split tree)", "[join][xra
       track(0, 0, {{0, 10, 64}, {20, 30, 64}}), track(0, 2, {{1, 9, 64}, {21, 31, 64}}),
       track(1, 1, {{3, 12, 64}, {22, 33, 64}}), track(1, 3, {{2, 11, 64}, {24, 32, 64}})};
   times[0].host = "x";  // not every entry names a host: hosts unknown
-  const auto in = npkit::join_by_occurrence(times, "dump", "spans");
-  CHECK_FALSE(in.hosts_known);
+  const auto in = npkit::join_by_occurrence(times, "dump", "spans", 2);
+  CHECK_FALSE(in.hosts_known());
   CHECK(in.gaps.empty());
   REQUIRE(in.instances.size() == 2);
-  CHECK(in.instances[0].ranks[1].start_ns == 2);
-  CHECK(in.instances[0].ranks[1].end_ns == 12);
-  CHECK(in.instances[1].ranks[0].start_ns == 20);
-  CHECK(in.instances[1].ranks[0].end_ns == 31);
+  CHECK(in.instances[0].members[1].start_ns == 2);
+  CHECK(in.instances[0].members[1].end_ns == 12);
+  CHECK(in.instances[1].members[0].start_ns == 20);
+  CHECK(in.instances[1].members[0].end_ns == 31);
 }
 
 TEST_CASE("occurrence join: hosts known when every entry names one", "[join][xrank]") {
   auto times = two_ranks();
   for (auto& t : times) t.host = t.rank == 0 ? "a" : "b";
-  const auto in = npkit::join_by_occurrence(times, "dump", "spans");
-  CHECK(in.hosts_known);
+  const auto in = npkit::join_by_occurrence(times, "dump", "spans", 2);
+  CHECK(in.hosts_known());
   REQUIRE(in.ranks.size() == 2);
   CHECK(in.ranks[1].host == "b");
+}
+
+TEST_CASE("occurrence join: S of a gathering collective, absent ranks", "[join][xrank]") {
+  // nranks 4, data for ranks 0 and 2 only. An AllGather's size field is the per-rank bytes:
+  // S = 256 × 4.
+  auto gather = [](std::int32_t rank) {
+    npkit::RankInstanceTimes t;
+    t.rank = rank;
+    t.name = "ALL_GATHER_RING";
+    t.func = "allgather";
+    t.algo = "ring";
+    t.spans = {{0, 10, 256}};
+    return t;
+  };
+  const auto in = npkit::join_by_occurrence({gather(0), gather(2)}, "dump", "spans", 4, {0, 1, 2});
+  REQUIRE(in.instances.size() == 1);
+  CHECK(in.instances[0].func == "AllGather");
+  CHECK(in.instances[0].bytes == 1024);
+  REQUIRE(in.ranks.size() == 3);  // rank 1 has data, but no collective span
+  CHECK(in.absent_ranks == std::vector<std::int32_t>{3});
 }
