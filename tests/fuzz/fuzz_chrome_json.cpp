@@ -133,8 +133,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     traces.push_back(decoder.finish());
     const auto comms = join_plugin_traces(traces, "fuzz", diagnostics);
     for (const auto& c : comms) {
-      for (const auto& inst : c.input.instances) {
-        check(!inst.ranks.empty(), "an instance without a timed rank");
+      for (const auto& inst : c.run.instances) {
+        check(!inst.members.empty(), "an instance without a member");
         observed = observed + inst.bytes;
       }
     }

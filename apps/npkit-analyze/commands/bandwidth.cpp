@@ -1,16 +1,12 @@
-// `npkit-analyze bandwidth PATH --coll allreduce`: nccl-tests-style table per collective and
-// size, and span durations/bandwidths per event type and size bucket.
-#include <fmt/format.h>
-
+// `npkit-analyze bandwidth PATH`: nccl-tests-style rows per collective and size (time, period,
+// true time; algbw, busbw), switch points, and span durations/bandwidths per event type and size
+// bucket — for every input kind (output/bandwidth_output.hpp).
 #include <memory>
 
-#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/bandwidth/span_bandwidth.hpp"
 #include "commands/command.hpp"
-#include "commands/json_input.hpp"
-#include "commands/npkt_input.hpp"
-#include "commands/span_bandwidth_output.hpp"
-#include "output/text_table.hpp"
+#include "output/bandwidth_output.hpp"
 #include "run/nccl_tests_convention.hpp"
 
 namespace npkit::cli {
@@ -24,25 +20,29 @@ struct BandwidthOptions {
 };
 
 Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
-  if (is_npkt_input(o.common.path)) return run_npkt_bandwidth(o.common, o.coll, context);
-  if (is_json_input(o.common.path))
-    return run_json_bandwidth(o.common, o.coll, o.view, o.per_rank, context);
   if (!valid_coll_option(o.coll)) {
     return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
   }
-  auto loaded = load_dump(o.common, context);
-  if (!loaded) return loaded.error();
-  const auto nranks = static_cast<std::uint32_t>(loaded->dump.layout.ranks.size());
-  auto merged = read_merged<SpanBandwidthSinks>(*loaded, o.common, [&] {
-    return SpanBandwidthSinks(loaded->phases, loaded->dump.table.base_names(), o.coll);
-  });
-  if (!merged) return merged.error();
-  const SpanBandwidthView view{o.common.path, o.coll, o.view, o.per_rank, nranks};
+  auto input = open_input(o.common, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  Run run;
+  auto events = read_run<SpanBandwidthSink>(
+      in, run, [&] { return SpanBandwidthSink(in.phases(), in.span_names(), o.coll); });
+  if (!events) return events.error();
+  BandwidthReport report;
+  report.run = &run;
+  report.coll = o.coll;
+  report.view = o.view;
+  report.per_rank = o.per_rank;
+  report.has_spans = in.has_spans();
+  report.rows = bandwidth_rows(run, o.coll);
+  report.switches = switch_points(report.rows);
+  report.events = events->summarise();
   std::string text;
-  write_span_bandwidth(view, merged->collectives.summarise(nranks), merged->spans.summarise(),
-                       loaded->diagnostics, output_format(o.common), text);
+  render_bandwidth(report, in.diagnostics(), output_format(o.common), text);
   NPKIT_TRY(write_output(o.common, text, context));
-  print_warnings(loaded->diagnostics, o.common, context);
+  print_warnings(in.diagnostics(), o.common, context);
   return 0;
 }
 
@@ -55,10 +55,10 @@ void register_bandwidth(CLI::App& app, CliContext& context) {
                          "Time, algbw and busbw per collective and size; span bandwidth "
                          "per event type and size bucket");
   add_common_options(*cmd, options->common);
-  cmd->add_option(
-         "--coll", options->coll,
-         "Collective: all, allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv "
-         "(.npkt dumps: also reduce)")
+  cmd->add_option("--coll", options->coll,
+                  "Collective: " + coll_option_list() +
+                      " (the events view: alltoall selects the send/recv events an alltoall "
+                      "runs with)")
       ->capture_default_str();
   cmd->add_option("--view", options->view,
                   "What to show: auto (both; CSV: collectives if any), collectives, events")

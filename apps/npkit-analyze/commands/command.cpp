@@ -57,55 +57,6 @@ OutputFormat output_format(const CommonOptions& o) {
   return OutputFormat::kTable;
 }
 
-void render_table(const TextTable& table, OutputFormat format, std::string& out) {
-  switch (format) {
-    case OutputFormat::kCsv:
-      render_csv(table, out);
-      return;
-    case OutputFormat::kMarkdown:
-      render_markdown(table, out);
-      return;
-    case OutputFormat::kTable:
-    case OutputFormat::kJson:
-    case OutputFormat::kHtml:
-      render_text(table, out);
-      return;
-  }
-}
-
-void render_line(const std::string& line, OutputFormat format, std::string& out) {
-  out += line;
-  out += format == OutputFormat::kMarkdown ? "\n\n" : "\n";
-}
-
-void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
-                   std::size_t indent, std::size_t key_width, const std::string& title) {
-  if (format == OutputFormat::kMarkdown) {
-    TextTable t;
-    t.title = title;
-    t.columns = {"field", "value"};
-    for (const auto& f : fields) t.add_row({f.key, f.value});
-    render_markdown(t, out);
-    return;
-  }
-  for (const auto& f : fields) {
-    out.append(indent, ' ');
-    out += f.key;
-    if (f.key.size() < key_width) out.append(key_width - f.key.size(), ' ');
-    out += f.value;
-    out += "\n";
-  }
-}
-
-void render_list(const std::string& heading, const std::vector<std::string>& items,
-                 OutputFormat format, std::string& out) {
-  const bool markdown = format == OutputFormat::kMarkdown;
-  out += heading;
-  out += markdown ? "\n\n" : "\n";
-  for (const auto& item : items) out += (markdown ? "- " : "  ") + item + "\n";
-  if (markdown) out += "\n";
-}
-
 namespace {
 
 // A one-line "reading 45% (230 / 512 MB)" on a terminal, redrawn at most every 200 ms.
@@ -163,6 +114,21 @@ Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
     loaded.read.progress = terminal_progress(context.err);
   }
   return loaded;
+}
+
+Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext& context) {
+  ImportOptions options;
+  options.path = o.path;
+  options.ranks = o.ranks;
+  options.event_table = o.event_table;
+  options.phase_map = o.phase_map;
+  options.cpu_record_size = o.cpu_record_size;
+  options.threads = o.threads;
+  options.skip_bad = o.skip_bad;
+  if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
+    options.progress = terminal_progress(context.err);
+  }
+  return open_run_input(options);
 }
 
 unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& o) {
@@ -260,50 +226,6 @@ void print_warnings(const Diagnostics& d, const CommonOptions& o, CliContext& co
     for (std::size_t i = 1; i < g.examples.size(); ++i)
       context.err << "      " << g.examples[i] << "\n";
   }
-}
-
-void write_warnings_json(JsonWriter& w, const Diagnostics& d) {
-  w.key("warnings");
-  w.begin_array();
-  for (const auto& g : d.warnings()) {
-    w.begin_object();
-    w.field("category", g.category);
-    w.field("count", g.count);
-    w.key("examples");
-    w.begin_array();
-    for (const auto& e : g.examples) w.value(e);
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
-}
-
-std::string TimeScale::operator()(double ns) const {
-  return fmt::format("{:.3f}", ns / ns_per_unit);
-}
-
-TimeScale time_scale_for(std::int64_t max_ns) {
-  if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
-  return TimeScale{1e3, "us"};
-}
-
-std::string describe_time(std::int64_t ns) {
-  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
-  if (ns < kYear2001)
-    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
-  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
-}
-
-std::string us(double ns) {
-  return fmt::format("{:.3f}", ns / 1e3);
-}
-std::string percent(double f) {
-  return fmt::format("{:.1f}%", 100.0 * f);
 }
 
 }  // namespace npkit::cli

@@ -20,7 +20,9 @@
 #include "import/legacy/legacy_dump.hpp"
 #include "import/legacy/span_reader.hpp"
 #include "import/npkt/event_records.hpp"
+#include "import/run_input.hpp"
 #include "output/json_writer.hpp"
+#include "output/render.hpp"
 #include "output/text_table.hpp"
 #include "run/phase_map.hpp"
 #include "util/diagnostics.hpp"
@@ -33,8 +35,6 @@ struct CliContext {
   std::ostream& err;
   std::optional<Result<int>> outcome;
 };
-
-enum class OutputFormat { kTable, kJson, kCsv, kMarkdown, kHtml };
 
 struct CommonOptions {
   std::string path;
@@ -55,28 +55,6 @@ void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format 
 
 OutputFormat output_format(const CommonOptions& options);
 
-// Renders `table` as aligned text (kTable), CSV (kCsv) or Markdown (kMarkdown); kJson is a
-// caller's error and renders text.
-void render_table(const TextTable& table, OutputFormat format, std::string& out);
-// A line of prose above or between tables: as is in text; a paragraph of its own in Markdown.
-void render_line(const std::string& line, OutputFormat format, std::string& out);
-
-// "key value" lines. Text: `indent` spaces, the key left-aligned in `key_width` columns, the
-// value (an empty key continues the line above). Markdown: a table of two columns, `title` in
-// bold above it (nothing in text: the caller prints its own heading).
-struct Field {
-  std::string key;
-  std::string value;
-};
-void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
-                   std::size_t indent = 0, std::size_t key_width = 14,
-                   const std::string& title = "");
-
-// A heading and its items. Text: the heading on a line, each item on a line indented by two
-// spaces. Markdown: the heading as a paragraph, the items as a bulleted list.
-void render_list(const std::string& heading, const std::vector<std::string>& items,
-                 OutputFormat format, std::string& out);
-
 // The rules of --phase-map FILE (none without the option); an unreadable or malformed file is an
 // Error naming it and the line.
 Result<PhaseMap> read_user_phase_map(const CommonOptions& options);
@@ -91,6 +69,10 @@ struct LoadedDump {
 // Opens the dump and resolves the phase rules. When standard error is a terminal (and not
 // --quiet), reading reports its progress there.
 Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
+
+// Opens PATH as a RunInput (import/run_input.hpp) with the common options; reading reports its
+// progress on standard error when that is a terminal (and not --quiet).
+Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& options, CliContext& context);
 
 // How many threads read the dump: --threads, else one per core (at most 8), one below 16 MB.
 unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& options);
@@ -203,26 +185,6 @@ Status write_trace_output(const CommonOptions& options, CliContext& context,
 // Prints the warning summary to the error stream (nothing with --quiet or no warnings).
 void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options,
                     CliContext& context);
-
-// Writes "warnings": [{category, count, examples}] into the open JSON object.
-void write_warnings_json(JsonWriter& w, const Diagnostics& diagnostics);
-
-// Durations in text tables: milliseconds when the largest value shown is at least 10 ms, else
-// microseconds; three decimals.
-struct TimeScale {
-  double ns_per_unit = 1e6;
-  const char* unit = "ms";
-  std::string operator()(double ns) const;
-  std::string header(const std::string& what) const { return what + " (" + unit + ")"; }
-};
-TimeScale time_scale_for(std::int64_t max_ns);
-
-// Epoch nanoseconds after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC"; smaller values as seconds
-// of a boot-relative steady clock.
-std::string describe_time(std::int64_t ns);
-
-std::string us(double ns);
-std::string percent(double fraction);
 
 void register_info(CLI::App& app, CliContext& context);
 void register_report(CLI::App& app, CliContext& context);

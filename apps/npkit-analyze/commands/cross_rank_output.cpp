@@ -111,16 +111,6 @@ void write_numbers(const Finding& f, JsonWriter& w) {
 
 }  // namespace
 
-void render_block(const TextTable& table, OutputFormat format, std::string& out) {
-  if (format == OutputFormat::kTable) out += "\n";
-  render_table(table, format, out);
-}
-
-void render_section_line(const std::string& line, OutputFormat format, std::string& out) {
-  if (format == OutputFormat::kTable) out += "\n";
-  render_line(line, format, out);
-}
-
 void append_findings(const std::vector<Finding>& findings, OutputFormat format, std::string& out) {
   if (findings.empty()) {
     render_line("Findings: none (no rule's thresholds are crossed; docs/phases.md, Diagnosis)",
@@ -354,28 +344,6 @@ void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_
   if (with_findings) write_findings_json(a.findings, w);
 }
 
-namespace {
-
-// Each rank's GPU phase totals as the cross-rank analysis takes them (reference = the rank's GPU
-// collective time).
-std::vector<RankInfo> rank_infos(const std::vector<RankPhases>& phases,
-                                 const PhaseAssignment& assignment) {
-  std::vector<RankInfo> infos;
-  for (const auto& r : phases) {
-    RankInfo info;
-    info.rank = static_cast<std::int32_t>(r.rank);
-    info.reference_ns = r.gpu_reference_ns;
-    for (std::size_t p = 0; p < r.gpu.size() && p < assignment.phase_names.size(); ++p) {
-      if (r.gpu[p].ns == 0 && r.gpu[p].count == 0) continue;
-      info.phases.push_back({assignment.phase_names[p], r.gpu[p].ns});
-    }
-    infos.push_back(std::move(info));
-  }
-  return infos;
-}
-
-}  // namespace
-
 Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOptions& options,
                                             const std::vector<RankPhases>& phases,
                                             const Thresholds& thresholds) {
@@ -393,7 +361,8 @@ Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOpti
                          "top-level collective spans (first ENTRY to last EXIT over the "
                          "rank's buffers, TIME_SYNC-aligned host clock)",
                          nranks, ranks);
-  return analyze_cross_rank(cross_rank_input(comm, rank_infos(phases, loaded.phases)), thresholds);
+  return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, loaded.phases)),
+                            thresholds);
 }
 
 Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
@@ -422,7 +391,8 @@ Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
                          "collective-level event spans (first ENTRY to last EXIT over the "
                          "rank's streams, host clock through each file's GPU clock fit)",
                          nranks, ranks);
-  return analyze_cross_rank(cross_rank_input(comm, rank_infos(phases, events.phases)), thresholds);
+  return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, events.phases)),
+                            thresholds);
 }
 
 }  // namespace npkit::cli

@@ -33,9 +33,6 @@
 
 namespace npkit::cli {
 
-void render_block(const TextTable& table, OutputFormat format, std::string& out);
-void render_section_line(const std::string& line, OutputFormat format, std::string& out);
-
 void append_cross_rank_text(const CrossRankAnalysis& analysis, OutputFormat format,
                             std::string& out);
 TextTable cross_rank_csv(const CrossRankAnalysis& analysis);

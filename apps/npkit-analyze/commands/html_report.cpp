@@ -5,12 +5,14 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
+#include "import/legacy/legacy_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/html/instance_choice.hpp"
 #include "output/html/legacy_report_model.hpp"
@@ -41,47 +43,34 @@ std::vector<std::string> warning_lines(const Diagnostics& d) {
   return out;
 }
 
-// Phase breakdown and collective bandwidth from one pass over a legacy dump.
-struct LegacySinks : SpanSink {
-  PhaseBreakdownSink phases;
-  CollectiveBandwidthSink bandwidth;
-  explicit LegacySinks(const PhaseAssignment& assignment)
-      : phases(assignment), bandwidth(assignment, "all") {}
-  void begin_track(const TrackFile& f, TimeDomain d) override { bandwidth.begin_track(f, d); }
-  void on_span(const Span& s) override {
-    phases.on_span(s);
-    bandwidth.on_span(s);
-  }
-  void merge(LegacySinks&& other) {
-    phases.merge(other.phases);
-    bandwidth.merge(other.bandwidth);
-  }
-};
-
 Result<html::ReportModel> legacy_model(const CommonOptions& o, CliContext& context,
                                        Diagnostics& diagnostics) {
-  auto loaded = load_dump(o, context);
-  if (!loaded) return loaded.error();
-  auto merged = read_merged<LegacySinks>(*loaded, o, [&] { return LegacySinks(loaded->phases); });
-  if (!merged) return merged.error();
-  if (merged->phases.clamped_spans() > 0) {
-    loaded->diagnostics.warn(
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  auto* legacy = dynamic_cast<LegacyInput*>(input->get());
+  Run run;
+  auto phases = read_run<PhaseBreakdownSink>(*legacy, run,
+                                             [&] { return PhaseBreakdownSink(legacy->phases()); });
+  if (!phases) return phases.error();
+  if (phases->clamped_spans() > 0) {
+    legacy->diagnostics().warn(
         "overlapping children",
-        std::to_string(merged->phases.clamped_spans()) +
+        std::to_string(phases->clamped_spans()) +
             " span(s) end before their nested events; their own time counts as 0",
-        merged->phases.clamped_spans());
+        phases->clamped_spans());
   }
-  auto cross = legacy_cross_rank(*loaded, o, merged->phases.ranks(), Thresholds{});
-  if (!cross) return cross.error();
+  const CrossRankAnalysis cross = analyze_cross_rank(
+      cross_rank_input(run.comms.front(), gpu_phase_infos(phases->ranks(), legacy->phases())),
+      Thresholds{});
   html::LegacyReportInput in;
   in.path = o.path;
-  in.dump = &loaded->dump;
-  in.phases = &loaded->phases;
-  in.ranks = &merged->phases.ranks();
-  in.bandwidth =
-      merged->bandwidth.summarise(static_cast<std::uint32_t>(loaded->dump.layout.ranks.size()));
-  in.cross = &*cross;
-  const auto& instances = cross->input.instances;
+  in.dump = &legacy->dump();
+  in.phases = &legacy->phases();
+  in.ranks = &phases->ranks();
+  in.bandwidth = bandwidth_rows(run, "all");
+  in.switches = switch_points(in.bandwidth);
+  in.cross = &cross;
+  const auto& instances = cross.input.instances;
   const bool any = std::any_of(instances.begin(), instances.end(), [](const JoinedInstance& i) {
     return html::window_of(i).has_value();
   });
@@ -90,11 +79,16 @@ Result<html::ReportModel> legacy_model(const CommonOptions& o, CliContext& conte
     if (!index) return index.error();
     const JoinedInstance& inst = instances[*index];
     const html::InstanceWindow window = *html::window_of(inst);
-    auto spans = read_merged<html::WindowSpans>(
-        *loaded, o, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
+    // A second pass over the dump for the spans inside the window (its warnings repeat the
+    // first pass's and are not kept).
+    auto again = open_input(o, context);
+    if (!again) return again.error();
+    Run unused;
+    auto spans = read_run<html::WindowSpans>(
+        **again, unused, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
     if (!spans) return spans.error();
     in.timeline =
-        html::legacy_timeline(*spans, loaded->dump.table.base_names(), loaded->phases, window,
+        html::legacy_timeline(*spans, legacy->span_names(), legacy->phases(), window,
                               fmt::format("Timeline of {} ({})", inst.label,
                                           html::format_bytes(static_cast<double>(inst.bytes))),
                               html::describe_choice(inst, *index, instances.size(),
@@ -106,9 +100,9 @@ Result<html::ReportModel> legacy_model(const CommonOptions& o, CliContext& conte
     in.timeline_absent =
         "No collective-level span (e.g. ALL_REDUCE_RING) was joined across ranks: nothing to draw.";
   }
-  in.warnings = warning_lines(loaded->diagnostics);
+  in.warnings = warning_lines(legacy->diagnostics());
   html::ReportModel model = html::build_legacy_report_model(std::move(in));
-  diagnostics = std::move(loaded->diagnostics);
+  diagnostics = std::move(legacy->diagnostics());
   return model;
 }
 
@@ -152,7 +146,7 @@ void add_html_report_options(CLI::App& report) {
 }
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
-  if (is_json_input(o.path)) {
+  if (!is_summary_file(o.path) && is_json_input(o.path)) {
     return Error{o.path +
                  " is a Chrome-trace JSON: report draws HTML from NPKit dump directories, .npkt "
                  "captures and npkit summaries; for a JSON trace use --format table, json, csv "
@@ -160,7 +154,7 @@ Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
   }
   Diagnostics diagnostics;
   auto model = is_summary_file(o.path) ? summary_model(o)
-               : is_npkt_input(o.path) ? npkt_model(o, diagnostics)
+               : is_npkt_path(o.path)  ? npkt_model(o, diagnostics)
                                        : legacy_model(o, context, diagnostics);
   if (!model) return model.error();
   NPKIT_TRY(write_output(o, html::render_report_html(*model), context));

@@ -180,7 +180,7 @@ void write_text(const LoadedDump& d, const InventorySink& inv, const CommonOptio
 }
 
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
-  if (is_npkt_input(o.path)) return run_npkt_info(o, context);
+  if (is_npkt_path(o.path)) return run_npkt_info(o, context);
   if (is_json_input(o.path)) return run_json_info(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();

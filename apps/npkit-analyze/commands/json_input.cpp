@@ -87,19 +87,6 @@ Result<int> run_json_report(const CommonOptions& o, CliContext& context) {
       [&](const Files& files) { return run_json_profiler_report(o, files, context); });
 }
 
-Result<int> run_json_bandwidth(const CommonOptions& o, const std::string& coll,
-                               const std::string& view, bool per_rank, CliContext& context) {
-  if (!valid_coll_option(coll)) {
-    return Error{"--coll '" + coll + "': expected one of " + coll_option_list()};
-  }
-  return dispatch(
-      o,
-      [&](const Files& files) {
-        return run_json_span_bandwidth(o, files, coll, view, per_rank, context);
-      },
-      [&](const Files& files) { return run_json_profiler_bandwidth(o, files, coll, context); });
-}
-
 Result<int> run_json_trace(const CommonOptions& o, CliContext& context) {
   return dispatch(
       o, [&](const Files& files) { return run_json_span_trace(o, files, context); },

@@ -23,8 +23,6 @@ bool is_json_input(const std::string& path);
 
 Result<int> run_json_info(const CommonOptions& options, CliContext& context);
 Result<int> run_json_report(const CommonOptions& options, CliContext& context);
-Result<int> run_json_bandwidth(const CommonOptions& options, const std::string& coll,
-                               const std::string& view, bool per_rank, CliContext& context);
 Result<int> run_json_trace(const CommonOptions& options, CliContext& context);
 
 }  // namespace npkit::cli

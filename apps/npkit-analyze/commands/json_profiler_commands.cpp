@@ -6,9 +6,11 @@
 #include <memory>
 #include <set>
 
-#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
+#include "output/bandwidth_output.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
 
@@ -76,50 +78,6 @@ std::uint32_t present_ranks(const ingest::PluginCommunicator& c) {
       std::count_if(c.ranks.begin(), c.ranks.end(), [](auto* t) { return t != nullptr; }));
 }
 
-TextTable profiler_row_table(const std::vector<ingest::PluginCollRow>& rows,
-                             const std::string& coll) {
-  TextTable t;
-  t.columns = {"collective", "algo",     "proto",     "type",         "size (B)",    "count",
-               "ranks",      "channels", "time (us)", "algbw (GB/s)", "busbw (GB/s)"};
-  for (const auto& r : rows) {
-    if (!coll_selects(coll, coll_key(parse_nccl_func(r.func)))) continue;
-    t.add_row({r.func, r.algo, r.proto, r.datatype, std::to_string(r.bytes),
-               std::to_string(r.instances), std::to_string(r.ranks), std::to_string(r.channels),
-               us(r.time_ns), gbps(r.algbw_gbps), gbps(r.busbw_gbps)});
-  }
-  return t;
-}
-
-void write_profiler_rows_json(JsonWriter& w, const std::vector<ingest::PluginCollRow>& rows,
-                              const std::string& coll) {
-  w.key("collectives");
-  w.begin_array();
-  for (const auto& r : rows) {
-    if (!coll_selects(coll, coll_key(parse_nccl_func(r.func)))) continue;
-    w.begin_object();
-    w.field("collective", r.func);
-    w.field("algo", r.algo);
-    w.field("proto", r.proto);
-    w.field("type", r.datatype);
-    w.field("size_bytes", r.bytes);
-    w.field("instances", r.instances);
-    w.field("ranks", r.ranks);
-    w.field("channels", r.channels);
-    w.field("time_ns", r.time_ns);
-    w.field("algbw_gbps", r.algbw_gbps);
-    w.field("busbw_gbps", r.busbw_gbps);
-    w.end_object();
-  }
-  w.end_array();
-}
-
-std::string rows_title(const ingest::PluginCommunicator& c) {
-  return fmt::format(
-      "Collectives (time = mean over ranks of each rank's median start-to-end time on its own "
-      "clock; nccl-tests conventions, n = {})",
-      c.nranks);
-}
-
 std::string comm_line(const std::string& path, const ingest::PluginCommunicator& c) {
   return fmt::format("{}: comm {}, {} of {} rank(s)", path, comm_hex(c.comm_hash), present_ranks(c),
                      c.nranks);
@@ -149,8 +107,15 @@ Result<int> run_json_profiler_report(const CommonOptions& o, const std::vector<s
   auto loaded = load_profiler(o, files);
   if (!loaded) return loaded.error();
   const auto& comms = (*loaded)->comms;
+  Run run;
+  run.path = o.path;
+  run.kind = InputKind::kChromeTrace;
   std::vector<CrossRankAnalysis> analyses;
-  for (const auto& c : comms) analyses.push_back(analyze_cross_rank(c.input, Thresholds{}));
+  for (const auto& c : comms) {
+    run.comms.push_back(c.run);
+    analyses.push_back(analyze_cross_rank(cross_rank_input(c.run), Thresholds{}));
+  }
+  const auto rows = bandwidth_rows(run, "all");
   std::string text;
   const OutputFormat format = output_format(o);
   if (format == OutputFormat::kJson) {
@@ -165,7 +130,12 @@ Result<int> run_json_profiler_report(const CommonOptions& o, const std::vector<s
       w.begin_object();
       w.field("comm_hash", comm_hex(comms[i].comm_hash));
       w.field("nranks", comms[i].nranks);
-      write_profiler_rows_json(w, comms[i].rows, "all");
+      w.key("collectives");
+      w.begin_array();
+      for (const auto& r : rows) {
+        if (r.comm_hash == comms[i].comm_hash) write_bandwidth_row_json(w, &run.comms[i], r);
+      }
+      w.end_array();
       write_cross_rank_json(analyses[i], w);
       w.end_object();
     }
@@ -181,55 +151,10 @@ Result<int> run_json_profiler_report(const CommonOptions& o, const std::vector<s
       if (i > 0 && format != OutputFormat::kMarkdown) text += "\n";
       render_line(comm_line(o.path, comms[i]), format, text);
       if (format != OutputFormat::kMarkdown) text += "\n";
-      TextTable rows = profiler_row_table(comms[i].rows, "all");
-      rows.title = rows_title(comms[i]);
-      render_table(rows, format, text);
+      TextTable table = bandwidth_row_table(rows, run.comms[i]);
+      table.title = bandwidth_table_title(comms[i].nranks);
+      render_table(table, format, text);
       append_cross_rank_text(analyses[i], format, text);
-    }
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings((*loaded)->diagnostics, o, context);
-  return 0;
-}
-
-Result<int> run_json_profiler_bandwidth(const CommonOptions& o,
-                                        const std::vector<std::string>& files,
-                                        const std::string& coll, CliContext& context) {
-  auto loaded = load_profiler(o, files);
-  if (!loaded) return loaded.error();
-  const auto& comms = (*loaded)->comms;
-  std::string text;
-  const OutputFormat format = output_format(o);
-  if (format == OutputFormat::kJson) {
-    JsonWriter w(text);
-    w.begin_object();
-    w.field("schema", "npkit-analyze.bandwidth");
-    w.field("schema_version", 1);
-    w.field("path", o.path);
-    w.field("coll", coll);
-    w.key("communicators");
-    w.begin_array();
-    for (const auto& c : comms) {
-      w.begin_object();
-      w.field("comm_hash", comm_hex(c.comm_hash));
-      w.field("nranks", c.nranks);
-      write_profiler_rows_json(w, c.rows, coll);
-      w.end_object();
-    }
-    w.end_array();
-    write_warnings_json(w, (*loaded)->diagnostics);
-    w.end_object();
-  } else {
-    for (std::size_t i = 0; i < comms.size(); ++i) {
-      TextTable rows = profiler_row_table(comms[i].rows, coll);
-      if (format == OutputFormat::kCsv) {
-        render_csv(rows, text);
-        continue;
-      }
-      if (i > 0 && format != OutputFormat::kMarkdown) text += "\n";
-      render_line(comm_line(o.path, comms[i]), format, text);
-      rows.title = rows_title(comms[i]);
-      render_table(rows, format, text);
     }
   }
   NPKIT_TRY(write_output(o, text, context));
@@ -273,7 +198,7 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
     w.key("gaps");
     w.begin_array();
     for (const auto& c : l.comms) {
-      for (const auto& g : c.input.gaps) {
+      for (const auto& g : c.run.gaps) {
         w.begin_object();
         w.field("scope", g.scope);
         w.field("kind", g.kind);
@@ -297,7 +222,7 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
     render_table(profiler_file_table(l), format, text);
     bool first = true;
     for (const auto& c : l.comms) {
-      for (const auto& g : c.input.gaps) {
+      for (const auto& g : c.run.gaps) {
         if (first && format != OutputFormat::kMarkdown) text += "\n";
         if (first) render_line("gaps", format, text);
         first = false;

@@ -19,9 +19,6 @@ Result<int> run_json_profiler_info(const CommonOptions& options,
                                    const std::vector<std::string>& files, CliContext& context);
 Result<int> run_json_profiler_report(const CommonOptions& options,
                                      const std::vector<std::string>& files, CliContext& context);
-Result<int> run_json_profiler_bandwidth(const CommonOptions& options,
-                                        const std::vector<std::string>& files,
-                                        const std::string& coll, CliContext& context);
 Result<int> run_json_profiler_trace(const CommonOptions& options,
                                     const std::vector<std::string>& files, CliContext& context);
 

@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "analysis/inventory/dump_inventory.hpp"
-#include "commands/span_bandwidth_output.hpp"
 #include "import/chrome_json/json_span_source.hpp"
 #include "output/chrome_trace_writer.hpp"
+#include "output/render.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {
@@ -148,26 +148,6 @@ Result<int> report(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& 
       render_phase_report(*report, phases, span_wording(), format, text);
       break;
   }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded.diagnostics, o, context);
-  return 0;
-}
-
-Result<int> bandwidth(const CommonOptions& o, LoadedJsonSpans& loaded, const std::string& coll,
-                      const std::string& view, bool per_rank, CliContext& context) {
-  const PhaseAssignment& phases = loaded.input.names->phases();
-  const EventTable& table = loaded.input.names->table();
-  ingest::JsonSinkDemux<SpanBandwidthSinks> demux(
-      [&] { return SpanBandwidthSinks(phases, table.base_names(), coll); });
-  NPKIT_TRY(
-      ingest::read_json_spans(loaded.input, loaded.read, loaded.tracks, demux, loaded.diagnostics));
-  NPKIT_TRY(check_selected_ranks(o, loaded));
-  SpanBandwidthSinks merged = demux.finish(loaded.tracks.tracks());
-  const auto nranks = static_cast<std::uint32_t>(loaded.tracks.seen_ranks().size());
-  const SpanBandwidthView v{o.path, coll, view, per_rank, nranks};
-  std::string text;
-  write_span_bandwidth(v, merged.collectives.summarise(nranks), merged.spans.summarise(),
-                       loaded.diagnostics, output_format(o), text);
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(loaded.diagnostics, o, context);
   return 0;
@@ -403,14 +383,6 @@ Result<int> run_json_span_info(const CommonOptions& o, const std::vector<std::st
 Result<int> run_json_span_report(const CommonOptions& o, const std::vector<std::string>& files,
                                  CliContext& context) {
   return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return report(o, loaded, context); });
-}
-
-Result<int> run_json_span_bandwidth(const CommonOptions& o, const std::vector<std::string>& files,
-                                    const std::string& coll, const std::string& view, bool per_rank,
-                                    CliContext& context) {
-  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) {
-    return bandwidth(o, loaded, coll, view, per_rank, context);
-  });
 }
 
 Result<int> run_json_span_trace(const CommonOptions& o, const std::vector<std::string>& files,

@@ -20,9 +20,6 @@ Result<int> run_json_span_info(const CommonOptions& options, const std::vector<s
                                CliContext& context);
 Result<int> run_json_span_report(const CommonOptions& options,
                                  const std::vector<std::string>& files, CliContext& context);
-Result<int> run_json_span_bandwidth(const CommonOptions& options,
-                                    const std::vector<std::string>& files, const std::string& coll,
-                                    const std::string& view, bool per_rank, CliContext& context);
 Result<int> run_json_span_trace(const CommonOptions& options, const std::vector<std::string>& files,
                                 CliContext& context);
 

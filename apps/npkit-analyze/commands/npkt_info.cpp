@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "analysis/sync/profiler_rank_summary.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
 #include "output/text_table.hpp"
 #include "util/saturating.hpp"
 

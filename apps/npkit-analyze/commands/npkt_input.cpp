@@ -2,104 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <string_view>
-
-#include "analysis/sync/profiler_rank_summary.hpp"
-#include "import/npkt/npkt_directory.hpp"
-#include "import/npkt/npkt_dump.hpp"
-#include "npkit/format.hpp"
-#include "util/file_io.hpp"
+#include "import/npkt/npkt_input.hpp"
+#include "output/run_text.hpp"
 
 namespace npkit::cli {
-namespace {
-
-bool ends_with_npkt(const std::string& path) {
-  const std::string_view ext = format::kFileExtension;
-  return path.size() > ext.size() && std::string_view(path).substr(path.size() - ext.size()) == ext;
-}
-
-// "2-3,5" for a sorted list of ranks.
-std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
-Status reject_legacy_options(const CommonOptions& o) {
-  const char* option = nullptr;
-  if (o.event_table != "auto") option = "--event-table";
-  if (o.cpu_record_size != 0) option = "--cpu-record-size";
-  if (option == nullptr) return Ok{};
-  return Error{std::string(option) + " applies to legacy NPKit dump directories; " + o.path +
-               " holds .npkt dumps"};
-}
-
-// Collectives whose channels never ran together: their spans may include other work.
-void warn_disjoint_channels(const RankCapture& c, Diagnostics& diagnostics) {
-  std::uint64_t timed = 0;
-  std::uint64_t disjoint = 0;
-  const ProfilerCollective* example = nullptr;
-  auto count = [&](const ProfilerCollective& op) {
-    if (!op.has_gpu_span) return;
-    ++timed;
-    if (!op.channels_disjoint) return;
-    ++disjoint;
-    if (example == nullptr) example = &op;
-  };
-  for (const auto& op : c.collectives) count(op);
-  for (const auto& op : c.alltoall.alltoalls) count(op);
-  if (disjoint == 0) return;
-  diagnostics.warn("disjoint channel spans",
-                   fmt::format("{}: {} of {} timed collective(s) (first: {} seq {}) have KernelCh "
-                               "channels that never ran at the same time; their GPU spans may "
-                               "take in other work",
-                               c.dump.path, disjoint, timed, example->func_name, example->seq),
-                   disjoint);
-}
-
-// KernelCh events whose timestamps belong to another work item: left out of the GPU spans.
-void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
-  const KernelChannelCheck& check = c.kernel_channels;
-  if (check.stale() == 0) return;
-  std::uint64_t untimed = 0;
-  std::string by_func;
-  for (const auto& f : summarize_by_func(c)) {
-    untimed += f.untimed_stale;
-    if (f.stale_channels == 0) continue;
-    by_func += fmt::format("{}{} {} of {}", by_func.empty() ? "" : ", ", f.func, f.stale_channels,
-                           f.kernel_channels);
-  }
-  diagnostics.warn(
-      "stale KernelCh timestamps",
-      fmt::format("{}: {} of {} KernelCh events carry timestamps of another work item (NCCL ring "
-                  "desynchronisation) and are left out of GPU spans ({}); {} operation(s) left "
-                  "without a valid channel are reported without GPU time",
-                  c.dump.path, check.stale(), check.kernel_channels,
-                  by_func.empty() ? "none attached to a collective" : by_func, untimed),
-      check.stale());
-}
-
-}  // namespace
-
-bool is_npkt_input(const std::string& path) {
-  if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
-  if (!io::path_exists(path) || io::is_special_file(path)) return false;
-  if (ends_with_npkt(path)) return true;
-  std::vector<std::uint8_t> prefix;
-  if (!io::read_prefix_into(path, sizeof(format::kMagic), prefix)) return false;
-  return ingest::looks_like_npkt(prefix.data(), prefix.size());
-}
-
-std::string comm_hex(std::uint64_t hash) {
-  return fmt::format("{:016x}", hash);
-}
 
 std::string describe_comm(const Communicator& comm) {
   std::string s = "comm " + comm_hex(comm.comm_hash);
@@ -119,78 +25,20 @@ std::string describe_instance(const CollectiveInstance& inst) {
 }
 
 Result<LoadedCaptures> load_npkt_input(const CommonOptions& o) {
-  NPKIT_TRY(reject_legacy_options(o));
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
-  std::vector<std::string> paths;
-  if (io::is_directory(o.path)) {
-    auto found = ingest::find_npkt_files(o.path);
-    if (!found) return found.error();
-    paths = std::move(*found);
-  } else {
-    paths.push_back(o.path);
-  }
+  ImportOptions options;
+  options.path = o.path;
+  options.ranks = o.ranks;
+  options.event_table = o.event_table;
+  options.phase_map = o.phase_map;
+  options.cpu_record_size = o.cpu_record_size;
+  options.skip_bad = o.skip_bad;
+  auto user = read_phase_map_file(o.phase_map);
+  if (!user) return user.error();
+  auto input = NpktInput::open(options, *user);
+  if (!input) return input.error();
   LoadedCaptures loaded;
-  std::vector<std::int32_t> seen_ranks;
-  bool any_event_records = false;
-  std::size_t skipped = 0;
-  std::string first_skipped;
-  for (const auto& path : paths) {
-    auto dump = ingest::read_npkt_file(path);
-    if (!dump && paths.size() > 1 && o.skip_bad) {
-      loaded.diagnostics.warn("unreadable file skipped (--skip-bad)", dump.error().message);
-      if (skipped++ == 0) first_skipped = dump.error().message;
-      continue;
-    }
-    if (!dump && paths.size() > 1) {
-      return Error{dump.error().message + " (--skip-bad analyzes the other " +
-                   std::to_string(paths.size() - 1) + " file(s) of " + o.path + ")"};
-    }
-    if (!dump) return dump.error();
-    for (const auto& w : dump->warnings) loaded.diagnostics.warn("npkt reader", path + ": " + w);
-    const std::int32_t rank = dump->comm.rank;
-    seen_ranks.push_back(rank);
-    any_event_records = any_event_records || dump->has_event_streams();
-    const bool selected =
-        rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
-    if (!selected) continue;
-    loaded.files.push_back(build_rank_capture(std::move(*dump)));
-    warn_stale_channels(*loaded.files.back(), loaded.diagnostics);
-    warn_disjoint_channels(*loaded.files.back(), loaded.diagnostics);
-  }
-  if (skipped == paths.size()) {
-    return Error{"no readable .npkt file in " + o.path + ": all " + std::to_string(skipped) +
-                 " skipped (--skip-bad); the first: " + first_skipped};
-  }
-  if (loaded.files.empty()) {
-    std::sort(seen_ranks.begin(), seen_ranks.end());
-    seen_ranks.erase(std::unique(seen_ranks.begin(), seen_ranks.end()), seen_ranks.end());
-    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
-                 rank_ranges(seen_ranks) + ")"};
-  }
-  if (!o.phase_map.empty() && !any_event_records) {
-    return Error{"--phase-map applies to legacy NPKit dump directories and to event records; " +
-                 o.path + " holds .npkt dumps without event records"};
-  }
-  auto user_rules = read_user_phase_map(o);
-  if (!user_rules) return user_rules.error();
-  for (const auto& f : loaded.files) {
-    add_event_file(loaded.events, f->dump, f->clock, loaded.diagnostics);
-  }
-  resolve_event_phases(loaded.events, *user_rules);
-  loaded.event_streams = check_event_streams(loaded.events, loaded.diagnostics);
-  std::vector<const RankCapture*> captures;
-  for (const auto& f : loaded.files) captures.push_back(f.get());
-  loaded.comms = join_communicators(captures, loaded.diagnostics);
-  for (const auto& comm : loaded.comms) {
-    for (const auto& inst : comm.instances) {
-      if (inst.missing_ranks.empty()) continue;
-      loaded.diagnostics.warn(
-          "instance missing ranks",
-          fmt::format("comm {}: {}: no event on rank(s) {}", comm_hex(comm.comm_hash),
-                      describe_instance(inst), rank_ranges(inst.missing_ranks)));
-    }
-  }
+  static_cast<npkit::LoadedCaptures&>(loaded) = std::move((*input)->captures());
+  loaded.diagnostics = std::move((*input)->diagnostics());
   return loaded;
 }
 

@@ -10,12 +10,12 @@
 #include "analysis/join/arrival_skew.hpp"
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
-#include "analysis/sync/profiler_rank_summary.hpp"
 #include "commands/cross_rank_output.hpp"
 #include "commands/html_report.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "import/npkt/npkt_run.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
 #include "output/text_table.hpp"
 #include "run/nccl_tests_convention.hpp"
 

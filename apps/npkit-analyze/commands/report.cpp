@@ -121,7 +121,7 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
                  " is an npkit summary: report draws it with --format html; for tables, "
                  "diff or compare it with another run"};
   }
-  if (is_npkt_input(o.path)) return run_npkt_report(o, context);
+  if (is_npkt_path(o.path)) return run_npkt_report(o, context);
   if (is_json_input(o.path)) return run_json_report(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();

@@ -19,7 +19,7 @@ namespace {
 constexpr std::size_t kSniffBytes = 64;
 
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
-  if (is_npkt_input(o.path)) {
+  if (is_npkt_path(o.path)) {
     auto loaded = load_npkt_input(o);
     if (!loaded) return loaded.error();
     std::vector<const RankCapture*> files;

@@ -30,7 +30,7 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
                  ": trace writes a Chrome/Perfetto trace, which is JSON (--format json); tables "
                  "in table, csv or md come from info, report and bandwidth"};
   }
-  if (is_npkt_input(o.path)) return run_npkt_trace(o, context);
+  if (is_npkt_path(o.path)) return run_npkt_trace(o, context);
   if (is_json_input(o.path)) return run_json_trace(o, context);
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();

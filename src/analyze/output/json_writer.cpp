@@ -115,4 +115,25 @@ void JsonWriter::value(double v) {
   fmt::format_to(std::back_inserter(out_), "{}", v);
 }
 
+void JsonWriter::value(bool v) {
+  before_value();
+  out_.append(v ? "true" : "false");
+}
+
+void write_warnings_json(JsonWriter& w, const Diagnostics& d) {
+  w.key("warnings");
+  w.begin_array();
+  for (const auto& g : d.warnings()) {
+    w.begin_object();
+    w.field("category", g.category);
+    w.field("count", g.count);
+    w.key("examples");
+    w.begin_array();
+    for (const auto& e : g.examples) w.value(e);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+}
+
 }  // namespace npkit

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/diagnostics.hpp"
+
 namespace npkit {
 
 class JsonWriter {
@@ -30,6 +32,7 @@ class JsonWriter {
   void value(int v) { value(static_cast<std::int64_t>(v)); }
   void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
   void value(double v);
+  void value(bool v);
 
   template <typename T>
   void field(std::string_view k, const T& v) {
@@ -48,5 +51,8 @@ class JsonWriter {
 
 // Appends `s` as a JSON string literal (with quotes) to `out`.
 void append_json_string(std::string& out, std::string_view s);
+
+// Writes "warnings": [{category, count, examples}] into the object `w` has open.
+void write_warnings_json(JsonWriter& w, const Diagnostics& diagnostics);
 
 }  // namespace npkit

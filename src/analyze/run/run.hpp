@@ -17,7 +17,9 @@
 //   channels. order is the operation's position in the rank's stream of operations of the
 //   communicator (in start order); members launched in one group share a non-zero group; launch_ns
 //   is when the host called the operation, kUnknownTime where the input does not say.
-// - Instances are ordered by their earliest start over ranks.
+// - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
+//   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
+//   input cannot show AlltoAll as one operation ("" when it can, or holds none).
 #pragma once
 
 #include <cstdint>
@@ -84,6 +86,8 @@ struct RunCommunicator {
   std::vector<std::int32_t> absent_ranks;
   std::vector<RunInstance> instances;
   std::vector<JoinGap> gaps;
+  std::vector<std::string> notes;    // what a reader of its times should know, a line each
+  std::string alltoall_unavailable;  // why no AlltoAll instance could be made, where known
 
   // Every rank names its host.
   bool hosts_known() const;

@@ -78,7 +78,17 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
   }
 }
 
-void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuilder& b) {
+// Whether the ranks' times are on one clock (one host, or hosts unknown: one assumed), so that
+// times of different ranks can be compared.
+bool one_clock(const RunCommunicator& comm) {
+  for (const auto& r : comm.ranks) {
+    if (r.host != comm.ranks.front().host) return false;
+  }
+  return true;
+}
+
+void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool comparable,
+                  RowBuilder& b) {
   ++b.row.instances;
   std::int64_t last_start = INT64_MIN;
   std::int64_t last_end = INT64_MIN;
@@ -93,7 +103,7 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuild
   }
   if (timed > 0) ++b.row.timed_instances;
   const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
-  if (timed == needed && inst.missing_ranks.empty()) {
+  if (comparable && timed == needed && inst.missing_ranks.empty()) {
     b.true_times.push_back(static_cast<double>(sat_sub(last_end, last_start)));
   }
 }
@@ -147,6 +157,7 @@ bool selected(std::string_view coll, const RunInstance& inst) {
 std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) {
   std::map<RowKey, RowBuilder> builders;
   for (const auto& comm : run.comms) {
+    const bool comparable = one_clock(comm);
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {
@@ -164,7 +175,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
         b.row.algo = inst.algo;
         b.row.proto = inst.proto;
       }
-      add_instance(comm, inst, b);
+      add_instance(comm, inst, comparable, b);
     }
     add_periods(comm, keys, builders);
   }

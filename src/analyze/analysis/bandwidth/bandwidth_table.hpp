@@ -15,7 +15,8 @@
 //   input has no launch times), when all count. Send/Recv rows have none. It is what
 //   nccl-tests' wall clock over N back-to-back launches / N tends to for large N.
 // - true time = median over the instances timed on all nranks ranks (a Send/Recv pair: its two
-//   ends) of (last rank's end − last rank's start).
+//   ends) of (last rank's end − last rank's start); only when the ranks' times are on one clock
+//   (every rank on one host, or no host named).
 // - channels = the most channels any member ran on.
 // - `coll` selects rows as --coll does: "all", or the lower-case key of the row's func
 //   (run/nccl_names.hpp coll_key: "allreduce", ..., "alltoall", "sendrecv").

@@ -86,4 +86,20 @@ std::vector<PhaseSpread> phase_spreads(const std::vector<RankPhases>& ranks,
   return out;
 }
 
+std::vector<RankInfo> gpu_phase_infos(const std::vector<RankPhases>& ranks,
+                                      const PhaseAssignment& phases) {
+  std::vector<RankInfo> infos;
+  for (const auto& r : ranks) {
+    RankInfo info;
+    info.rank = static_cast<std::int32_t>(r.rank);
+    info.reference_ns = r.gpu_reference_ns;
+    for (std::size_t p = 0; p < r.gpu.size() && p < phases.phase_names.size(); ++p) {
+      if (r.gpu[p].ns == 0 && r.gpu[p].count == 0) continue;
+      info.phases.push_back({phases.phase_names[p], r.gpu[p].ns});
+    }
+    infos.push_back(std::move(info));
+  }
+  return infos;
+}
+
 }  // namespace npkit

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "import/legacy/span_reader.hpp"
+#include "run/cross_rank_input.hpp"
 #include "run/phase_map.hpp"
 
 namespace npkit {
@@ -60,5 +61,10 @@ struct PhaseSpread {
 // One entry per phase that occurs on any rank (GPU first, then CPU), in phase-id order.
 std::vector<PhaseSpread> phase_spreads(const std::vector<RankPhases>& ranks,
                                        const PhaseAssignment& phases);
+
+// Each rank's GPU phase totals as the cross-rank analysis takes them (run/cross_rank_input.hpp:
+// reference = the rank's GPU collective time; phases with no time and no span left out).
+std::vector<RankInfo> gpu_phase_infos(const std::vector<RankPhases>& ranks,
+                                      const PhaseAssignment& phases);
 
 }  // namespace npkit

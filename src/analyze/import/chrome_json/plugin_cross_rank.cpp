@@ -23,24 +23,15 @@ struct Member {
 
 using InstanceKey = std::tuple<std::string_view, std::uint64_t, std::uint32_t>;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  const std::size_t mid = v.size() / 2;
-  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid), v.end());
-  if (v.size() % 2 == 1) return v[mid];
-  const double upper = v[mid];
-  return (*std::max_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(mid)) + upper) / 2;
-}
-
 // "5-7" or "5".
 std::string seq_range(std::uint64_t first, std::uint64_t last) {
   return first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
 }
 
-void add_gap(CrossRankInput& input, std::string kind, std::string detail, std::uint64_t count,
+void add_gap(RunCommunicator& comm, std::string kind, std::string detail, std::uint64_t count,
              std::string_view category, Diagnostics& diagnostics) {
-  diagnostics.warn(category, input.scope + ": " + detail, count);
-  input.gaps.push_back(JoinGap{input.scope, std::move(kind), std::move(detail)});
+  diagnostics.warn(category, comm.scope + ": " + detail, count);
+  comm.gaps.push_back(JoinGap{comm.scope, std::move(kind), std::move(detail)});
 }
 
 // SeqNum values missing per rank and function.
@@ -53,7 +44,7 @@ void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics) {
       std::sort(list.begin(), list.end());
       list.erase(std::unique(list.begin(), list.end()), list.end());
       if (list.front() > 0) {
-        add_gap(comm.input, "seq start",
+        add_gap(comm.run, "seq start",
                 fmt::format("rank {} {}: SeqNum starts at {}; {} earlier one(s) are not in the "
                             "trace (dropped, or the trace began late)",
                             t->rank, func, list.front(), list.front()),
@@ -72,7 +63,7 @@ void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics) {
         }
       }
       if (missing == 0) continue;
-      add_gap(comm.input, "seq jump",
+      add_gap(comm.run, "seq jump",
               fmt::format("rank {} {}: {} SeqNum value(s) missing ({}{}): events the plugin "
                           "dropped",
                           t->rank, func, missing, where, shown > 3 ? ", ..." : ""),
@@ -88,8 +79,21 @@ bool same_operation(const Member& a, const Member& b) {
          a.trace->name(a.coll->proto) == b.trace->name(b.coll->proto);
 }
 
+// nccl-tests' count(elements) of a collective of S bytes.
+std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t element_size,
+                               std::int32_t nranks) {
+  std::uint64_t per = element_size;
+  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
+      func == NcclFunc::kAllToAll) {
+    per *= static_cast<std::uint64_t>(std::max(nranks, 1));
+  }
+  return per == 0 ? 0 : bytes / per;
+}
+
 void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
+  RunCommunicator& run = comm.run;
   std::map<InstanceKey, std::vector<Member>> joined;
+  std::map<const PluginColl*, std::uint32_t> order;
   for (const PluginRankTrace* t : comm.ranks) {
     if (t == nullptr) continue;
     std::map<std::pair<std::string_view, std::uint64_t>, std::uint32_t> occurrences;
@@ -97,62 +101,67 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
       const std::string_view func = t->name(c.func);
       const std::uint32_t occ = occurrences[{func, c.seq}]++;
       joined[{func, c.seq, occ}].push_back(Member{t->rank, &c, t});
+      order.emplace(&c, static_cast<std::uint32_t>(order.size()));
     }
   }
   const auto present = static_cast<std::uint32_t>(
       std::count_if(comm.ranks.begin(), comm.ranks.end(), [](auto* t) { return t != nullptr; }));
-  struct RowAccum {
-    PluginCollRow row;
-    std::map<std::int32_t, std::vector<double>> durations;
-  };
-  std::map<std::tuple<std::string_view, std::uint64_t, std::string_view, std::string_view,
-                      std::string_view>,
-           RowAccum>
-      rows;
   std::uint64_t lacking = 0;
   std::string lacking_examples;
   std::uint64_t mismatched = 0;
   for (const auto& [key, members] : joined) {
     const auto& [func, seq, occ] = key;
-    std::string label = fmt::format("{} seq {}", func, seq);
-    if (occ > 0) label += fmt::format(" (occurrence {})", occ);
+    RunInstance inst;
+    inst.func = std::string(func);
+    inst.seq = seq;
+    inst.occurrence = occ;
+    inst.label = fmt::format("{} seq {}", func, seq);
+    if (occ > 0) inst.label += fmt::format(" (occurrence {})", occ);
     const Member& first = members.front();
-    if (!std::all_of(members.begin(), members.end(),
-                     [&](const Member& m) { return same_operation(first, m); })) {
-      std::string detail = label + ":";
+    inst.agree = std::all_of(members.begin(), members.end(),
+                             [&](const Member& m) { return same_operation(first, m); });
+    if (!inst.agree) {
+      std::string detail = inst.label + ":";
       for (const auto& m : members) {
         detail += fmt::format(" rank {} {} {} {}/{}", m.rank, m.coll->count,
                               m.trace->name(m.coll->datatype), m.trace->name(m.coll->algo),
                               m.trace->name(m.coll->proto));
       }
-      comm.input.gaps.push_back(JoinGap{comm.input.scope, "count mismatch", detail});
+      run.gaps.push_back(JoinGap{run.scope, "count mismatch", detail});
       ++mismatched;
-      continue;
     }
     if (members.size() < present) {
-      if (lacking++ < 3) lacking_examples += (lacking_examples.empty() ? "" : ", ") + label;
+      if (lacking++ < 3) lacking_examples += (lacking_examples.empty() ? "" : ", ") + inst.label;
+      for (const PluginRankTrace* t : comm.ranks) {
+        if (t == nullptr) continue;
+        const bool held = std::any_of(members.begin(), members.end(),
+                                      [&](const Member& m) { return m.rank == t->rank; });
+        if (!held) inst.missing_ranks.push_back(t->rank);
+      }
     }
-    const std::string& datatype = first.trace->name(first.coll->datatype);
-    const std::uint64_t bytes = nccl_tests_bytes(parse_nccl_func(func), first.coll->count,
-                                                 nccl_datatype_size(datatype), comm.nranks);
-    JoinedInstance inst;
-    inst.collective = std::string(func);
-    inst.label = label;
-    inst.bytes = bytes;
-    RowAccum& acc = rows[{func, bytes, first.trace->name(first.coll->algo),
-                          first.trace->name(first.coll->proto), datatype}];
-    ++acc.row.instances;
+    inst.type = first.trace->name(first.coll->datatype);
+    inst.algo = first.trace->name(first.coll->algo);
+    inst.proto = first.trace->name(first.coll->proto);
+    const NcclFunc f = parse_nccl_func(func);
+    const std::uint32_t element = nccl_datatype_size(inst.type);
+    inst.bytes = nccl_tests_bytes(f, first.coll->count, element, comm.nranks);
+    inst.count = nccl_tests_count(f, inst.bytes, element, comm.nranks);
     for (const auto& m : members) {
-      acc.row.channels = std::max(acc.row.channels, m.coll->channels);
-      if (m.coll->end_ns == kNeverEnded) continue;
-      inst.ranks.push_back(RankTimes{m.rank, m.coll->start_ns, m.coll->end_ns});
-      acc.durations[m.rank].push_back(
-          static_cast<double>(sat_sub(m.coll->end_ns, m.coll->start_ns)));
+      RunMember member;
+      member.rank = m.rank;
+      member.timed = m.coll->end_ns != kNeverEnded;
+      member.start_ns = m.coll->start_ns;
+      member.end_ns = member.timed ? m.coll->end_ns : m.coll->start_ns;
+      member.order = order.at(m.coll);
+      member.channels = m.coll->channels;
+      inst.members.push_back(member);
     }
-    if (!inst.ranks.empty()) comm.input.instances.push_back(std::move(inst));
+    std::sort(inst.members.begin(), inst.members.end(),
+              [](const RunMember& a, const RunMember& b) { return a.rank < b.rank; });
+    run.instances.push_back(std::move(inst));
   }
   if (lacking > 0) {
-    add_gap(comm.input, "missing ranks",
+    add_gap(run, "missing ranks",
             fmt::format("{} instance(s) lack some rank ({}{})", lacking, lacking_examples,
                         lacking > 3 ? ", ..." : ""),
             lacking, "missing ranks", diagnostics);
@@ -161,27 +170,17 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
     diagnostics.warn("count mismatch",
                      fmt::format("{}: {} instance(s) whose ranks disagree on count, type, "
                                  "algorithm or protocol were not joined",
-                                 comm.input.scope, mismatched),
+                                 run.scope, mismatched),
                      mismatched);
   }
-  for (auto& [key, acc] : rows) {
-    const auto& [func, bytes, algo, proto, datatype] = key;
-    PluginCollRow& row = acc.row;
-    row.func = std::string(func);
-    row.bytes = bytes;
-    row.algo = std::string(algo);
-    row.proto = std::string(proto);
-    row.datatype = std::string(datatype);
-    row.ranks = static_cast<std::uint32_t>(acc.durations.size());
-    double sum = 0;
-    for (auto& [rank, d] : acc.durations) sum += median(std::move(d));
-    row.time_ns = row.ranks > 0 ? sum / row.ranks : 0;
-    row.algbw_gbps = gb_per_s(static_cast<double>(bytes), row.time_ns);
-    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(func)),
-                                            static_cast<std::uint32_t>(comm.nranks));
-    row.busbw_gbps = conv ? row.algbw_gbps * conv->factor : 0;
-    comm.rows.push_back(std::move(row));
-  }
+  auto earliest = [](const RunInstance& i) {
+    std::int64_t t = INT64_MAX;
+    for (const auto& m : i.members) t = std::min(t, m.start_ns);
+    return t;
+  };
+  std::stable_sort(
+      run.instances.begin(), run.instances.end(),
+      [&](const RunInstance& a, const RunInstance& b) { return earliest(a) < earliest(b); });
 }
 
 }  // namespace
@@ -207,27 +206,29 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
   std::vector<PluginCommunicator> out;
   for (auto& [hash, comm] : comms) {
     comm.nranks = static_cast<std::int32_t>(comm.ranks.size());
-    CrossRankInput& in = comm.input;
-    in.scope = fmt::format("comm {:016x}", hash);
-    in.time_source = time_source;
-    in.nranks = comm.nranks;
-    in.hosts_known = true;
+    RunCommunicator& run = comm.run;
+    run.hash = hash;
+    run.scope = fmt::format("comm {:016x}", hash);
+    run.time_source = time_source;
+    run.nranks = comm.nranks;
     std::string absent;
     std::uint64_t absent_count = 0;
     for (std::size_t r = 0; r < comm.ranks.size(); ++r) {
       const PluginRankTrace* t = comm.ranks[r];
       if (t == nullptr) {
         absent += (absent.empty() ? "" : ", ") + std::to_string(r);
+        run.absent_ranks.push_back(static_cast<std::int32_t>(r));
         ++absent_count;
         continue;
       }
-      RankInfo info;
-      info.rank = t->rank;
-      info.host = t->host.empty() ? fmt::format("process {} (rank {})", t->pid, t->rank) : t->host;
-      in.ranks.push_back(std::move(info));
+      RunRank rank;
+      rank.rank = t->rank;
+      rank.host = t->host.empty() ? fmt::format("process {} (rank {})", t->pid, t->rank) : t->host;
+      rank.clock = t->host.empty() ? "the process's own trace clock" : "the trace's common clock";
+      run.ranks.push_back(std::move(rank));
     }
     if (absent_count > 0) {
-      add_gap(in, "absent ranks", fmt::format("rank(s) {} have no trace", absent), absent_count,
+      add_gap(run, "absent ranks", fmt::format("rank(s) {} have no trace", absent), absent_count,
               "absent ranks", diagnostics);
     }
     find_seq_gaps(comm, diagnostics);

@@ -1,15 +1,15 @@
 // import/chrome_json/plugin_cross_rank.hpp — the collectives of profiler-plugin JSON traces, joined
-// across ranks per communicator, as the cross-rank analysis reads them (run/cross_rank_input.hpp)
-// and as nccl-tests-style rows.
+// across ranks per communicator into the run model (run/run.hpp).
 // Contract:
 // - A communicator's ranks are the traces with its CommHash (a second trace of a (comm, rank) is
 //   ignored with a warning); nranks = the highest rank + 1 (the traces do not say it).
 // - Instances: collectives joined by (function, SeqNum); the k-th occurrence of a key on a rank
-//   joins the k-th on the others. A rank's (start, end) = its collective's start and end; one that
-//   never ended is left out of the instance. bytes = nccl-tests' S (Count × data type size, × n
-//   for AllGather / ReduceScatter / AlltoAll); label "AllReduce seq 5".
-// - An instance whose members disagree on Count, data type, algorithm or protocol is not used:
-//   a "count mismatch" gap names it.
+//   joins the k-th on the others. A rank's member is timed from its collective's start to its
+//   end; one that never ended is untimed. bytes = nccl-tests' S (Count × data type size, × n for
+//   AllGather / ReduceScatter / AlltoAll), count its count column, type the data type's NCCL
+//   name; label "AllReduce seq 5"; order = the collective's position in its trace.
+// - An instance whose members disagree on Count, data type, algorithm or protocol has agree =
+//   false and a "count mismatch" gap names it.
 // - Gaps (the example plugin drops events when a fixed-size pool is full, and keeps only the
 //   newest ones when it wraps): "seq jump" per rank and function — SeqNum values missing between
 //   the lowest and highest seen, with how many; "seq start" when a rank's lowest SeqNum of a
@@ -17,12 +17,9 @@
 //   (instances some ranks lack, the first few named); "absent ranks" (ranks without a trace).
 //   Each gap is also a "SeqNum gaps" / "missing ranks" warning.
 // - Clocks: each example-plugin process counts µs from its own plugin init, so every rank is its
-//   own "host" ("process PID, rank R"); the analysis estimates one offset per rank from the joined
-//   instances and reports their uncertainty (analysis/align/host_offsets.hpp). Our traces of .npkt
-//   dumps name the real host; ranks on one host share its clock.
-// - Rows: one per (function, S, algorithm, protocol, data type) of the communicator: instances,
-//   time = mean over ranks of each rank's median duration (end − start, on its own clock: no
-//   offset enters), algbw = S / time and busbw with the nccl-tests factor for nranks.
+//   own "host" ("process PID (rank R)"); the analysis estimates one offset per rank from the
+//   joined instances and reports their uncertainty (analysis/align/host_offsets.hpp). Our traces
+//   of .npkt dumps name the real host; ranks on one host share its clock.
 #pragma once
 
 #include <cstdint>
@@ -30,31 +27,16 @@
 #include <vector>
 
 #include "import/chrome_json/plugin_trace_decoder.hpp"
-#include "run/cross_rank_input.hpp"
+#include "run/run.hpp"
 #include "util/diagnostics.hpp"
 
 namespace npkit::ingest {
-
-struct PluginCollRow {
-  std::string func;
-  std::string algo;
-  std::string proto;
-  std::string datatype;
-  std::uint64_t bytes = 0;  // nccl-tests' S
-  std::uint64_t instances = 0;
-  std::uint32_t ranks = 0;
-  std::uint32_t channels = 0;  // the most any member ran on
-  double time_ns = 0;
-  double algbw_gbps = 0;
-  double busbw_gbps = 0;
-};
 
 struct PluginCommunicator {
   std::uint64_t comm_hash = 0;
   std::int32_t nranks = 0;
   std::vector<const PluginRankTrace*> ranks;  // by rank
-  CrossRankInput input;
-  std::vector<PluginCollRow> rows;
+  RunCommunicator run;
 };
 
 // `traces` must outlive the result. Communicators in CommHash order. `time_source` says what the

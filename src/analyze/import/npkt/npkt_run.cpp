@@ -194,6 +194,19 @@ RunCommunicator run_communicator(const Communicator& comm) {
   const auto order = stream_order(comm);
   for (const auto& inst : comm.instances) out.instances.push_back(run_instance(comm, inst, order));
   add_instance_gaps(out, comm);
+  bool alltoall = false;
+  bool self_copy_untimed = false;
+  for (const RankCapture* r : comm.ranks) {
+    alltoall = alltoall || !r->alltoall.alltoalls.empty();
+    self_copy_untimed = self_copy_untimed || r->alltoall.self_ops_without_kernel_channels > 0;
+    if (out.alltoall_unavailable.empty()) out.alltoall_unavailable = r->alltoall.reason;
+  }
+  if (alltoall) out.alltoall_unavailable.clear();
+  if (alltoall && self_copy_untimed) {
+    out.notes.push_back(
+        "AlltoAll: each rank's Send/Recv to itself has no KernelCh events; time and true time "
+        "cover the transfers between ranks, the period the whole launch");
+  }
   return out;
 }
 

@@ -5,8 +5,8 @@
 namespace npkit {
 
 void CollectiveSpans::begin_track(const TrackFile& file, TimeDomain domain) {
-  track_on_host_ = domain == TimeDomain::kHost;
-  if (file.track.kind == TrackKind::kGpu && !track_on_host_) {
+  if (file.track.kind == TrackKind::kGpu && domain != TimeDomain::kHost) {
+    off_host_.insert({file.track.rank, file.track.index});
     incomplete_[{file.track.rank, file.track.index}] =
         "no TIME_SYNC: spans on the GPU counter's own clock, not comparable across ranks";
   }
@@ -18,7 +18,9 @@ void CollectiveSpans::on_span(const Span& span) {
   const std::int32_t c = phases_.collective_of_base[span.base];
   if (c == kNoCollective || phases_.collectives[c].algo == "p2p") return;
   auto& spans = spans_[{span.track.rank, span.base, span.track.index}];
-  if (track_on_host_) spans.push_back({span.start_ns, span.end_ns, span.entry_size});
+  if (!off_host_.contains({span.track.rank, span.track.index})) {
+    spans.push_back({span.start_ns, span.end_ns, span.entry_size});
+  }
 }
 
 void CollectiveSpans::end_track(const TrackFile& file, const TrackStats& stats) {
@@ -43,6 +45,7 @@ void CollectiveSpans::merge(CollectiveSpans&& other) {
     auto& mine = spans_[key];
     mine.insert(mine.end(), spans.begin(), spans.end());
   }
+  off_host_.insert(other.off_host_.begin(), other.off_host_.end());
   for (auto& [key, note] : other.incomplete_) {
     std::string& mine = incomplete_[key];
     mine += (mine.empty() ? "" : "; ") + note;
@@ -60,6 +63,7 @@ std::vector<RankInstanceTimes> CollectiveSpans::times() const {
     t.func = kind.func;
     t.algo = kind.algo;
     t.track = buffer;
+    t.track_kind = track_kind_;
     t.spans = spans;
     const auto note = incomplete_.find({rank, buffer});
     if (note != incomplete_.end()) t.incomplete = note->second;

@@ -9,17 +9,17 @@
 //   spans are not kept and the track is marked incomplete, so the join leaves out what it holds.
 //   A buffer that probably overflowed, holds unmatched events or a partial trailing record is
 //   marked incomplete with the numbers (spans may be missing).
-// - merge() appends another sink's tracks (the parallel reader's runs, merged in track order).
+// - Tracks may interleave (a Chrome trace orders its events as it likes): each track's spans keep
+//   their own order. merge() appends another sink's tracks (the parallel reader's runs, merged
+//   in track order).
 // - times() lists one RankInstanceTimes per (rank, name, buffer) seen, by rank, name and buffer,
 //   with the collective and algorithm of the name's rule; hosts are unknown (legacy dumps carry
 //   no hostname).
-// The .npkt event records (import/npkt/event_span_reader.hpp) stream spans of the same shape, one
-// track per stream: commands/cross_rank_output.hpp joins them with this sink too, then fills in
-// each rank's host and calls the tracks streams.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -32,8 +32,10 @@ namespace npkit {
 
 class CollectiveSpans : public SpanSink {
  public:
-  CollectiveSpans(const PhaseAssignment& phases, const std::vector<std::string>& base_names)
-      : phases_(phases), base_names_(base_names) {}
+  // `track_kind` names the tracks in gaps ("buffer", "stream").
+  CollectiveSpans(const PhaseAssignment& phases, const std::vector<std::string>& base_names,
+                  std::string track_kind = "buffer")
+      : phases_(phases), base_names_(base_names), track_kind_(std::move(track_kind)) {}
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
   void on_span(const Span& span) override;
@@ -46,7 +48,9 @@ class CollectiveSpans : public SpanSink {
   using Key = std::tuple<std::uint32_t, std::uint16_t, std::uint32_t>;  // rank, base, buffer
   const PhaseAssignment& phases_;
   const std::vector<std::string>& base_names_;
-  bool track_on_host_ = true;
+  std::string track_kind_;
+  // GPU tracks on the GPU counter's own clock, by (rank, buffer): tracks may interleave.
+  std::set<std::pair<std::uint32_t, std::uint32_t>> off_host_;
   std::map<Key, std::vector<OccurrenceSpan>> spans_;
   // Per (rank, buffer): why spans may be missing.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> incomplete_;

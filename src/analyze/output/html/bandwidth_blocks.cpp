@@ -54,8 +54,8 @@ LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_ax
   return p;
 }
 
-std::vector<Block> npkt_bandwidth_blocks(const std::vector<BandwidthRow>& rows,
-                                         const std::vector<SwitchPoint>& switches) {
+std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
+                                    const std::vector<SwitchPoint>& switches) {
   std::vector<Block> out;
   const bool several_comms = [&] {
     for (const auto& r : rows) {
@@ -129,56 +129,6 @@ std::vector<Block> npkt_bandwidth_blocks(const std::vector<BandwidthRow>& rows,
     if (!switch_text.empty()) {
       out.emplace_back(Paragraph{"Switch points of " + who + ": " + switch_text + "."});
     }
-    i = end;
-  }
-  return out;
-}
-
-std::vector<Block> legacy_bandwidth_blocks(const std::vector<CollectiveSizeRow>& rows) {
-  std::vector<Block> out;
-  for (std::size_t i = 0; i < rows.size();) {
-    std::size_t end = i;
-    while (end < rows.size() && rows[end].func == rows[i].func) ++end;
-    const std::string& func = rows[i].func;
-    SeriesSet busbw;
-    SeriesSet time;
-    TextTable table;
-    table.title = func + ": nccl-tests-style rows";
-    table.columns = {"algo",
-                     "size (B)",
-                     "S (B)",
-                     "count",
-                     "ranks",
-                     "time p50 (us)",
-                     "min (us)",
-                     "max (us)",
-                     "algbw (GB/s)",
-                     "busbw (GB/s)",
-                     "all-ranks p50 (us)"};
-    for (std::size_t k = i; k < end; ++k) {
-      const CollectiveSizeRow& r = rows[k];
-      table.add_row({r.algo, std::to_string(r.size_field), fmt::format("{:.0f}", r.algbw_bytes),
-                     std::to_string(r.instances), std::to_string(r.ranks), us(r.rank_time_ns.p50),
-                     us(r.rank_time_ns.min), us(r.rank_time_ns.max), gbps(r.algbw_gbps),
-                     gbps(r.busbw_gbps),
-                     r.cross_rank_time_ns ? us(r.cross_rank_time_ns->p50) : "-"});
-      const std::string detail = fmt::format("{} instance(s) on {} rank(s), algbw {} GB/s",
-                                             r.instances, r.ranks, gbps(r.algbw_gbps));
-      busbw.of(r.algo).points.push_back({r.algbw_bytes, r.busbw_gbps, detail});
-      time.of(r.algo).points.push_back({r.algbw_bytes, r.rank_time_ns.p50, detail});
-    }
-    const std::string note =
-        "One point per (size, algorithm); time = the rank's earliest ENTRY to latest EXIT over "
-        "its buffers, median over ranks and instances, as in `bandwidth`.";
-    LinePlot bw = size_plot(func + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
-                            "busbw (GB/s)");
-    bw.series = std::move(busbw.series);
-    LinePlot lat = size_plot(func + ": time vs size", note, YAxis::kLog10, Unit::kNanoseconds,
-                             "time per operation");
-    lat.series = std::move(time.series);
-    out.emplace_back(std::move(bw));
-    out.emplace_back(std::move(lat));
-    out.emplace_back(Table{std::move(table), {}});
     i = end;
   }
   return out;

@@ -1,15 +1,12 @@
 // output/html/bandwidth_blocks.hpp — the bandwidth part of a report: per collective, busbw and
 // latency against message size with NCCL's algorithm/protocol switch points, and the
 // nccl-tests-style table.
-// Contract (.npkt rows, analysis/bandwidth/bandwidth_table.hpp): per (communicator, collective)
+// Contract (rows of analysis/bandwidth/bandwidth_table.hpp): per (communicator, collective)
 // in row order, a busbw plot and a time plot (log2 size axis; the time axis logarithmic), one
 // series per (algo, proto) — "-" when a row has none — with one point per timed row at x = S
 // (nccl-tests' size) and y = busbw or time (the GPU-span convention of `bandwidth`), and one marker
 // per switch point of that collective ("Ring/LL → Ring/Simple"). Then the rows as a table (the
-// columns of `bandwidth`). Untimed rows appear in the table only. Legacy rows
-// (analysis/bandwidth/collective_bandwidth.hpp): the same per collective with one series per
-// algorithm, x = S, y = busbw / median per-rank time; no switch points (legacy dumps carry no
-// protocol).
+// columns of `bandwidth`). Untimed rows appear in the table only.
 #pragma once
 
 #include <cstdint>
@@ -17,16 +14,12 @@
 #include <vector>
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
-#include "analysis/bandwidth/collective_bandwidth.hpp"
-#include "import/npkt/npkt_run.hpp"
 #include "output/html/report_model.hpp"
 
 namespace npkit::html {
 
-std::vector<Block> npkt_bandwidth_blocks(const std::vector<BandwidthRow>& rows,
-                                         const std::vector<SwitchPoint>& switches);
-
-std::vector<Block> legacy_bandwidth_blocks(const std::vector<CollectiveSizeRow>& rows);
+std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
+                                    const std::vector<SwitchPoint>& switches);
 
 // An empty plot against S (nccl-tests' size, log2 bytes axis) with these labels and y axis.
 LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_axis, Unit y_unit,

@@ -66,7 +66,7 @@ ReportModel build_legacy_report_model(LegacyReportInput in) {
         phase_bars(*in.phases, *in.ranks, false, "CPU proxy time per rank by phase", "CPU span"));
   }
   Section bandwidth{"bandwidth", "Bandwidth and latency vs size", {}};
-  bandwidth.blocks = legacy_bandwidth_blocks(in.bandwidth);
+  bandwidth.blocks = bandwidth_blocks(in.bandwidth, in.switches);
   if (in.bandwidth.empty()) {
     bandwidth.blocks.emplace_back(
         Paragraph{"No collective-level spans (e.g. ALL_REDUCE_RING) to time."});

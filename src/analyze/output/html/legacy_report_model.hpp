@@ -6,7 +6,7 @@
 // - "phases": GPU time per rank by phase (exclusive time of every span, phases/phase_breakdown;
 //   "other" shown, the share the named phases explain in the note) and the same for CPU proxy
 //   channels when there are any;
-// - "bandwidth": legacy_bandwidth_blocks over the collective rows;
+// - "bandwidth": bandwidth_blocks over the collective rows and switch points;
 // - "waits": the cross-rank analysis as cross_rank_blocks, when given;
 // - "timeline": `timeline`, else a paragraph with `timeline_absent`;
 // - "findings": the cross-rank analysis' findings.
@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/bandwidth/collective_bandwidth.hpp"
+#include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "import/legacy/legacy_dump.hpp"
@@ -29,7 +29,8 @@ struct LegacyReportInput {
   const LegacyDump* dump = nullptr;
   const PhaseAssignment* phases = nullptr;
   const std::vector<RankPhases>* ranks = nullptr;
-  std::vector<CollectiveSizeRow> bandwidth;
+  std::vector<BandwidthRow> bandwidth;
+  std::vector<SwitchPoint> switches;
   std::vector<std::string> warnings;
   const CrossRankAnalysis* cross = nullptr;
   std::optional<Timeline> timeline;

@@ -12,8 +12,8 @@
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
-#include "analysis/sync/profiler_rank_summary.hpp"
 #include "import/npkt/npkt_run.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/instance_choice.hpp"
@@ -253,7 +253,7 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
   const Run run = npkt_run(in.path, *in.comms);
   const auto rows = bandwidth_rows(run, "all");
   const auto switches = switch_points(rows);
-  bandwidth.blocks = npkt_bandwidth_blocks(rows, switches);
+  bandwidth.blocks = bandwidth_blocks(rows, switches);
   if (rows.empty()) bandwidth.blocks.emplace_back(Paragraph{"No collectives to time."});
 
   Section waits{"waits", "Stragglers and waits", {}};

@@ -5,8 +5,8 @@
 #include "commands/npkt_event_report.hpp"
 #include "support/shared_data.hpp"
 
+using npkit::OutputFormat;
 using npkit::cli::CommonOptions;
-using npkit::cli::OutputFormat;
 
 namespace {
 

@@ -14,6 +14,8 @@
 //   −1000 inside).
 #include <catch2/catch.hpp>
 
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/chrome_json/plugin_trace_decoder.hpp"
@@ -79,35 +81,40 @@ TEST_CASE("example plugin: join, SeqNum gap, rows and clock alignment", "[chrome
   REQUIRE(comms.size() == 1);
   const auto& c = comms[0];
   CHECK(c.nranks == 2);
-  CHECK(c.input.scope == "comm 0000000000000007");
-  CHECK(c.input.hosts_known);
-  REQUIRE(c.input.ranks.size() == 2);
-  CHECK(c.input.ranks[0].host == "process 1001 (rank 0)");
-  CHECK(c.input.ranks[1].host == "process 1002 (rank 1)");
-  REQUIRE(c.input.instances.size() == 4);
-  CHECK(c.input.instances[2].label == "AllReduce seq 2");
-  CHECK(c.input.instances[2].ranks.size() == 1);
-  CHECK(c.input.instances[0].bytes == 4194304);
-  REQUIRE(c.input.gaps.size() == 2);
-  CHECK(c.input.gaps[0].kind == "seq jump");
-  CHECK(c.input.gaps[1].kind == "missing ranks");
+  const CrossRankInput input = cross_rank_input(c.run);
+  CHECK(input.scope == "comm 0000000000000007");
+  CHECK(input.hosts_known);
+  REQUIRE(input.ranks.size() == 2);
+  CHECK(input.ranks[0].host == "process 1001 (rank 0)");
+  CHECK(input.ranks[1].host == "process 1002 (rank 1)");
+  REQUIRE(input.instances.size() == 4);
+  CHECK(input.instances[2].label == "AllReduce seq 2");
+  CHECK(input.instances[2].ranks.size() == 1);
+  CHECK(input.instances[0].bytes == 4194304);
+  CHECK(c.run.instances[2].missing_ranks == std::vector<std::int32_t>{1});
+  REQUIRE(input.gaps.size() == 2);
+  CHECK(input.gaps[0].kind == "seq jump");
+  CHECK(input.gaps[1].kind == "missing ranks");
   CHECK(warning_lines(d) ==
         "SeqNum gaps: comm 0000000000000007: rank 1 AllReduce: 1 SeqNum value(s) missing (2): "
         "events the plugin dropped\n"
         "missing ranks: comm 0000000000000007: 1 instance(s) lack some rank (AllReduce seq 2)\n");
 
-  REQUIRE(c.rows.size() == 1);
-  const auto& row = c.rows[0];
+  Run run;
+  run.comms.push_back(c.run);
+  const auto rows = bandwidth_rows(run, "all");
+  REQUIRE(rows.size() == 1);
+  const auto& row = rows[0];
   CHECK(row.func == "AllReduce");
   CHECK(row.bytes == 4194304);
   CHECK(row.instances == 4);
-  CHECK(row.ranks == 2);
+  CHECK(row.ranks.size() == 2);
   CHECK(row.channels == 2);
   CHECK(row.time_ns == Approx(177500));
   CHECK(row.algbw_gbps == Approx(4194304.0 / 177500));
   CHECK(row.busbw_gbps == Approx(4194304.0 / 177500));
 
-  const CrossRankAnalysis a = analyze_cross_rank(c.input, Thresholds{});
+  const CrossRankAnalysis a = analyze_cross_rank(input, Thresholds{});
   CHECK(a.alignment.status == AlignmentStatus::kAligned);
   CHECK(a.alignment.offset_of(0) == 0);
   CHECK(a.alignment.offset_of(1) == Approx(-1049000));

@@ -12,8 +12,8 @@
 #include <set>
 
 #include "analysis/join/arrival_skew.hpp"
-#include "analysis/sync/profiler_rank_summary.hpp"
 #include "import/npkt/communicator_join.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
 #include "support/npkt_writer.hpp"
 #include "support/shared_data.hpp"
 

@@ -1,4 +1,4 @@
-#include "analysis/sync/profiler_rank_summary.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
 
 #include <algorithm>
 #include <map>

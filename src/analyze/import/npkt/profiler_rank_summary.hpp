@@ -1,4 +1,4 @@
-// analysis/sync/profiler_rank_summary.hpp — one rank's collectives by function.
+// import/npkt/profiler_rank_summary.hpp — one rank's collectives by function.
 // Contract: one row per NCCL function name present on the rank (derived AlltoAll included, the
 // Send/Recv inside them not), in name order: operations, how many have a GPU span, their total
 // and median GPU span (ns), their KernelCh events, how many of those are stale and how many

@@ -1,0 +1,180 @@
+#include "import/chrome_json/chrome_input.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "import/chrome_json/trace_producer.hpp"
+#include "import/spans/collective_spans.hpp"
+#include "import/spans/occurrence_join.hpp"
+#include "import/spans/span_tee.hpp"
+#include "util/file_io.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::string_view kJsonExtension = ".json";
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// Feeds one sink from the interleaved stream: each track begun when first met, all ended after
+// the read, in track order.
+class SinkFeeder : public ingest::JsonSpanTarget {
+ public:
+  explicit SinkFeeder(SpanSink& sink) : sink_(sink) {}
+  void on_span(const Span& span, TimeDomain domain) override {
+    begin(span.track, domain);
+    sink_.on_span(span);
+  }
+  void on_unmatched(const UnmatchedEvent& event, TimeDomain domain) override {
+    begin(event.track, domain);
+    sink_.on_unmatched(event);
+  }
+  void finish(const std::vector<ingest::JsonTrack>& tracks) {
+    for (const auto& t : tracks) {
+      begin(t.track, t.stats.domain);
+      sink_.end_track(TrackFile{t.track, t.path, 0}, t.stats);
+    }
+  }
+
+ private:
+  void begin(const TrackRef& track, TimeDomain domain) {
+    if (has_last_ && last_ == track) return;
+    if (begun_.insert(ingest::track_order(track)).second) {
+      sink_.begin_track(TrackFile{track, std::string(), 0}, domain);
+    }
+    last_ = track;
+    has_last_ = true;
+  }
+  SpanSink& sink_;
+  std::set<std::tuple<std::uint32_t, int, std::uint32_t>> begun_;
+  TrackRef last_;
+  bool has_last_ = false;
+};
+
+std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& traces) {
+  const bool example = std::any_of(traces.begin(), traces.end(), [](const auto& t) {
+    return t.producer == ingest::TraceProducer::kNcclExample;
+  });
+  return example ? "COLL events of NCCL's example profiler plugin: b (enqueue) to e (completion), "
+                   "on each process's own clock (µs since its plugin init)"
+                 : "GPU spans of the collectives (first to last KernelCh) on each host's clock, "
+                   "from npkit-analyze's trace of .npkt dumps";
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
+  if (!io::is_directory(path)) return std::vector<std::string>{path};
+  auto entries = io::list_directory(path);
+  if (!entries) return entries.error();
+  std::vector<std::string> files;
+  for (const auto& e : *entries) {
+    if (e.regular && ends_with(e.name, kJsonExtension)) {
+      files.push_back(io::join_path(path, e.name));
+    }
+  }
+  if (files.empty()) return Error{path + ": no *.json file in the directory"};
+  return files;
+}
+
+Result<bool> is_profiler_trace(const std::vector<std::string>& files) {
+  auto identity = ingest::identify_trace(files.front());
+  if (!identity) return identity.error();
+  const auto p = identity->producer;
+  return p == ingest::TraceProducer::kNcclExample || p == ingest::TraceProducer::kOwnProfiler;
+}
+
+Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
+    const ImportOptions& o, const std::vector<std::string>& files, const PhaseMap& user) {
+  if (o.cpu_record_size != 0) {
+    return Error{"--cpu-record-size applies to legacy NPKit dump directories; " + o.path +
+                 " is a JSON trace"};
+  }
+  auto input = std::make_unique<ChromeSpanInput>();
+  input->path_ = o.path;
+  input->ranks_ = o.ranks;
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  input->read_.ranks = *filter;
+  input->read_.progress = o.progress;
+  auto spans = ingest::open_json_span_input(
+      files, o.event_table, PhaseMap::builtin().with_user_rules(user), input->diagnostics_);
+  if (!spans) return spans.error();
+  input->input_ = std::move(*spans);
+  return input;
+}
+
+Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
+  CollectiveSpans collectives(phases(), span_names());
+  SpanTee tee(*sinks.front(), collectives);
+  SinkFeeder feeder(tee);
+  NPKIT_TRY(ingest::read_json_spans(input_, read_, tracks_, feeder, diagnostics_));
+  feeder.finish(tracks_.tracks());
+  const auto& seen = tracks_.seen_ranks();
+  if (!seen.empty() && tracks_.ranks().empty()) {
+    return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", ranks_, path_,
+                             *seen.begin(), *seen.rbegin())};
+  }
+  std::vector<std::int32_t> ranks;
+  for (auto r : tracks_.ranks()) ranks.push_back(static_cast<std::int32_t>(r));
+  const std::int32_t nranks = seen.empty() ? 0 : static_cast<std::int32_t>(*seen.rbegin()) + 1;
+  Run run;
+  run.path = path_;
+  run.kind = InputKind::kChromeTrace;
+  run.comms.push_back(join_by_occurrence(
+      collectives.times(), path_,
+      "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, as the "
+      "trace places them)",
+      nranks, ranks));
+  return run;
+}
+
+Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
+    const ImportOptions& o, const std::vector<std::string>& files) {
+  const char* option = nullptr;
+  if (o.event_table != "auto") option = "--event-table";
+  if (!o.phase_map.empty()) option = "--phase-map";
+  if (o.cpu_record_size != 0) option = "--cpu-record-size";
+  if (option != nullptr) {
+    return Error{std::string(option) + " applies to NPKit event traces and dumps; " + o.path +
+                 " holds profiler-plugin traces"};
+  }
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  auto input = std::make_unique<ChromeProfilerInput>();
+  input->path_ = o.path;
+  auto traces = ingest::read_profiler_traces(files, input->diagnostics_);
+  if (!traces) return traces.error();
+  std::set<std::int32_t> seen;
+  for (auto& t : *traces) {
+    seen.insert(t.rank);
+    if (t.rank >= 0 && filter->contains(static_cast<std::uint32_t>(t.rank))) {
+      input->traces_.push_back(std::move(t));
+    }
+  }
+  if (input->traces_.empty()) {
+    return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", o.ranks,
+                             o.path, seen.empty() ? -1 : *seen.begin(),
+                             seen.empty() ? -1 : *seen.rbegin())};
+  }
+  input->time_source_ = profiler_time_source(input->traces_);
+  input->comms_ =
+      ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
+  input->phases_ = assign_phases(PhaseMap{}, EventTable{});
+  return input;
+}
+
+Result<Run> ChromeProfilerInput::read(const std::vector<SpanSink*>&) {
+  Run run;
+  run.path = path_;
+  run.kind = InputKind::kChromeTrace;
+  for (const auto& c : comms_) run.comms.push_back(c.run);
+  return run;
+}
+
+}  // namespace npkit

@@ -1,0 +1,80 @@
+// import/chrome_json/chrome_input.hpp — Chrome-trace JSON as RunInputs (import/run_input.hpp).
+// Contract:
+// - PATH is a *.json file or a directory of them (read in name order); every file must be the
+//   same shape, recognised by its producer (trace_producer.hpp).
+// - ChromeSpanInput: traces of NPKit spans (NPKit's generator, our trace of legacy dumps). The
+//   events become the binary reader's spans for the same dump (json_span_source.hpp); read()
+//   streams them to one sink (tracks interleave as the files order them; each track is begun
+//   once, when first met, and ended after the read, in track order) and joins the top-level
+//   collective spans by occurrence into one communicator (scope PATH, nranks = the highest rank
+//   + 1). --ranks must select a rank the trace holds.
+// - ChromeProfilerInput: traces of profiler-plugin events (NCCL's example plugin, our trace of
+//   .npkt dumps), joined per communicator (plugin_cross_rank.hpp); they hold no spans.
+//   --event-table, --phase-map and --cpu-record-size are Errors.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "import/chrome_json/json_span_source.hpp"
+#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/run_input.hpp"
+
+namespace npkit {
+
+// The JSON files of PATH: the file itself, or the *.json files of a directory in name order.
+Result<std::vector<std::string>> chrome_trace_files(const std::string& path);
+
+// Whether the files are traces of profiler-plugin events (else of NPKit spans).
+Result<bool> is_profiler_trace(const std::vector<std::string>& files);
+
+class ChromeSpanInput : public RunInput {
+ public:
+  static Result<std::unique_ptr<ChromeSpanInput>> open(const ImportOptions& options,
+                                                       const std::vector<std::string>& files,
+                                                       const PhaseMap& user);
+  InputKind kind() const override { return InputKind::kChromeTrace; }
+  const PhaseAssignment& phases() const override { return input_.names->phases(); }
+  const std::vector<std::string>& span_names() const override {
+    return input_.names->table().base_names();
+  }
+  bool has_spans() const override { return true; }
+  unsigned threads() const override { return 1; }
+  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  const ingest::JsonSpanInput& spans() const { return input_; }
+  const ingest::TrackBook& tracks() const { return tracks_; }
+
+ private:
+  std::string path_;
+  std::string ranks_;
+  ingest::JsonSpanInput input_;
+  ingest::JsonSpanReadOptions read_;
+  ingest::TrackBook tracks_;
+};
+
+class ChromeProfilerInput : public RunInput {
+ public:
+  static Result<std::unique_ptr<ChromeProfilerInput>> open(const ImportOptions& options,
+                                                           const std::vector<std::string>& files);
+  InputKind kind() const override { return InputKind::kChromeTrace; }
+  const PhaseAssignment& phases() const override { return phases_; }
+  const std::vector<std::string>& span_names() const override { return no_names_; }
+  bool has_spans() const override { return false; }
+  unsigned threads() const override { return 1; }
+  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  const std::vector<ingest::PluginRankTrace>& traces() const { return traces_; }
+  const std::vector<ingest::PluginCommunicator>& comms() const { return comms_; }
+  // What the collectives' start and end are, for the reader.
+  const std::string& time_source() const { return time_source_; }
+
+ private:
+  std::string path_;
+  std::vector<ingest::PluginRankTrace> traces_;  // the selected ranks; comms_ point into it
+  std::vector<ingest::PluginCommunicator> comms_;
+  std::string time_source_;
+  PhaseAssignment phases_;
+  std::vector<std::string> no_names_;
+};
+
+}  // namespace npkit

@@ -1,0 +1,84 @@
+#include "import/legacy/legacy_input.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "import/spans/collective_spans.hpp"
+#include "import/spans/occurrence_join.hpp"
+#include "import/spans/span_tee.hpp"
+
+namespace npkit {
+namespace {
+
+unsigned reader_threads(const LegacyDump& dump, unsigned requested) {
+  if (requested != 0) return std::min(requested, 64u);
+  constexpr std::uint64_t kSmallDump = 16ull << 20;
+  std::uint64_t bytes = 0;
+  for (const auto& r : dump.layout.ranks) {
+    for (const auto* files : {&r.gpu, &r.cpu}) {
+      for (const auto& f : *files) bytes += f.bytes;
+    }
+  }
+  if (bytes < kSmallDump) return 1;
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+}
+
+}  // namespace
+
+Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
+                                                       const PhaseMap& user) {
+  auto input = std::make_unique<LegacyInput>();
+  input->path_ = o.path;
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  input->read_.ranks = *filter;
+  input->read_.progress = o.progress;
+  LegacyDumpOptions options;
+  options.event_table = o.event_table;
+  options.cpu_record_size = o.cpu_record_size;
+  auto dump = open_legacy_dump(o.path, options, input->diagnostics_);
+  if (!dump) return dump.error();
+  input->dump_ = std::move(*dump);
+  const auto& ranks = input->dump_.layout.ranks;
+  if (std::none_of(ranks.begin(), ranks.end(),
+                   [&](const RankFiles& r) { return filter->contains(r.rank); })) {
+    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
+                 std::to_string(ranks.front().rank) + ".." + std::to_string(ranks.back().rank) +
+                 ")"};
+  }
+  input->phases_ = assign_phases(PhaseMap::builtin().with_user_rules(user), input->dump_.table);
+  input->threads_ = reader_threads(input->dump_, o.threads);
+  return input;
+}
+
+Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
+  std::vector<std::unique_ptr<CollectiveSpans>> collectives;
+  std::vector<std::unique_ptr<SpanTee>> tees;
+  std::vector<SpanSink*> targets;
+  for (SpanSink* sink : sinks) {
+    collectives.push_back(std::make_unique<CollectiveSpans>(phases_, dump_.table.base_names()));
+    tees.push_back(std::make_unique<SpanTee>(*sink, *collectives.back()));
+    targets.push_back(tees.back().get());
+  }
+  NPKIT_TRY(read_legacy_spans_parallel(dump_, phases_, read_, targets, diagnostics_));
+  for (std::size_t i = 1; i < collectives.size(); ++i) {
+    collectives[0]->merge(std::move(*collectives[i]));
+  }
+  std::vector<std::int32_t> ranks;
+  for (const auto& r : dump_.layout.ranks) {
+    if (read_.ranks.contains(r.rank)) ranks.push_back(static_cast<std::int32_t>(r.rank));
+  }
+  const std::int32_t nranks = static_cast<std::int32_t>(
+      dump_.layout.ranks.empty() ? 0 : dump_.layout.ranks.back().rank + 1);
+  Run run;
+  run.path = path_;
+  run.kind = InputKind::kLegacyDump;
+  run.comms.push_back(join_by_occurrence(
+      collectives[0]->times(), path_,
+      "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, "
+      "TIME_SYNC-aligned host clock)",
+      nranks, ranks));
+  return run;
+}
+
+}  // namespace npkit

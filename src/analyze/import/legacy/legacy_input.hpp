@@ -1,0 +1,39 @@
+// import/legacy/legacy_input.hpp — a legacy NPKit dump directory as a RunInput
+// (import/run_input.hpp).
+// Contract: the dump is opened with --event-table and --cpu-record-size (import/legacy/
+// legacy_dump.hpp) and its phases resolved from the built-in rules with `user` first. read()
+// streams the selected ranks' spans on threads() readers (one per core, at most 8, one under
+// 16 MB; --threads sets it) and joins the top-level collective spans by occurrence
+// (import/spans/occurrence_join.hpp) into the run's one communicator: scope = the dump's path,
+// nranks = the highest rank with files + 1; legacy dumps name no host. `dump()` gives `info`
+// what it describes.
+#pragma once
+
+#include <memory>
+
+#include "import/legacy/legacy_dump.hpp"
+#include "import/run_input.hpp"
+
+namespace npkit {
+
+class LegacyInput : public RunInput {
+ public:
+  static Result<std::unique_ptr<LegacyInput>> open(const ImportOptions& options,
+                                                   const PhaseMap& user);
+  InputKind kind() const override { return InputKind::kLegacyDump; }
+  const PhaseAssignment& phases() const override { return phases_; }
+  const std::vector<std::string>& span_names() const override { return dump_.table.base_names(); }
+  bool has_spans() const override { return true; }
+  unsigned threads() const override { return threads_; }
+  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  const LegacyDump& dump() const { return dump_; }
+
+ private:
+  std::string path_;
+  LegacyDump dump_;
+  PhaseAssignment phases_;
+  SpanReadOptions read_;
+  unsigned threads_ = 1;
+};
+
+}  // namespace npkit

@@ -1,0 +1,221 @@
+#include "import/npkt/npkt_input.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string_view>
+
+#include "import/npkt/event_span_reader.hpp"
+#include "import/npkt/npkt_directory.hpp"
+#include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_run.hpp"
+#include "import/npkt/profiler_rank_summary.hpp"
+#include "import/spans/collective_spans.hpp"
+#include "import/spans/occurrence_join.hpp"
+#include "import/spans/span_tee.hpp"
+#include "npkit/format.hpp"
+#include "util/file_io.hpp"
+
+namespace npkit {
+namespace {
+
+bool ends_with_npkt(const std::string& path) {
+  const std::string_view ext = format::kFileExtension;
+  return path.size() > ext.size() && std::string_view(path).substr(path.size() - ext.size()) == ext;
+}
+
+// "2-3,5" for a sorted list of ranks.
+std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+Status reject_legacy_options(const ImportOptions& o) {
+  const char* option = nullptr;
+  if (o.event_table != "auto") option = "--event-table";
+  if (o.cpu_record_size != 0) option = "--cpu-record-size";
+  if (option == nullptr) return Ok{};
+  return Error{std::string(option) + " applies to legacy NPKit dump directories; " + o.path +
+               " holds .npkt dumps"};
+}
+
+// Collectives whose channels never ran together: their spans may include other work.
+void warn_disjoint_channels(const RankCapture& c, Diagnostics& diagnostics) {
+  std::uint64_t timed = 0;
+  std::uint64_t disjoint = 0;
+  const ProfilerCollective* example = nullptr;
+  auto count = [&](const ProfilerCollective& op) {
+    if (!op.has_gpu_span) return;
+    ++timed;
+    if (!op.channels_disjoint) return;
+    ++disjoint;
+    if (example == nullptr) example = &op;
+  };
+  for (const auto& op : c.collectives) count(op);
+  for (const auto& op : c.alltoall.alltoalls) count(op);
+  if (disjoint == 0) return;
+  diagnostics.warn("disjoint channel spans",
+                   fmt::format("{}: {} of {} timed collective(s) (first: {} seq {}) have KernelCh "
+                               "channels that never ran at the same time; their GPU spans may "
+                               "take in other work",
+                               c.dump.path, disjoint, timed, example->func_name, example->seq),
+                   disjoint);
+}
+
+// KernelCh events whose timestamps belong to another work item: left out of the GPU spans.
+void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
+  const KernelChannelCheck& check = c.kernel_channels;
+  if (check.stale() == 0) return;
+  std::uint64_t untimed = 0;
+  std::string by_func;
+  for (const auto& f : summarize_by_func(c)) {
+    untimed += f.untimed_stale;
+    if (f.stale_channels == 0) continue;
+    by_func += fmt::format("{}{} {} of {}", by_func.empty() ? "" : ", ", f.func, f.stale_channels,
+                           f.kernel_channels);
+  }
+  diagnostics.warn(
+      "stale KernelCh timestamps",
+      fmt::format("{}: {} of {} KernelCh events carry timestamps of another work item (NCCL ring "
+                  "desynchronisation) and are left out of GPU spans ({}); {} operation(s) left "
+                  "without a valid channel are reported without GPU time",
+                  c.dump.path, check.stale(), check.kernel_channels,
+                  by_func.empty() ? "none attached to a collective" : by_func, untimed),
+      check.stale());
+}
+
+std::string instance_name(const CollectiveInstance& inst) {
+  if (inst.is_pair()) {
+    return fmt::format("Send/Recv {} -> {} #{}", inst.sender, inst.receiver, inst.seq);
+  }
+  std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
+  if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
+  return s;
+}
+
+}  // namespace
+
+bool is_npkt_path(const std::string& path) {
+  if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
+  if (!io::path_exists(path) || io::is_special_file(path)) return false;
+  if (ends_with_npkt(path)) return true;
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, sizeof(format::kMagic), prefix)) return false;
+  return ingest::looks_like_npkt(prefix.data(), prefix.size());
+}
+
+std::string comm_hex(std::uint64_t hash) {
+  return fmt::format("{:016x}", hash);
+}
+
+Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const PhaseMap& user) {
+  NPKIT_TRY(reject_legacy_options(o));
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  std::vector<std::string> paths;
+  if (io::is_directory(o.path)) {
+    auto found = ingest::find_npkt_files(o.path);
+    if (!found) return found.error();
+    paths = std::move(*found);
+  } else {
+    paths.push_back(o.path);
+  }
+  auto input = std::make_unique<NpktInput>();
+  input->path_ = o.path;
+  LoadedCaptures& loaded = input->loaded_;
+  Diagnostics& diagnostics = input->diagnostics_;
+  std::vector<std::int32_t> seen_ranks;
+  bool any_event_records = false;
+  std::size_t skipped = 0;
+  std::string first_skipped;
+  for (const auto& path : paths) {
+    auto dump = ingest::read_npkt_file(path);
+    if (!dump && paths.size() > 1 && o.skip_bad) {
+      diagnostics.warn("unreadable file skipped (--skip-bad)", dump.error().message);
+      if (skipped++ == 0) first_skipped = dump.error().message;
+      continue;
+    }
+    if (!dump && paths.size() > 1) {
+      return Error{dump.error().message + " (--skip-bad analyzes the other " +
+                   std::to_string(paths.size() - 1) + " file(s) of " + o.path + ")"};
+    }
+    if (!dump) return dump.error();
+    for (const auto& w : dump->warnings) diagnostics.warn("npkt reader", path + ": " + w);
+    const std::int32_t rank = dump->comm.rank;
+    seen_ranks.push_back(rank);
+    any_event_records = any_event_records || dump->has_event_streams();
+    const bool selected =
+        rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
+    if (!selected) continue;
+    loaded.files.push_back(build_rank_capture(std::move(*dump)));
+    warn_stale_channels(*loaded.files.back(), diagnostics);
+    warn_disjoint_channels(*loaded.files.back(), diagnostics);
+  }
+  if (skipped == paths.size()) {
+    return Error{"no readable .npkt file in " + o.path + ": all " + std::to_string(skipped) +
+                 " skipped (--skip-bad); the first: " + first_skipped};
+  }
+  if (loaded.files.empty()) {
+    std::sort(seen_ranks.begin(), seen_ranks.end());
+    seen_ranks.erase(std::unique(seen_ranks.begin(), seen_ranks.end()), seen_ranks.end());
+    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
+                 rank_ranges(seen_ranks) + ")"};
+  }
+  if (!o.phase_map.empty() && !any_event_records) {
+    return Error{"--phase-map applies to legacy NPKit dump directories and to event records; " +
+                 o.path + " holds .npkt dumps without event records"};
+  }
+  for (const auto& f : loaded.files) {
+    add_event_file(loaded.events, f->dump, f->clock, diagnostics);
+  }
+  resolve_event_phases(loaded.events, user);
+  loaded.event_streams = check_event_streams(loaded.events, diagnostics);
+  std::vector<const RankCapture*> captures;
+  for (const auto& f : loaded.files) captures.push_back(f.get());
+  loaded.comms = join_communicators(captures, diagnostics);
+  for (const auto& comm : loaded.comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.missing_ranks.empty()) continue;
+      diagnostics.warn("instance missing ranks",
+                       fmt::format("comm {}: {}: no event on rank(s) {}", comm_hex(comm.comm_hash),
+                                   instance_name(inst), rank_ranges(inst.missing_ranks)));
+    }
+  }
+  return input;
+}
+
+Result<Run> NpktInput::read(const std::vector<SpanSink*>& sinks) {
+  Run run = npkt_run(path_, loaded_.comms);
+  if (loaded_.events.empty()) return run;
+  const EventRecords& events = loaded_.events;
+  CollectiveSpans collectives(events.phases, events.names.base_names(), "stream");
+  SpanTee tee(*sinks.front(), collectives);
+  read_event_spans_into(events, tee);
+  std::vector<RankInstanceTimes> times = collectives.times();
+  if (times.empty()) return run;
+  std::map<std::int32_t, std::string> hosts;
+  std::vector<std::int32_t> ranks;
+  for (const auto& f : events.files) {
+    hosts.emplace(static_cast<std::int32_t>(f.rank), f.dump->meta("hostname"));
+    ranks.push_back(static_cast<std::int32_t>(f.rank));
+  }
+  for (auto& t : times) t.host = hosts[t.rank];
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  run.comms.push_back(join_by_occurrence(
+      times, path_,
+      "collective-level event spans (first ENTRY to last EXIT over the rank's streams, host "
+      "clock through each file's GPU clock fit)",
+      ranks.back() + 1, ranks));
+  return run;
+}
+
+}  // namespace npkit

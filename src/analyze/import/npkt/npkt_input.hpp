@@ -1,0 +1,67 @@
+// import/npkt/npkt_input.hpp — .npkt files (the profiler plugin's dumps and the event recorders'
+// dumps) as a RunInput (import/run_input.hpp).
+// Contract:
+// - PATH is a file or a directory of *.npkt files. Every file is read (an unreadable or
+//   malformed file is an Error naming it, or with --skip-bad in a directory an "unreadable file
+//   skipped" warning, all bad still an Error); the files whose rank --ranks selects are kept (the
+//   detached proxy-op file, rank -1, only with --ranks all), each rank's capture built and the
+//   communicators joined (import/npkt/communicator_join.hpp). Reader warnings become "npkt
+//   reader" warnings, stale KernelCh events (timestamps of another work item) a "stale KernelCh
+//   timestamps" warning per file, collectives whose valid KernelCh channels never ran together
+//   "disjoint channel spans" warnings, and each instance lacking a rank an "instance missing
+//   ranks" warning.
+// - A file may hold profiler records, event records, or both. The event records of the selected
+//   files are gathered in `events` (phases: --phase-map rules, then the names' hints, then the
+//   built-in rules) and paired once into `event_streams`, whose warnings join the others.
+//   --phase-map when no file holds event records is an Error.
+// - read() streams the event records' spans (one thread) and returns the run: the profiler
+//   communicators (import/npkt/npkt_run.hpp), then, when the event records hold collective-level
+//   spans, one more communicator of those joined by occurrence (scope = PATH, hosts from the
+//   files).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "import/npkt/communicator_join.hpp"
+#include "import/npkt/event_records.hpp"
+#include "import/npkt/event_stream_check.hpp"
+#include "import/npkt/profiler_capture.hpp"
+#include "import/run_input.hpp"
+
+namespace npkit {
+
+struct LoadedCaptures {
+  std::vector<std::unique_ptr<RankCapture>> files;  // selected files, in path order
+  std::vector<Communicator> comms;
+  EventRecords events;                            // refers into `files`
+  std::vector<EventStreamSummary> event_streams;  // every stream of `events`, in reading order
+};
+
+bool is_npkt_path(const std::string& path);
+
+// "0123456789abcdef" (16 lower-case hex digits, as in the file names).
+std::string comm_hex(std::uint64_t hash);
+
+class NpktInput : public RunInput {
+ public:
+  static Result<std::unique_ptr<NpktInput>> open(const ImportOptions& options,
+                                                 const PhaseMap& user);
+  InputKind kind() const override { return InputKind::kNpkt; }
+  const PhaseAssignment& phases() const override { return loaded_.events.phases; }
+  const std::vector<std::string>& span_names() const override {
+    return loaded_.events.names.base_names();
+  }
+  bool has_spans() const override { return !loaded_.events.empty(); }
+  unsigned threads() const override { return 1; }
+  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  const LoadedCaptures& captures() const { return loaded_; }
+  LoadedCaptures& captures() { return loaded_; }
+
+ private:
+  std::string path_;
+  LoadedCaptures loaded_;
+};
+
+}  // namespace npkit

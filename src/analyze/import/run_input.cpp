@@ -1,0 +1,138 @@
+#include "import/run_input.hpp"
+
+#include <string_view>
+
+#include "import/chrome_json/chrome_input.hpp"
+#include "import/legacy/legacy_input.hpp"
+#include "import/npkt/npkt_input.hpp"
+#include "import/summary/summary_json_reader.hpp"
+#include "util/file_io.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::size_t kSummarySniffBytes = 64;
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+bool is_summary_file(const std::string& path) {
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, kSummarySniffBytes, prefix)) return false;
+  return looks_like_summary(
+      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
+}
+
+const char* kind_name(DetectedKind kind) {
+  switch (kind) {
+    case DetectedKind::kLegacyDump:
+      return "NPKit event files";
+    case DetectedKind::kNpkt:
+      return ".npkt files";
+    case DetectedKind::kChromeTrace:
+      return "*.json traces";
+    case DetectedKind::kSummary:
+      return "a summary";
+  }
+  return "";
+}
+
+// What a directory holds, in the order of precedence.
+Result<DetectedInput> detect_directory(const std::string& path) {
+  auto entries = io::list_directory(path);
+  if (!entries) return entries.error();
+  bool legacy = false;
+  bool npkt = false;
+  bool json = false;
+  for (const auto& e : *entries) {
+    if (!e.regular) continue;
+    legacy = legacy || e.name.rfind("gpu_events_rank_", 0) == 0 ||
+             e.name.rfind("cpu_events_rank_", 0) == 0;
+    npkt = npkt || ends_with(e.name, ".npkt");
+    json = json || ends_with(e.name, ".json");
+  }
+  DetectedInput d;
+  std::vector<DetectedKind> present;
+  if (legacy) present.push_back(DetectedKind::kLegacyDump);
+  if (npkt) present.push_back(DetectedKind::kNpkt);
+  if (json) present.push_back(DetectedKind::kChromeTrace);
+  // A directory with none of them is read as a legacy dump, whose reader says what it lacks.
+  d.kind = present.empty() ? DetectedKind::kLegacyDump : present.front();
+  for (std::size_t i = 1; i < present.size(); ++i) d.ignored.push_back(kind_name(present[i]));
+  return d;
+}
+
+}  // namespace
+
+Result<DetectedInput> detect_input(const std::string& path) {
+  if (!io::path_exists(path)) return Error{path + ": no such file or directory"};
+  if (io::is_directory(path)) return detect_directory(path);
+  DetectedInput d;
+  if (is_npkt_path(path)) {
+    d.kind = DetectedKind::kNpkt;
+  } else if (!io::is_special_file(path) && is_summary_file(path)) {
+    d.kind = DetectedKind::kSummary;
+  } else if (!io::is_special_file(path) && ends_with(path, ".json")) {
+    d.kind = DetectedKind::kChromeTrace;
+  } else {
+    d.kind = DetectedKind::kLegacyDump;  // its reader says why a file is not a dump
+  }
+  return d;
+}
+
+Result<PhaseMap> read_phase_map_file(const std::string& path) {
+  if (path.empty()) return PhaseMap{};
+  auto text = io::read_text_file(path, 1 << 20);
+  if (!text) return text.error();
+  return PhaseMap::parse(*text, path);
+}
+
+Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
+  auto detected = detect_input(options.path);
+  if (!detected) return detected.error();
+  auto user = read_phase_map_file(options.phase_map);
+  if (!user) return user.error();
+  std::unique_ptr<RunInput> input;
+  switch (detected->kind) {
+    case DetectedKind::kSummary:
+      return Error{options.path +
+                   " is an npkit summary: diff or compare it with another run, or draw it with "
+                   "report --format html"};
+    case DetectedKind::kLegacyDump: {
+      auto legacy = LegacyInput::open(options, *user);
+      if (!legacy) return legacy.error();
+      input = std::move(*legacy);
+      break;
+    }
+    case DetectedKind::kNpkt: {
+      auto npkt = NpktInput::open(options, *user);
+      if (!npkt) return npkt.error();
+      input = std::move(*npkt);
+      break;
+    }
+    case DetectedKind::kChromeTrace: {
+      auto files = chrome_trace_files(options.path);
+      if (!files) return files.error();
+      auto profiler = is_profiler_trace(*files);
+      if (!profiler) return profiler.error();
+      if (*profiler) {
+        auto opened = ChromeProfilerInput::open(options, *files);
+        if (!opened) return opened.error();
+        input = std::move(*opened);
+      } else {
+        auto opened = ChromeSpanInput::open(options, *files, *user);
+        if (!opened) return opened.error();
+        input = std::move(*opened);
+      }
+      break;
+    }
+  }
+  for (const auto& what : detected->ignored) {
+    input->diagnostics().warn("ignored files",
+                              options.path + ": also holds " + what + ", which were not read");
+  }
+  return input;
+}
+
+}  // namespace npkit

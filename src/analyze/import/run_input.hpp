@@ -1,0 +1,97 @@
+// import/run_input.hpp — every input kind behind one interface, picked by one detector.
+// Contract:
+// - detect_input looks at a path once, by content: a directory of NPKit buffer files (legacy
+//   dump), .npkt files (a file starting with the npkt magic or named *.npkt, or a directory
+//   holding some), an npkit summary (a JSON object whose schema key is npkit-summary), or
+//   Chrome-trace JSON (a *.json file, or a directory of them). Anything else is an Error that
+//   says what was expected. A directory holding more than one kind is read as the first of
+//   legacy dump, .npkt, JSON, and an "ignored files" warning names what the others were.
+// - open_run_input opens the input for reading: options that do not apply to it are an Error
+//   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
+//   also to Chrome traces of NPKit spans; --phase-map to inputs with spans); so is a --ranks that
+//   selects no rank the input has. A summary is an Error: summaries are read by diff, compare
+//   and report --format html.
+// - RunInput::read streams every span of the selected ranks to `sinks` (threads() of them; the
+//   split does not depend on timing, so merging the sinks in order gives the same result for any
+//   thread count) and returns the run model; the input's warnings collect in diagnostics(). read
+//   is called once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "import/legacy/span_reader.hpp"
+#include "run/phase_map.hpp"
+#include "run/run.hpp"
+#include "util/diagnostics.hpp"
+#include "util/result.hpp"
+
+namespace npkit {
+
+enum class DetectedKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kSummary };
+
+struct DetectedInput {
+  DetectedKind kind = DetectedKind::kLegacyDump;
+  std::vector<std::string> ignored;  // what a mixed directory holds beside the chosen kind
+};
+
+Result<DetectedInput> detect_input(const std::string& path);
+
+struct ImportOptions {
+  std::string path;
+  std::string ranks = "all";
+  std::string event_table = "auto";
+  std::string phase_map;  // a file of extra phase rules, "" for none
+  unsigned cpu_record_size = 0;
+  unsigned threads = 0;  // 0: one per core (at most 8); one for inputs under 16 MB
+  bool skip_bad = false;
+  // Bytes read so far and in total (optional).
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+};
+
+class RunInput {
+ public:
+  virtual ~RunInput() = default;
+  virtual InputKind kind() const = 0;
+  // The phase rules resolved against the input's span names.
+  virtual const PhaseAssignment& phases() const = 0;
+  // Span base name per Span::base.
+  virtual const std::vector<std::string>& span_names() const = 0;
+  virtual unsigned threads() const = 0;
+  // Whether read() streams any span (a capture of profiler events alone has none).
+  virtual bool has_spans() const = 0;
+  virtual Result<Run> read(const std::vector<SpanSink*>& sinks) = 0;
+  Diagnostics& diagnostics() { return diagnostics_; }
+
+ protected:
+  Diagnostics diagnostics_;
+};
+
+Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options);
+
+// The rules of a --phase-map file (none for ""); an unreadable or malformed file is an Error
+// naming it and the line.
+Result<PhaseMap> read_phase_map_file(const std::string& path);
+
+// Reads `input` into input.threads() sinks made by `make_sink` and merges them in order into the
+// first; `run` receives the run model.
+template <typename Sink, typename MakeSink>
+Result<Sink> read_run(RunInput& input, Run& run, MakeSink make_sink) {
+  const unsigned n = std::max(1u, input.threads());
+  std::vector<std::unique_ptr<Sink>> sinks;
+  std::vector<SpanSink*> raw;
+  for (unsigned i = 0; i < n; ++i) {
+    sinks.push_back(std::make_unique<Sink>(make_sink()));
+    raw.push_back(sinks.back().get());
+  }
+  auto read = input.read(raw);
+  if (!read) return read.error();
+  run = std::move(*read);
+  for (unsigned i = 1; i < n; ++i) sinks[0]->merge(std::move(*sinks[i]));
+  return std::move(*sinks[0]);
+}
+
+}  // namespace npkit

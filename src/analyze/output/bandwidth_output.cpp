@@ -1,0 +1,346 @@
+#include "output/bandwidth_output.hpp"
+
+#include <fmt/format.h>
+
+#include "output/json_writer.hpp"
+#include "output/run_text.hpp"
+#include "run/nccl_names.hpp"
+
+namespace npkit {
+namespace {
+
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
+
+const RunCommunicator* comm_of(const Run& run, const BandwidthRow& r) {
+  for (const auto& c : run.comms) {
+    if (c.hash == r.comm_hash) return &c;
+  }
+  return nullptr;
+}
+
+std::string ranks_timed(const BandwidthRow& r) {
+  return fmt::format("{}/{}", r.ranks.size(), r.nranks);
+}
+
+TextTable csv_table(const BandwidthReport& b) {
+  TextTable t;
+  t.columns = {"comm",
+               "collective",
+               "size_bytes",
+               "count",
+               "type",
+               "algo",
+               "proto",
+               "nranks",
+               "instances",
+               "timed_instances",
+               "ranks_timed",
+               "time_ns",
+               "algbw_gbps",
+               "busbw_gbps",
+               "period_pairs",
+               "period_ns",
+               "period_algbw_gbps",
+               "period_busbw_gbps",
+               "true_instances",
+               "true_time_ns",
+               "true_algbw_gbps",
+               "true_busbw_gbps",
+               "channels"};
+  for (const auto& r : b.rows) {
+    const RunCommunicator* comm = comm_of(*b.run, r);
+    const bool timed = !r.ranks.empty();
+    t.add_row({comm ? comm_key(*comm) : "",
+               r.func,
+               std::to_string(r.bytes),
+               std::to_string(r.count),
+               r.type,
+               r.algo,
+               r.proto,
+               std::to_string(r.nranks),
+               std::to_string(r.instances),
+               std::to_string(r.timed_instances),
+               std::to_string(r.ranks.size()),
+               timed ? fmt::format("{:.1f}", r.time_ns) : "",
+               timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
+               timed ? fmt::format("{:.6f}", r.busbw_gbps) : "",
+               std::to_string(r.period_pairs),
+               r.period_ns ? fmt::format("{:.1f}", *r.period_ns) : "",
+               r.period_ns ? fmt::format("{:.6f}", r.period_algbw_gbps) : "",
+               r.period_ns ? fmt::format("{:.6f}", r.period_busbw_gbps) : "",
+               std::to_string(r.true_instances),
+               r.true_time_ns ? fmt::format("{:.1f}", *r.true_time_ns) : "",
+               r.true_time_ns ? fmt::format("{:.6f}", r.true_algbw_gbps) : "",
+               r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : "",
+               std::to_string(r.channels)});
+  }
+  return t;
+}
+
+TextTable event_table(const std::vector<SpanBandwidthRow>& rows, bool per_rank) {
+  TextTable t;
+  t.columns = {"rank", "event", "domain", "size bucket (B)", "count", "dur p50 (us)",
+               "p90",  "min",   "max",    "bw p50 (GB/s)",   "p90",   "min",
+               "max"};
+  for (const auto& r : rows) {
+    if (!per_rank && r.rank != kAllRanks) continue;
+    t.add_row({r.rank == kAllRanks ? "all" : std::to_string(r.rank), r.name, r.gpu ? "gpu" : "cpu",
+               std::to_string(r.bucket), std::to_string(r.duration_ns.count), us(r.duration_ns.p50),
+               us(r.duration_ns.p90), us(r.duration_ns.min), us(r.duration_ns.max),
+               gbps(r.gbps.p50), gbps(r.gbps.p90), gbps(r.gbps.min), gbps(r.gbps.max)});
+  }
+  return t;
+}
+
+void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::string& out) {
+  const bool markdown = f == OutputFormat::kMarkdown;
+  for (const auto& comm : b.run->comms) {
+    if (markdown) {
+      out += "## " + describe_communicator(comm) + "\n\n";
+    } else {
+      out += "\n" + describe_communicator(comm) + "\n";
+    }
+    render_line("Times: " + comm.time_source, f, out);
+    TextTable t = bandwidth_row_table(b.rows, comm);
+    if (t.rows.empty()) {
+      render_line("No collective instances for --coll " + b.coll, f, out);
+    } else {
+      t.title = bandwidth_table_title(comm.nranks);
+      render_table(t, f, out);
+    }
+    if (!comm.alltoall_unavailable.empty() && b.coll == "alltoall") {
+      render_line("AlltoAll is not available from this input: " + comm.alltoall_unavailable + ".",
+                  f, out);
+    }
+    std::uint64_t untimed = 0;
+    for (const auto& r : b.rows) {
+      if (r.comm_hash == comm.hash) untimed += r.instances - r.timed_instances;
+    }
+    if (untimed > 0) {
+      render_line(fmt::format("{} instance(s) have no GPU time on any rank: not timed", untimed), f,
+                  out);
+    }
+    for (const auto& note : comm.notes) render_line(note, f, out);
+    std::string lines;
+    for (const auto& s : b.switches) {
+      if (s.comm_hash != comm.hash) continue;
+      lines += fmt::format("{}{}: {}/{} up to {} B -> {}/{} from {} B (busbw {} -> {} GB/s)",
+                           markdown ? "\n- " : "\n  ", s.func, s.from_algo, s.from_proto,
+                           s.below_bytes, s.to_algo, s.to_proto, s.at_bytes,
+                           gbps(s.busbw_below_gbps), gbps(s.busbw_at_gbps));
+    }
+    if (!lines.empty()) {
+      render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
+    }
+  }
+}
+
+void write_events_text(const BandwidthReport& b, OutputFormat f, std::string& out) {
+  if (f != OutputFormat::kMarkdown) out += "\n";
+  if (!b.has_spans) {
+    render_line(fmt::format("Events by size bucket: none (this {} holds no spans)",
+                            input_kind_name(b.run->kind)),
+                f, out);
+    return;
+  }
+  TextTable t = event_table(b.events, b.per_rank);
+  t.title = b.per_rank ? "Events by size bucket (per rank, then all ranks)"
+                       : "Events by size bucket (all ranks)";
+  render_table(t, f, out);
+}
+
+void json_summary(JsonWriter& w, std::string_view key, const SampleSummary& s) {
+  w.key(key);
+  w.begin_object();
+  w.field("count", s.count);
+  w.field("min", s.min);
+  w.field("p10", s.p10);
+  w.field("p50", s.p50);
+  w.field("p90", s.p90);
+  w.field("max", s.max);
+  w.field("mean", s.mean);
+  w.end_object();
+}
+
+}  // namespace
+
+void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const BandwidthRow& r) {
+  w.begin_object();
+  w.field("comm", comm ? comm_key(*comm) : "");
+  w.field("collective", r.func);
+  w.field("size_bytes", r.bytes);
+  w.field("count", r.count);
+  w.field("type", r.type);
+  w.field("algo", r.algo);
+  w.field("proto", r.proto);
+  w.field("nranks", r.nranks);
+  w.field("instances", r.instances);
+  w.field("timed_instances", r.timed_instances);
+  w.field("ranks_timed", static_cast<std::uint64_t>(r.ranks.size()));
+  w.field("channels", r.channels);
+  if (!r.ranks.empty()) {
+    w.field("time_ns", r.time_ns);
+    w.field("algbw_gbps", r.algbw_gbps);
+    w.field("busbw_gbps", r.busbw_gbps);
+  }
+  w.field("period_pairs", r.period_pairs);
+  if (r.period_ns) {
+    w.field("period_ns", *r.period_ns);
+    w.field("period_algbw_gbps", r.period_algbw_gbps);
+    w.field("period_busbw_gbps", r.period_busbw_gbps);
+  }
+  w.field("true_instances", r.true_instances);
+  if (r.true_time_ns) {
+    w.field("true_time_ns", *r.true_time_ns);
+    w.field("true_algbw_gbps", r.true_algbw_gbps);
+    w.field("true_busbw_gbps", r.true_busbw_gbps);
+  }
+  w.key("per_rank");
+  w.begin_array();
+  for (const auto& m : r.ranks) {
+    w.begin_object();
+    w.field("rank", m.rank);
+    w.field("instances", m.instances);
+    w.field("median_ns", m.median_ns);
+    w.field("period_pairs", m.period_pairs);
+    if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+namespace {
+
+void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.bandwidth");
+  w.field("schema_version", 2);
+  w.field("path", b.run->path);
+  w.field("input", input_kind_key(b.run->kind));
+  w.field("coll", b.coll);
+  w.key("communicators");
+  w.begin_array();
+  for (const auto& c : b.run->comms) {
+    w.begin_object();
+    w.field("comm", comm_key(c));
+    w.field("name", c.name);
+    w.field("nranks", c.nranks);
+    w.key("ranks");
+    w.begin_array();
+    for (const auto& r : c.ranks) w.value(r.rank);
+    w.end_array();
+    w.field("instances", static_cast<std::uint64_t>(c.instances.size()));
+    w.field("time_source", c.time_source);
+    if (!c.alltoall_unavailable.empty()) w.field("alltoall_unavailable", c.alltoall_unavailable);
+    w.key("notes");
+    w.begin_array();
+    for (const auto& n : c.notes) w.value(n);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("collectives");
+  w.begin_array();
+  for (const auto& r : b.rows) write_bandwidth_row_json(w, comm_of(*b.run, r), r);
+  w.end_array();
+  w.key("switch_points");
+  w.begin_array();
+  for (const auto& s : b.switches) {
+    w.begin_object();
+    w.field("comm", s.comm_hash == 0 ? b.run->path : fmt::format("{:016x}", s.comm_hash));
+    w.field("collective", s.func);
+    w.field("below_bytes", s.below_bytes);
+    w.field("at_bytes", s.at_bytes);
+    w.field("from_algo", s.from_algo);
+    w.field("from_proto", s.from_proto);
+    w.field("to_algo", s.to_algo);
+    w.field("to_proto", s.to_proto);
+    w.field("busbw_below_gbps", s.busbw_below_gbps);
+    w.field("busbw_at_gbps", s.busbw_at_gbps);
+    w.end_object();
+  }
+  w.end_array();
+  w.field("has_spans", b.has_spans);
+  w.key("events");
+  w.begin_array();
+  for (const auto& r : b.events) {
+    w.begin_object();
+    if (r.rank == kAllRanks) {
+      w.field("rank", "all");
+    } else {
+      w.field("rank", r.rank);
+    }
+    w.field("event", r.name);
+    w.field("domain", r.gpu ? "gpu" : "cpu");
+    w.field("size_bucket", r.bucket);
+    w.field("total_bytes", r.total_bytes);
+    json_summary(w, "duration_ns", r.duration_ns);
+    json_summary(w, "gbps", r.gbps);
+    w.end_object();
+  }
+  w.end_array();
+  write_warnings_json(w, diagnostics);
+  w.end_object();
+}
+
+}  // namespace
+
+std::string bandwidth_table_title(std::int32_t nranks) {
+  return fmt::format(
+      "Collectives (nccl-tests conventions, n = {}; time = a rank's time of an instance, median "
+      "over instances, mean over ranks; period = start to start of back-to-back launches, median "
+      "over pairs, mean over ranks; true = last rank's start to last rank's end, on one clock; "
+      "timed = instances with a time; ranks = ranks timed of n)",
+      nranks);
+}
+
+TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm) {
+  TextTable t;
+  t.columns = {"collective",     "size (B)",     "count",       "type",         "algo",
+               "proto",          "instances",    "timed",       "ranks",        "time (us)",
+               "algbw (GB/s)",   "busbw (GB/s)", "period (us)", "period algbw", "period busbw",
+               "true time (us)", "true algbw",   "true busbw"};
+  for (const auto& r : rows) {
+    if (r.comm_hash != comm.hash) continue;
+    const bool timed = !r.ranks.empty();
+    t.add_row({r.func, std::to_string(r.bytes), r.count > 0 ? std::to_string(r.count) : "-",
+               or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),
+               or_dash(r.proto), std::to_string(r.instances), std::to_string(r.timed_instances),
+               ranks_timed(r), timed ? us(r.time_ns) : "-", timed ? gbps(r.algbw_gbps) : "-",
+               timed ? gbps(r.busbw_gbps) : "-", r.period_ns ? us(*r.period_ns) : "-",
+               r.period_ns ? gbps(r.period_algbw_gbps) : "-",
+               r.period_ns ? gbps(r.period_busbw_gbps) : "-",
+               r.true_time_ns ? us(*r.true_time_ns) : "-",
+               r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
+               r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
+  }
+  return t;
+}
+
+void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, OutputFormat f,
+                      std::string& out) {
+  if (f == OutputFormat::kJson) {
+    write_json(b, diagnostics, out);
+    return;
+  }
+  if (f == OutputFormat::kCsv) {
+    const bool collectives = b.view == "collectives" || (b.view == "auto" && !b.rows.empty());
+    render_table(collectives ? csv_table(b) : event_table(b.events, true), f, out);
+    return;
+  }
+  render_line(fmt::format("{}: {}, {} communicator(s), --coll {}", b.run->path,
+                          input_kind_name(b.run->kind), b.run->comms.size(), b.coll),
+              f, out);
+  if (b.view != "events") write_collectives_text(b, f, out);
+  if (b.view != "collectives") write_events_text(b, f, out);
+}
+
+}  // namespace npkit

@@ -1,0 +1,47 @@
+// output/bandwidth_output.hpp — `bandwidth` in every format, the same for every input kind.
+// Contract:
+// - Text and Markdown: a line naming the input, then per communicator its description, the
+//   collective table (bandwidth_row_table; a line when --coll selects none), its notes, the
+//   untimed instances and the switch points; then the events by size bucket (all ranks; per rank
+//   too with per_rank), or a line saying the input has no spans. `view` "collectives" or
+//   "events" shows one of the two parts.
+// - CSV: one table — the collective rows of every communicator (with a comm column), or the
+//   per-rank event rows when `view` is "events" or ("auto") there is no collective row.
+// - JSON: the "npkit-analyze.bandwidth" object, schema_version 2 (docs/cli.md).
+// - bandwidth_row_table is also `report`'s table of a communicator's rows.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/bandwidth/span_bandwidth.hpp"
+#include "output/json_writer.hpp"
+#include "output/render.hpp"
+#include "run/run.hpp"
+#include "util/diagnostics.hpp"
+
+namespace npkit {
+
+struct BandwidthReport {
+  const Run* run = nullptr;
+  std::string coll = "all";
+  std::string view = "auto";  // auto, collectives, events
+  bool per_rank = false;
+  bool has_spans = false;  // the input streams spans (the events view has something to show)
+  std::vector<BandwidthRow> rows;
+  std::vector<SwitchPoint> switches;
+  std::vector<SpanBandwidthRow> events;
+};
+
+// The collective table's title for a communicator of `nranks` ranks.
+std::string bandwidth_table_title(std::int32_t nranks);
+TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm);
+
+// One row as an object of the "collectives" array (for outputs that nest the rows).
+void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const BandwidthRow& row);
+
+void render_bandwidth(const BandwidthReport& report, const Diagnostics& diagnostics,
+                      OutputFormat format, std::string& out);
+
+}  // namespace npkit

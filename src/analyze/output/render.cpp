@@ -1,0 +1,96 @@
+#include "output/render.hpp"
+
+#include <fmt/format.h>
+
+#include <ctime>
+
+namespace npkit {
+
+void render_table(const TextTable& table, OutputFormat format, std::string& out) {
+  switch (format) {
+    case OutputFormat::kCsv:
+      render_csv(table, out);
+      return;
+    case OutputFormat::kMarkdown:
+      render_markdown(table, out);
+      return;
+    case OutputFormat::kTable:
+    case OutputFormat::kJson:
+    case OutputFormat::kHtml:
+      render_text(table, out);
+      return;
+  }
+}
+
+void render_line(const std::string& line, OutputFormat format, std::string& out) {
+  out += line;
+  out += format == OutputFormat::kMarkdown ? "\n\n" : "\n";
+}
+
+void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
+                   std::size_t indent, std::size_t key_width, const std::string& title) {
+  if (format == OutputFormat::kMarkdown) {
+    TextTable t;
+    t.title = title;
+    t.columns = {"field", "value"};
+    for (const auto& f : fields) t.add_row({f.key, f.value});
+    render_markdown(t, out);
+    return;
+  }
+  for (const auto& f : fields) {
+    out.append(indent, ' ');
+    out += f.key;
+    if (f.key.size() < key_width) out.append(key_width - f.key.size(), ' ');
+    out += f.value;
+    out += "\n";
+  }
+}
+
+void render_list(const std::string& heading, const std::vector<std::string>& items,
+                 OutputFormat format, std::string& out) {
+  const bool markdown = format == OutputFormat::kMarkdown;
+  out += heading;
+  out += markdown ? "\n\n" : "\n";
+  for (const auto& item : items) out += (markdown ? "- " : "  ") + item + "\n";
+  if (markdown) out += "\n";
+}
+
+void render_block(const TextTable& table, OutputFormat format, std::string& out) {
+  if (format == OutputFormat::kTable) out += "\n";
+  render_table(table, format, out);
+}
+
+void render_section_line(const std::string& line, OutputFormat format, std::string& out) {
+  if (format == OutputFormat::kTable) out += "\n";
+  render_line(line, format, out);
+}
+
+std::string TimeScale::operator()(double ns) const {
+  return fmt::format("{:.3f}", ns / ns_per_unit);
+}
+
+TimeScale time_scale_for(std::int64_t max_ns) {
+  if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
+  return TimeScale{1e3, "us"};
+}
+
+std::string describe_time(std::int64_t ns) {
+  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
+  if (ns < kYear2001)
+    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
+  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
+}
+
+std::string us(double ns) {
+  return fmt::format("{:.3f}", ns / 1e3);
+}
+std::string percent(double f) {
+  return fmt::format("{:.1f}%", 100.0 * f);
+}
+
+}  // namespace npkit

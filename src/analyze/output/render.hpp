@@ -1,0 +1,55 @@
+// output/render.hpp — the text forms every command writes: aligned text tables, CSV, GitHub
+// Markdown, and the number formats of their cells.
+// Contract:
+// - render_table renders a table as aligned text (kTable), CSV (kCsv) or Markdown (kMarkdown);
+//   kJson and kHtml are a caller's error and render text. render_line writes a line of prose (a
+//   paragraph of its own in Markdown); render_block / render_section_line do the same preceded
+//   by a blank line in text (a table, or a line that opens a section).
+// - render_fields: "key value" lines (text: `indent` spaces, the key left-aligned in `key_width`
+//   columns; an empty key continues the line above) or, in Markdown, a two-column table with
+//   `title` in bold above it. render_list: a heading and its items (text: indented by two
+//   spaces; Markdown: a bulleted list).
+// - Durations: us() microseconds with three decimals; TimeScale picks ms when the largest value
+//   shown is at least 10 ms, else us. percent() one decimal. describe_time: epoch nanoseconds
+//   after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a
+//   boot-relative steady clock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "output/text_table.hpp"
+
+namespace npkit {
+
+enum class OutputFormat { kTable, kJson, kCsv, kMarkdown, kHtml };
+
+void render_table(const TextTable& table, OutputFormat format, std::string& out);
+void render_line(const std::string& line, OutputFormat format, std::string& out);
+void render_block(const TextTable& table, OutputFormat format, std::string& out);
+void render_section_line(const std::string& line, OutputFormat format, std::string& out);
+
+struct Field {
+  std::string key;
+  std::string value;
+};
+void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
+                   std::size_t indent = 0, std::size_t key_width = 14,
+                   const std::string& title = "");
+void render_list(const std::string& heading, const std::vector<std::string>& items,
+                 OutputFormat format, std::string& out);
+
+struct TimeScale {
+  double ns_per_unit = 1e6;
+  const char* unit = "ms";
+  std::string operator()(double ns) const;
+  std::string header(const std::string& what) const { return what + " (" + unit + ")"; }
+};
+TimeScale time_scale_for(std::int64_t max_ns);
+
+std::string describe_time(std::int64_t ns);
+std::string us(double ns);
+std::string percent(double fraction);
+
+}  // namespace npkit

@@ -1,0 +1,55 @@
+#include "output/run_text.hpp"
+
+#include <fmt/format.h>
+
+namespace npkit {
+
+const char* input_kind_name(InputKind kind) {
+  switch (kind) {
+    case InputKind::kLegacyDump:
+      return "legacy NPKit dump";
+    case InputKind::kNpkt:
+      return ".npkt capture";
+    case InputKind::kChromeTrace:
+      return "Chrome trace";
+  }
+  return "";
+}
+
+const char* input_kind_key(InputKind kind) {
+  switch (kind) {
+    case InputKind::kLegacyDump:
+      return "legacy";
+    case InputKind::kNpkt:
+      return "npkt";
+    case InputKind::kChromeTrace:
+      return "chrome-trace";
+  }
+  return "";
+}
+
+std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size();) {
+    std::size_t j = i;
+    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+std::string comm_key(const RunCommunicator& comm) {
+  return comm.hash == 0 ? comm.scope : fmt::format("{:016x}", comm.hash);
+}
+
+std::string describe_communicator(const RunCommunicator& comm) {
+  std::string s = comm.hash == 0 ? comm.scope : fmt::format("comm {:016x}", comm.hash);
+  if (!comm.name.empty()) s += " (" + comm.name + ")";
+  s += fmt::format(", {} of {} rank(s)", comm.ranks.size(), comm.nranks);
+  if (!comm.absent_ranks.empty()) s += "; rank(s) " + rank_ranges(comm.absent_ranks) + " absent";
+  return s;
+}
+
+}  // namespace npkit
