@@ -13,7 +13,10 @@
 #include <sstream>
 #include <tuple>
 
-#include "commands/cross_rank_output.hpp"
+#include "analysis/join/run_cross_rank.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/sync/cross_rank_report.hpp"
+#include "import/legacy/legacy_input.hpp"
 #include "support/real_dump.hpp"
 #include "support/shared_data.hpp"
 #include "support/span_collector.hpp"
@@ -28,11 +31,13 @@ struct Plain {
   std::map<std::int32_t, std::int64_t> busy;
 };
 
-Plain plain_sync(npkit::cli::LoadedDump& loaded) {
+Plain plain_sync(const npkit::LegacyInput& input) {
   npkit::test::SpanCollector spans;
   npkit::Diagnostics diagnostics;
-  REQUIRE(
-      npkit::read_legacy_spans(loaded.dump, loaded.phases, loaded.read, spans, diagnostics).ok());
+  REQUIRE(npkit::read_legacy_spans(input.dump(), input.phases(), npkit::SpanReadOptions{}, spans,
+                                   diagnostics)
+              .ok());
+  const npkit::PhaseAssignment& phases = input.phases();
   using Key = std::tuple<std::uint16_t, std::uint32_t, std::uint64_t>;  // base, size, m
   std::map<Key, std::map<std::int32_t, std::pair<std::int64_t, std::int64_t>>> keyed;
   std::map<std::tuple<std::uint32_t, std::uint16_t, std::uint32_t, std::uint32_t>, std::uint64_t>
@@ -40,8 +45,8 @@ Plain plain_sync(npkit::cli::LoadedDump& loaded) {
   std::set<std::int32_t> ranks;
   for (const auto& s : spans.spans) {
     if (s.depth != 0 || s.track.kind != npkit::TrackKind::kGpu) continue;
-    const auto c = loaded.phases.collective_of_base[s.base];
-    if (c == npkit::kNoCollective || loaded.phases.collectives[c].algo == "p2p") continue;
+    const auto c = phases.collective_of_base[s.base];
+    if (c == npkit::kNoCollective || phases.collectives[c].algo == "p2p") continue;
     const auto rank = static_cast<std::int32_t>(s.track.rank);
     ranks.insert(rank);
     const std::uint64_t m = seen[{s.track.rank, s.base, s.track.index, s.entry_size}]++;
@@ -68,24 +73,25 @@ Plain plain_sync(npkit::cli::LoadedDump& loaded) {
 }
 
 void check_dump(const std::string& dump, std::size_t nranks) {
-  std::ostringstream out;
-  std::ostringstream err;
-  npkit::cli::CliContext context{out, err, {}};
-  npkit::cli::CommonOptions o;
+  npkit::ImportOptions o;
   o.path = dump;
-  o.quiet = true;
-  auto loaded = npkit::cli::load_dump(o, context);
-  REQUIRE(loaded.ok());
-  auto phases = npkit::cli::read_merged<npkit::PhaseBreakdownSink>(
-      *loaded, o, [&] { return npkit::PhaseBreakdownSink(loaded->phases); });
+  auto input = npkit::LegacyInput::open(o, npkit::PhaseMap{});
+  REQUIRE(input.ok());
+  npkit::Run run;
+  auto phases = npkit::read_run<npkit::PhaseBreakdownSink>(
+      **input, run, [&] { return npkit::PhaseBreakdownSink((*input)->phases()); });
   REQUIRE(phases.ok());
-  const auto a = npkit::cli::legacy_cross_rank(*loaded, o, phases->ranks(), {});
-  REQUIRE(a.ok());
+  REQUIRE(run.comms.size() == 1);
+  const auto analysis = npkit::analyze_cross_rank(
+      npkit::cross_rank_input(run.comms[0],
+                              npkit::gpu_phase_infos(phases->ranks(), (*input)->phases())),
+      {});
+  const auto* a = &analysis;
   CHECK(a->alignment.status == npkit::AlignmentStatus::kHostsUnknown);
   CHECK_FALSE(a->input.hosts_known);
   CHECK(a->input.ranks.size() == nranks);
   CHECK(a->input.gaps.empty());
-  const Plain plain = plain_sync(*loaded);
+  const Plain plain = plain_sync(**input);
   REQUIRE(plain.instances > 0);
   CHECK(a->input.instances.size() == plain.instances);
   CHECK(a->sync.instances.size() == plain.instances);

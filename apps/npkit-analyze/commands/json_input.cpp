@@ -81,12 +81,6 @@ Result<int> run_json_info(const CommonOptions& o, CliContext& context) {
       [&](const Files& files) { return run_json_profiler_info(o, files, context); });
 }
 
-Result<int> run_json_report(const CommonOptions& o, CliContext& context) {
-  return dispatch(
-      o, [&](const Files& files) { return run_json_span_report(o, files, context); },
-      [&](const Files& files) { return run_json_profiler_report(o, files, context); });
-}
-
 Result<int> run_json_trace(const CommonOptions& o, CliContext& context) {
   return dispatch(
       o, [&](const Files& files) { return run_json_span_trace(o, files, context); },

@@ -22,7 +22,6 @@ namespace npkit::cli {
 bool is_json_input(const std::string& path);
 
 Result<int> run_json_info(const CommonOptions& options, CliContext& context);
-Result<int> run_json_report(const CommonOptions& options, CliContext& context);
 Result<int> run_json_trace(const CommonOptions& options, CliContext& context);
 
 }  // namespace npkit::cli

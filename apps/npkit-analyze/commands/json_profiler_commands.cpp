@@ -8,9 +8,9 @@
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/join/run_cross_rank.hpp"
-#include "commands/cross_rank_output.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "output/bandwidth_output.hpp"
+#include "output/cross_rank_output.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
 
@@ -101,66 +101,6 @@ TextTable profiler_file_table(const LoadedProfiler& loaded) {
 }
 
 }  // namespace
-
-Result<int> run_json_profiler_report(const CommonOptions& o, const std::vector<std::string>& files,
-                                     CliContext& context) {
-  auto loaded = load_profiler(o, files);
-  if (!loaded) return loaded.error();
-  const auto& comms = (*loaded)->comms;
-  Run run;
-  run.path = o.path;
-  run.kind = InputKind::kChromeTrace;
-  std::vector<CrossRankAnalysis> analyses;
-  for (const auto& c : comms) {
-    run.comms.push_back(c.run);
-    analyses.push_back(analyze_cross_rank(cross_rank_input(c.run), Thresholds{}));
-  }
-  const auto rows = bandwidth_rows(run, "all");
-  std::string text;
-  const OutputFormat format = output_format(o);
-  if (format == OutputFormat::kJson) {
-    JsonWriter w(text);
-    w.begin_object();
-    w.field("schema", "npkit-analyze.report");
-    w.field("schema_version", 1);
-    w.field("path", o.path);
-    w.key("communicators");
-    w.begin_array();
-    for (std::size_t i = 0; i < comms.size(); ++i) {
-      w.begin_object();
-      w.field("comm_hash", comm_hex(comms[i].comm_hash));
-      w.field("nranks", comms[i].nranks);
-      w.key("collectives");
-      w.begin_array();
-      for (const auto& r : rows) {
-        if (r.comm_hash == comms[i].comm_hash) write_bandwidth_row_json(w, &run.comms[i], r);
-      }
-      w.end_array();
-      write_cross_rank_json(analyses[i], w);
-      w.end_object();
-    }
-    w.end_array();
-    write_warnings_json(w, (*loaded)->diagnostics);
-    w.end_object();
-  } else if (format == OutputFormat::kCsv) {
-    for (std::size_t i = 0; i < comms.size(); ++i) {
-      render_csv(cross_rank_csv(analyses[i]), text);
-    }
-  } else {
-    for (std::size_t i = 0; i < comms.size(); ++i) {
-      if (i > 0 && format != OutputFormat::kMarkdown) text += "\n";
-      render_line(comm_line(o.path, comms[i]), format, text);
-      if (format != OutputFormat::kMarkdown) text += "\n";
-      TextTable table = bandwidth_row_table(rows, run.comms[i]);
-      table.title = bandwidth_table_title(comms[i].nranks);
-      render_table(table, format, text);
-      append_cross_rank_text(analyses[i], format, text);
-    }
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings((*loaded)->diagnostics, o, context);
-  return 0;
-}
 
 Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std::string>& files,
                                    CliContext& context) {

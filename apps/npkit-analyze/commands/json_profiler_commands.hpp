@@ -17,8 +17,6 @@ namespace npkit::cli {
 
 Result<int> run_json_profiler_info(const CommonOptions& options,
                                    const std::vector<std::string>& files, CliContext& context);
-Result<int> run_json_profiler_report(const CommonOptions& options,
-                                     const std::vector<std::string>& files, CliContext& context);
 Result<int> run_json_profiler_trace(const CommonOptions& options,
                                     const std::vector<std::string>& files, CliContext& context);
 

@@ -115,44 +115,6 @@ const PhaseReportWording& span_wording() {
   return wording;
 }
 
-Result<int> report(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& context) {
-  auto report = compute_phase_report(JsonSpanSource(loaded), o, loaded.diagnostics);
-  if (!report) return report.error();
-  NPKIT_TRY(check_selected_ranks(o, loaded));
-  const PhaseAssignment& phases = loaded.input.names->phases();
-  const std::string& table = loaded.input.names->table().label();
-  std::string text;
-  const OutputFormat format = output_format(o);
-  switch (format) {
-    case OutputFormat::kJson: {
-      JsonWriter w(text);
-      w.begin_object();
-      w.field("schema", "npkit-analyze.report");
-      w.field("schema_version", 1);
-      w.field("path", o.path);
-      w.field("event_table", table);
-      write_phase_report_json(w, *report, phases);
-      write_warnings_json(w, loaded.diagnostics);
-      w.end_object();
-      break;
-    }
-    case OutputFormat::kCsv:
-      render_csv(phase_report_csv(*report), text);
-      break;
-    case OutputFormat::kTable:
-    case OutputFormat::kMarkdown:
-    case OutputFormat::kHtml:
-      render_line(fmt::format("{}: {} rank(s), event table {}", o.path,
-                              report->breakdown.ranks().size(), table),
-                  format, text);
-      render_phase_report(*report, phases, span_wording(), format, text);
-      break;
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded.diagnostics, o, context);
-  return 0;
-}
-
 TextTable inventory_table(const InventorySink& inv) {
   const RankInventory totals = inv.totals();
   const TimeScale scale = time_scale_for(sat_sub(totals.last_ns, totals.first_ns));
@@ -378,11 +340,6 @@ Result<int> on_loaded(const CommonOptions& o, const std::vector<std::string>& fi
 Result<int> run_json_span_info(const CommonOptions& o, const std::vector<std::string>& files,
                                CliContext& context) {
   return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return info(o, loaded, context); });
-}
-
-Result<int> run_json_span_report(const CommonOptions& o, const std::vector<std::string>& files,
-                                 CliContext& context) {
-  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return report(o, loaded, context); });
 }
 
 Result<int> run_json_span_trace(const CommonOptions& o, const std::vector<std::string>& files,

@@ -4,7 +4,14 @@
 
 #include <map>
 
-#include "commands/cross_rank_output.hpp"
+#include "output/cross_rank_output.hpp"
+
+#include <algorithm>
+
+#include "analysis/join/run_cross_rank.hpp"
+#include "import/npkt/event_span_reader.hpp"
+#include "import/spans/collective_spans.hpp"
+#include "import/spans/occurrence_join.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -26,6 +33,32 @@ std::string rules_line(const CommonOptions& o) {
                                    " first, then the names' phase hints, then the built-in rules";
 }
 
+// The event records' collective-level spans joined by occurrence (one pass of their own; the
+// pairing warnings were given by the phase report already).
+CrossRankAnalysis event_cross_rank(const LoadedCaptures& loaded, const std::string& path,
+                                   const std::vector<RankPhases>& phases) {
+  const EventRecords& events = loaded.events;
+  CollectiveSpans spans(events.phases, events.names.base_names(), "stream");
+  read_event_spans_into(events, spans);
+  std::vector<RankInstanceTimes> times = spans.times();
+  std::map<std::int32_t, std::string> hosts;
+  std::vector<std::int32_t> ranks;
+  for (const auto& f : loaded.files) {
+    hosts[f->rank()] = f->dump.meta("hostname");
+  }
+  for (const auto& f : events.files) ranks.push_back(static_cast<std::int32_t>(f.rank));
+  for (auto& t : times) t.host = hosts[t.rank];
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  const RunCommunicator comm = join_by_occurrence(
+      times, path,
+      "collective-level event spans (first ENTRY to last EXIT over the rank's streams, host "
+      "clock through each file's GPU clock fit)",
+      ranks.empty() ? 0 : ranks.back() + 1, ranks);
+  return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, events.phases)),
+                            Thresholds{});
+}
+
 }  // namespace
 
 bool has_event_records(const LoadedCaptures& loaded) {
@@ -39,10 +72,9 @@ Status append_event_phase_report(const LoadedCaptures& loaded, const CommonOptio
   const EventRecords& events = loaded.events;
   auto report = compute_phase_report(EventRecordSpanSource(events), options, diagnostics);
   if (!report) return report.error();
-  std::map<std::int32_t, std::string> hosts;
-  for (const auto& f : loaded.files) hosts[f->rank()] = f->dump.meta("hostname");
-  auto cross = event_cross_rank(events, hosts, options, report->breakdown.ranks(), Thresholds{});
-  if (!cross) return cross.error();
+  const CrossRankAnalysis cross_rank =
+      event_cross_rank(loaded, options.path, report->breakdown.ranks());
+  const CrossRankAnalysis* cross = &cross_rank;
   if (findings != nullptr) {
     findings->insert(findings->end(), cross->findings.begin(), cross->findings.end());
   }

@@ -7,15 +7,17 @@
 #include <algorithm>
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/join/arrival_skew.hpp"
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
-#include "commands/cross_rank_output.hpp"
 #include "commands/html_report.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
+#include "output/bandwidth_output.hpp"
+#include "output/cross_rank_output.hpp"
 #include "output/text_table.hpp"
 #include "run/nccl_tests_convention.hpp"
 
@@ -44,19 +46,6 @@ struct Report {
   std::vector<LatencyBucket> latency;
 };
 
-// The timed bandwidth rows of one communicator as diagnosis evidence (Send/Recv rows left out).
-std::vector<SizeEvidence> size_evidence(const std::vector<BandwidthRow>& rows, std::uint64_t comm) {
-  std::vector<SizeEvidence> out;
-  for (const auto& r : rows) {
-    if (r.comm_hash != comm || r.func == "SendRecv" || r.ranks.empty()) continue;
-    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
-                                            static_cast<std::uint32_t>(std::max(r.nranks, 0)));
-    out.push_back({r.func, r.algo, r.proto, r.bytes, r.timed_instances, r.time_ns, r.busbw_gbps,
-                   conv ? conv->factor : 1.0, r.channels});
-  }
-  return out;
-}
-
 Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) {
   Report report;
   const Run run = npkt_run("", loaded.comms);
@@ -74,10 +63,7 @@ Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) 
     c.skew = arrival_skew(comm);
     c.cross = analyze_cross_rank(cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)),
                                  thresholds);
-    c.findings = c.cross.findings;
-    const auto evidence = size_evidence(report.rows, comm.comm_hash);
-    find_small_messages(evidence, c.cross.input.scope, thresholds, c.findings);
-    find_few_channels(evidence, c.cross.input.scope, thresholds, c.findings);
+    c.findings = communicator_findings(c.cross, report.rows, comm.comm_hash, thresholds);
     report.comms.push_back(std::move(c));
   }
   return report;
@@ -216,43 +202,6 @@ void write_alltoall(const CommReport& c, OutputFormat f, std::string& out) {
   }
 }
 
-void write_switches(const Report& report, std::uint64_t comm, OutputFormat f, std::string& out) {
-  TextTable t;
-  t.title =
-      "Switch points (sizes where NCCL's algorithm/protocol choice changes; busbw from the GPU "
-      "span, nccl-tests conventions)";
-  t.columns = {"collective", "below (B)", "from",           "busbw below (GB/s)",
-               "at (B)",     "to",        "busbw at (GB/s)"};
-  for (const auto& s : report.switches) {
-    if (s.comm_hash != comm) continue;
-    t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
-               gbps(s.busbw_below_gbps), std::to_string(s.at_bytes), s.to_algo + "/" + s.to_proto,
-               gbps(s.busbw_at_gbps)});
-  }
-  if (t.rows.empty()) {
-    render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",
-                        f, out);
-    return;
-  }
-  render_block(t, f, out);
-}
-
-void write_latency(const Report& report, std::uint64_t comm, OutputFormat f, std::string& out) {
-  TextTable t;
-  t.title =
-      "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
-      "per instance)";
-  t.columns = {"collective", "algo",     "proto",    "bucket (B)", "count",   "min (us)",
-               "p10 (us)",   "p50 (us)", "p90 (us)", "p99 (us)",   "max (us)"};
-  for (const auto& b : report.latency) {
-    if (b.comm_hash != comm) continue;
-    t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
-               std::to_string(b.bucket_bytes), std::to_string(b.count), us(b.min_ns), us(b.p10_ns),
-               us(b.p50_ns), us(b.p90_ns), us(b.p99_ns), us(b.max_ns)});
-  }
-  if (!t.rows.empty()) render_block(t, f, out);
-}
-
 void write_comm_text(const Report& report, const CommReport& c, OutputFormat f, std::string& out) {
   if (f == OutputFormat::kMarkdown) {
     out += "## " + describe_comm(*c.comm) + "\n\n";
@@ -264,8 +213,8 @@ void write_comm_text(const Report& report, const CommReport& c, OutputFormat f, 
   append_cross_rank_text(c.cross, f, out);
   write_steps(c, f, out);
   write_alltoall(c, f, out);
-  write_switches(report, c.comm->comm_hash, f, out);
-  write_latency(report, c.comm->comm_hash, f, out);
+  render_switch_points(report.switches, c.comm->comm_hash, f, out);
+  render_latency(report.latency, c.comm->comm_hash, f, out);
 }
 
 void write_steps_json(JsonWriter& w, const RankCapture& r, const ProxyStepBreakdown& b) {
@@ -313,45 +262,6 @@ void write_peers_json(JsonWriter& w, const RankReport& r) {
     w.field("timed_bytes", p.timed_bytes);
     w.field("time_ns", p.time_ns);
     w.field("gbps", p.gbps);
-    w.end_object();
-  }
-  w.end_array();
-}
-
-void write_report_json(JsonWriter& w, const Report& report, std::uint64_t comm) {
-  w.key("switch_points");
-  w.begin_array();
-  for (const auto& s : report.switches) {
-    if (s.comm_hash != comm) continue;
-    w.begin_object();
-    w.field("collective", s.func);
-    w.field("below_bytes", s.below_bytes);
-    w.field("at_bytes", s.at_bytes);
-    w.field("from_algo", s.from_algo);
-    w.field("from_proto", s.from_proto);
-    w.field("to_algo", s.to_algo);
-    w.field("to_proto", s.to_proto);
-    w.field("busbw_below_gbps", s.busbw_below_gbps);
-    w.field("busbw_at_gbps", s.busbw_at_gbps);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("latency");
-  w.begin_array();
-  for (const auto& b : report.latency) {
-    if (b.comm_hash != comm) continue;
-    w.begin_object();
-    w.field("collective", b.func);
-    w.field("algo", b.algo);
-    w.field("proto", b.proto);
-    w.field("bucket_bytes", b.bucket_bytes);
-    w.field("count", b.count);
-    w.field("min_ns", b.min_ns);
-    w.field("p10_ns", b.p10_ns);
-    w.field("p50_ns", b.p50_ns);
-    w.field("p90_ns", b.p90_ns);
-    w.field("p99_ns", b.p99_ns);
-    w.field("max_ns", b.max_ns);
     w.end_object();
   }
   w.end_array();
@@ -417,7 +327,8 @@ Status write_json(const Report& report, const LoadedCaptures& loaded, const Comm
     }
     w.end_array();
     write_cross_rank_json(c.cross, w, /*with_findings=*/false);
-    write_report_json(w, report, c.comm->comm_hash);
+    write_switch_points_json(w, report.switches, c.comm->comm_hash);
+    write_latency_json(w, report.latency, c.comm->comm_hash);
     w.end_object();
   }
   w.end_array();

@@ -9,8 +9,8 @@
 #include "commands/command.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/html_report.hpp"
-#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
+#include "commands/run_report.hpp"
 #include "output/text_table.hpp"
 #include "util/saturating.hpp"
 
@@ -90,30 +90,6 @@ TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<Pha
   return t;
 }
 
-void write_json(const LoadedDump& d, const PhaseReport& report, const CommonOptions& o,
-                std::string& out) {
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("schema", "npkit-analyze.report");
-  w.field("schema_version", 1);
-  w.field("path", o.path);
-  w.field("event_table", d.dump.table.label());
-  write_phase_report_json(w, report, d.phases);
-  write_warnings_json(w, d.diagnostics);
-  w.end_object();
-}
-
-const PhaseReportWording& legacy_wording() {
-  static const PhaseReportWording wording{
-      "GPU collective time",
-      "top-level spans summed over buffers",
-      "CPU proxy span time",
-      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
-      "Per rank (GPU)",
-      ""};
-  return wording;
-}
-
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   if (is_summary_file(o.path)) {
@@ -122,32 +98,7 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
                  "diff or compare it with another run"};
   }
   if (is_npkt_path(o.path)) return run_npkt_report(o, context);
-  if (is_json_input(o.path)) return run_json_report(o, context);
-  auto loaded = load_dump(o, context);
-  if (!loaded) return loaded.error();
-  auto report = compute_phase_report(LegacySpanSource(*loaded), o, loaded->diagnostics);
-  if (!report) return report.error();
-  std::string text;
-  const OutputFormat format = output_format(o);
-  switch (format) {
-    case OutputFormat::kJson:
-      write_json(*loaded, *report, o, text);
-      break;
-    case OutputFormat::kCsv:
-      render_csv(phase_report_csv(*report), text);
-      break;
-    case OutputFormat::kTable:
-    case OutputFormat::kMarkdown:
-    case OutputFormat::kHtml:
-      render_line(fmt::format("{}: {} rank(s), event table {}", o.path,
-                              report->breakdown.ranks().size(), loaded->dump.table.label()),
-                  format, text);
-      render_phase_report(*report, loaded->phases, legacy_wording(), format, text);
-      break;
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded->diagnostics, o, context);
-  return 0;
+  return run_run_report(o, context);
 }
 
 }  // namespace

@@ -58,6 +58,8 @@ class RunInput {
   virtual InputKind kind() const = 0;
   // The phase rules resolved against the input's span names.
   virtual const PhaseAssignment& phases() const = 0;
+  // The NPKit event-id table the spans are named by ("" where ids are not used).
+  virtual std::string event_table() const { return ""; }
   // Span base name per Span::base.
   virtual const std::vector<std::string>& span_names() const = 0;
   virtual unsigned threads() const = 0;

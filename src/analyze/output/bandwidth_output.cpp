@@ -343,4 +343,87 @@ void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, 
   if (b.view != "collectives") write_events_text(b, f, out);
 }
 
+void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_t comm,
+                          OutputFormat f, std::string& out) {
+  TextTable t;
+  t.title =
+      "Switch points (sizes where NCCL's algorithm/protocol choice changes; busbw from the GPU "
+      "span, nccl-tests conventions)";
+  t.columns = {"collective", "below (B)", "from",           "busbw below (GB/s)",
+               "at (B)",     "to",        "busbw at (GB/s)"};
+  for (const auto& s : switches) {
+    if (s.comm_hash != comm) continue;
+    t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
+               gbps(s.busbw_below_gbps), std::to_string(s.at_bytes), s.to_algo + "/" + s.to_proto,
+               gbps(s.busbw_at_gbps)});
+  }
+  if (t.rows.empty()) {
+    render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",
+                        f, out);
+    return;
+  }
+  render_block(t, f, out);
+}
+
+void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm, OutputFormat f,
+                    std::string& out) {
+  TextTable t;
+  t.title =
+      "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
+      "per instance)";
+  t.columns = {"collective", "algo",     "proto",    "bucket (B)", "count",   "min (us)",
+               "p10 (us)",   "p50 (us)", "p90 (us)", "p99 (us)",   "max (us)"};
+  for (const auto& b : latency) {
+    if (b.comm_hash != comm) continue;
+    t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
+               std::to_string(b.bucket_bytes), std::to_string(b.count), us(b.min_ns), us(b.p10_ns),
+               us(b.p50_ns), us(b.p90_ns), us(b.p99_ns), us(b.max_ns)});
+  }
+  if (!t.rows.empty()) render_block(t, f, out);
+}
+
+void write_switch_points_json(JsonWriter& w, const std::vector<SwitchPoint>& switches,
+                              std::uint64_t comm) {
+  w.key("switch_points");
+  w.begin_array();
+  for (const auto& s : switches) {
+    if (s.comm_hash != comm) continue;
+    w.begin_object();
+    w.field("collective", s.func);
+    w.field("below_bytes", s.below_bytes);
+    w.field("at_bytes", s.at_bytes);
+    w.field("from_algo", s.from_algo);
+    w.field("from_proto", s.from_proto);
+    w.field("to_algo", s.to_algo);
+    w.field("to_proto", s.to_proto);
+    w.field("busbw_below_gbps", s.busbw_below_gbps);
+    w.field("busbw_at_gbps", s.busbw_at_gbps);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_latency_json(JsonWriter& w, const std::vector<LatencyBucket>& latency,
+                        std::uint64_t comm) {
+  w.key("latency");
+  w.begin_array();
+  for (const auto& b : latency) {
+    if (b.comm_hash != comm) continue;
+    w.begin_object();
+    w.field("collective", b.func);
+    w.field("algo", b.algo);
+    w.field("proto", b.proto);
+    w.field("bucket_bytes", b.bucket_bytes);
+    w.field("count", b.count);
+    w.field("min_ns", b.min_ns);
+    w.field("p10_ns", b.p10_ns);
+    w.field("p50_ns", b.p50_ns);
+    w.field("p90_ns", b.p90_ns);
+    w.field("p99_ns", b.p99_ns);
+    w.field("max_ns", b.max_ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 }  // namespace npkit

@@ -41,6 +41,18 @@ TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCo
 // One row as an object of the "collectives" array (for outputs that nest the rows).
 void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const BandwidthRow& row);
 
+// A communicator's switch points as a table (a line saying there is none), and its latency
+// buckets as a table (nothing without one): `report`'s sections, also as JSON arrays
+// "switch_points" and "latency" into the object `w` has open.
+void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_t comm,
+                          OutputFormat format, std::string& out);
+void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm,
+                    OutputFormat format, std::string& out);
+void write_switch_points_json(JsonWriter& w, const std::vector<SwitchPoint>& switches,
+                              std::uint64_t comm);
+void write_latency_json(JsonWriter& w, const std::vector<LatencyBucket>& latency,
+                        std::uint64_t comm);
+
 void render_bandwidth(const BandwidthReport& report, const Diagnostics& diagnostics,
                       OutputFormat format, std::string& out);
 

@@ -36,6 +36,7 @@ class ChromeSpanInput : public RunInput {
                                                        const PhaseMap& user);
   InputKind kind() const override { return InputKind::kChromeTrace; }
   const PhaseAssignment& phases() const override { return input_.names->phases(); }
+  std::string event_table() const override { return input_.names->table().label(); }
   const std::vector<std::string>& span_names() const override {
     return input_.names->table().base_names();
   }

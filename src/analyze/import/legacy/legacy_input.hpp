@@ -22,6 +22,7 @@ class LegacyInput : public RunInput {
                                                    const PhaseMap& user);
   InputKind kind() const override { return InputKind::kLegacyDump; }
   const PhaseAssignment& phases() const override { return phases_; }
+  std::string event_table() const override { return dump_.table.label(); }
   const std::vector<std::string>& span_names() const override { return dump_.table.base_names(); }
   bool has_spans() const override { return true; }
   unsigned threads() const override { return threads_; }

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_step_breakdown.hpp"
@@ -213,19 +214,6 @@ void phase_blocks(const Communicator& comm, bool several, std::vector<Block>& ou
 
 // The timed bandwidth rows of one communicator as diagnosis evidence (Send/Recv rows left out),
 // as `report` gives them to the bandwidth rules.
-std::vector<SizeEvidence> size_evidence(const std::vector<BandwidthRow>& rows, std::uint64_t comm) {
-  std::vector<SizeEvidence> out;
-  for (const auto& r : rows) {
-    if (r.comm_hash != comm || r.func == "SendRecv" || r.ranks.empty()) continue;
-    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
-                                            static_cast<std::uint32_t>(std::max(r.nranks, 0)));
-    out.push_back({r.func, r.algo, r.proto, r.bytes,
-                   r.instances - (r.instances - r.timed_instances), r.time_ns, r.busbw_gbps,
-                   conv ? conv->factor : 1.0, r.channels});
-  }
-  return out;
-}
-
 }  // namespace
 
 Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
@@ -265,10 +253,8 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
         cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)), in.thresholds));
     const CrossRankAnalysis& a = analyses.back();
     for (auto& b : cross_rank_blocks(a, m.reduction)) waits.blocks.push_back(std::move(b));
-    findings.insert(findings.end(), a.findings.begin(), a.findings.end());
-    const auto evidence = size_evidence(rows, comm.comm_hash);
-    find_small_messages(evidence, a.input.scope, in.thresholds, findings);
-    find_few_channels(evidence, a.input.scope, in.thresholds, findings);
+    const auto found = communicator_findings(a, rows, comm.comm_hash, in.thresholds);
+    findings.insert(findings.end(), found.begin(), found.end());
   }
 
   Section timeline{"timeline", "Timeline of one collective instance", {}};

@@ -1,13 +1,8 @@
-#include "commands/cross_rank_output.hpp"
-
-#include "analysis/join/run_cross_rank.hpp"
-#include "import/spans/occurrence_join.hpp"
+#include "output/cross_rank_output.hpp"
 
 #include <fmt/format.h>
 
-#include "import/spans/collective_spans.hpp"
-
-namespace npkit::cli {
+namespace npkit {
 namespace {
 
 std::string rank_list(const std::vector<std::int32_t>& ranks, const char* separator = ",") {
@@ -344,55 +339,4 @@ void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_
   if (with_findings) write_findings_json(a.findings, w);
 }
 
-Result<CrossRankAnalysis> legacy_cross_rank(LoadedDump& loaded, const CommonOptions& options,
-                                            const std::vector<RankPhases>& phases,
-                                            const Thresholds& thresholds) {
-  const Diagnostics first_pass = loaded.diagnostics;  // the reader repeats its warnings
-  auto spans = read_merged<CollectiveSpans>(loaded, options, [&] {
-    return CollectiveSpans(loaded.phases, loaded.dump.table.base_names());
-  });
-  loaded.diagnostics = first_pass;
-  if (!spans) return spans.error();
-  std::vector<std::int32_t> ranks;
-  for (const auto& r : loaded.dump.layout.ranks) ranks.push_back(static_cast<std::int32_t>(r.rank));
-  const std::int32_t nranks = ranks.empty() ? 0 : ranks.back() + 1;
-  const RunCommunicator comm =
-      join_by_occurrence(spans->times(), options.path,
-                         "top-level collective spans (first ENTRY to last EXIT over the "
-                         "rank's buffers, TIME_SYNC-aligned host clock)",
-                         nranks, ranks);
-  return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, loaded.phases)),
-                            thresholds);
-}
-
-Result<CrossRankAnalysis> event_cross_rank(const EventRecords& events,
-                                           const std::map<std::int32_t, std::string>& hosts,
-                                           const CommonOptions& options,
-                                           const std::vector<RankPhases>& phases,
-                                           const Thresholds& thresholds) {
-  Diagnostics repeated;  // the pairing warnings were given by the phase report already
-  auto spans = read_merged<CollectiveSpans>(EventRecordSpanSource(events), options, repeated, [&] {
-    return CollectiveSpans(events.phases, events.names.base_names());
-  });
-  if (!spans) return spans.error();
-  std::vector<RankInstanceTimes> times = spans->times();
-  for (auto& t : times) {
-    const auto host = hosts.find(t.rank);
-    if (host != hosts.end()) t.host = host->second;
-    t.track_kind = "stream";
-  }
-  std::vector<std::int32_t> ranks;
-  for (const auto& f : events.files) ranks.push_back(static_cast<std::int32_t>(f.rank));
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  const std::int32_t nranks = ranks.empty() ? 0 : ranks.back() + 1;
-  const RunCommunicator comm =
-      join_by_occurrence(times, options.path,
-                         "collective-level event spans (first ENTRY to last EXIT over the "
-                         "rank's streams, host clock through each file's GPU clock fit)",
-                         nranks, ranks);
-  return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, events.phases)),
-                            thresholds);
-}
-
-}  // namespace npkit::cli
+}  // namespace npkit

@@ -1,0 +1,269 @@
+#include "commands/run_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/diagnose/communicator_findings.hpp"
+#include "analysis/join/run_cross_rank.hpp"
+#include "output/bandwidth_output.hpp"
+#include "output/cross_rank_output.hpp"
+#include "output/run_text.hpp"
+#include "util/quantiles.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit::cli {
+namespace {
+
+constexpr double kHintBelow = 0.5;
+constexpr std::size_t kHintNames = 3;
+
+// The phase split, and the exclusive GPU time of the spans left in "other", by name.
+struct ReportSinks : SpanSink {
+  PhaseBreakdownSink phases;
+  std::map<std::uint16_t, std::int64_t> other_ns;  // by base name
+  std::uint16_t other_phase;
+  explicit ReportSinks(const PhaseAssignment& assignment)
+      : phases(assignment), other_phase(assignment.other_phase) {}
+  void on_span(const Span& s) override {
+    phases.on_span(s);
+    if (s.track.kind == TrackKind::kGpu && s.phase == other_phase) {
+      auto& ns = other_ns[s.base];
+      ns = sat_add(ns, std::max<std::int64_t>(0, sat_sub(s.duration_ns(), s.child_ns)));
+    }
+  }
+  void merge(ReportSinks&& other) {
+    phases.merge(other.phases);
+    for (const auto& [base, ns] : other.other_ns) other_ns[base] = sat_add(other_ns[base], ns);
+  }
+};
+
+struct Unassigned {
+  std::string name;
+  std::int64_t ns = 0;
+};
+
+struct CommSection {
+  const RunCommunicator* comm = nullptr;
+  CrossRankAnalysis cross;
+  std::vector<Finding> findings;
+};
+
+struct RunReport {
+  const Run* run = nullptr;
+  std::optional<PhaseReport> phases;
+  std::vector<Unassigned> unassigned;  // most time first
+  std::vector<CommSection> comms;
+  std::vector<BandwidthRow> rows;
+  std::vector<SwitchPoint> switches;
+  std::vector<LatencyBucket> latency;
+};
+
+const PhaseReportWording& wording() {
+  static const PhaseReportWording w{
+      "GPU span time",
+      "top-level spans summed over tracks",
+      "CPU span time",
+      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
+      "Per rank (GPU)",
+      "Per rank (CPU)"};
+  return w;
+}
+
+double explained_share(const PhaseReport& p) {
+  std::int64_t total = 0;
+  for (const auto& r : p.breakdown.ranks()) total = sat_add(total, r.gpu_reference_ns);
+  std::int64_t other = 0;
+  for (const auto& s : p.spreads) {
+    if (s.gpu && s.phase == "other") other = s.total_ns;
+  }
+  return total > 0 ? static_cast<double>(sat_sub(total, other)) / static_cast<double>(total) : 1.0;
+}
+
+// Per rank and collective: instances, timed, total and median time.
+TextTable collectives_per_rank(const RunCommunicator& comm) {
+  std::map<std::pair<std::int32_t, std::string>, std::vector<double>> times;
+  std::map<std::pair<std::int32_t, std::string>, std::uint64_t> counts;
+  for (const auto& inst : comm.instances) {
+    for (const auto& m : inst.members) {
+      ++counts[{m.rank, inst.func}];
+      if (m.timed) times[{m.rank, inst.func}].push_back(static_cast<double>(m.duration_ns()));
+    }
+  }
+  TextTable t;
+  t.title = "Collectives per rank";
+  t.columns = {"rank", "collective", "instances", "timed", "total (us)", "median (us)"};
+  for (auto& [key, n] : counts) {
+    auto& v = times[key];
+    std::sort(v.begin(), v.end());
+    double total = 0;
+    for (double x : v) total += x;
+    t.add_row({std::to_string(key.first), key.second, std::to_string(n), std::to_string(v.size()),
+               v.empty() ? "-" : us(total), v.empty() ? "-" : us(sorted_quantile(v, 0.5))});
+  }
+  return t;
+}
+
+RunReport build(RunInput& in, Run& run, ReportSinks& sinks) {
+  RunReport r;
+  r.run = &run;
+  if (in.has_spans()) {
+    const PhaseAssignment& phases = in.phases();
+    PhaseReport p{std::move(sinks.phases), {}};
+    p.spreads = phase_spreads(p.breakdown.ranks(), phases);
+    if (p.breakdown.clamped_spans() > 0) {
+      in.diagnostics().warn("overlapping children",
+                            std::to_string(p.breakdown.clamped_spans()) +
+                                " span(s) end before their nested events; their own time counts "
+                                "as 0",
+                            p.breakdown.clamped_spans());
+    }
+    for (const auto& [base, ns] : sinks.other_ns) {
+      if (ns > 0) r.unassigned.push_back({in.span_names().at(base), ns});
+    }
+    std::stable_sort(r.unassigned.begin(), r.unassigned.end(),
+                     [](const Unassigned& a, const Unassigned& b) { return a.ns > b.ns; });
+    r.phases.emplace(std::move(p));
+  }
+  r.rows = bandwidth_rows(run, "all");
+  r.switches = switch_points(r.rows);
+  r.latency = latency_distributions(run);
+  const std::vector<RankInfo> infos =
+      r.phases ? gpu_phase_infos(r.phases->breakdown.ranks(), in.phases())
+               : std::vector<RankInfo>{};
+  for (const auto& comm : run.comms) {
+    CommSection c;
+    c.comm = &comm;
+    c.cross = analyze_cross_rank(
+        cross_rank_input(comm, comm.hash == 0 ? infos : std::vector<RankInfo>{}), Thresholds{});
+    c.findings = communicator_findings(c.cross, r.rows, comm.hash, Thresholds{});
+    r.comms.push_back(std::move(c));
+  }
+  return r;
+}
+
+std::string hint(const RunReport& r) {
+  if (!r.phases || r.unassigned.empty()) return "";
+  const double share = explained_share(*r.phases);
+  if (share >= kHintBelow) return "";
+  std::string names;
+  for (std::size_t i = 0; i < r.unassigned.size() && i < kHintNames; ++i) {
+    names += fmt::format("{}{} ({} us)", i == 0 ? "" : ", ", r.unassigned[i].name,
+                         us(static_cast<double>(r.unassigned[i].ns)));
+  }
+  return fmt::format(
+      "Hint: the phases explain only {} of the GPU span time; the most unassigned time is in {}. "
+      "Give these events a phase with --phase-map FILE (docs/phases.md).",
+      percent(share), names);
+}
+
+void write_text(const RunReport& r, RunInput& in, const CommonOptions& o, OutputFormat f,
+                std::string& out) {
+  const bool md = f == OutputFormat::kMarkdown;
+  if (md) out += "# npkit-analyze report\n\n";
+  std::string head = fmt::format("{}: {}, {} communicator(s)", o.path, input_kind_name(r.run->kind),
+                                 r.run->comms.size());
+  if (!in.event_table().empty()) head += ", event table " + in.event_table();
+  render_line(head, f, out);
+  if (r.phases) {
+    render_phase_report(*r.phases, in.phases(), wording(), f, out);
+    const std::string h = hint(r);
+    if (!h.empty()) render_section_line(h, f, out);
+  } else {
+    render_line(fmt::format("Phases: none (this {} holds no spans)", input_kind_name(r.run->kind)),
+                f, out);
+  }
+  std::vector<Finding> findings;
+  for (const auto& c : r.comms) {
+    if (md) {
+      out += "## " + describe_communicator(*c.comm) + "\n\n";
+    } else {
+      out += "\n" + describe_communicator(*c.comm) + "\n";
+    }
+    render_line("Times: " + c.comm->time_source, f, out);
+    TextTable colls = collectives_per_rank(*c.comm);
+    if (colls.rows.empty()) {
+      render_section_line("No collective instances (no collective-level span or event to join)", f,
+                          out);
+    } else {
+      render_block(colls, f, out);
+    }
+    append_cross_rank_text(c.cross, f, out);
+    render_switch_points(r.switches, c.comm->hash, f, out);
+    render_latency(r.latency, c.comm->hash, f, out);
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  }
+  out += md ? "## Findings\n\n" : "\n";
+  append_findings(findings, f, out);
+}
+
+void write_json(const RunReport& r, RunInput& in, const CommonOptions& o, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.report");
+  w.field("schema_version", 1);
+  w.field("path", o.path);
+  w.field("input", input_kind_key(r.run->kind));
+  if (!in.event_table().empty()) w.field("event_table", in.event_table());
+  w.field("has_spans", r.phases.has_value());
+  if (r.phases) write_phase_report_json(w, *r.phases, in.phases());
+  w.key("unassigned");
+  w.begin_array();
+  for (const auto& u : r.unassigned) {
+    w.begin_object();
+    w.field("event", u.name);
+    w.field("ns", u.ns);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("communicators");
+  w.begin_array();
+  std::vector<Finding> findings;
+  for (const auto& c : r.comms) {
+    w.begin_object();
+    w.field("comm", comm_key(*c.comm));
+    w.field("nranks", c.comm->nranks);
+    w.field("instances", static_cast<std::uint64_t>(c.comm->instances.size()));
+    write_cross_rank_json(c.cross, w, /*with_findings=*/false);
+    write_switch_points_json(w, r.switches, c.comm->hash);
+    write_latency_json(w, r.latency, c.comm->hash);
+    w.end_object();
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  }
+  w.end_array();
+  write_findings_json(findings, w);
+  write_warnings_json(w, in.diagnostics());
+  w.end_object();
+}
+
+}  // namespace
+
+Result<int> run_run_report(const CommonOptions& o, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  Run run;
+  auto sinks = read_run<ReportSinks>(in, run, [&] { return ReportSinks(in.phases()); });
+  if (!sinks) return sinks.error();
+  const RunReport report = build(in, run, *sinks);
+  std::string text;
+  const OutputFormat f = output_format(o);
+  if (f == OutputFormat::kJson) {
+    write_json(report, in, o, text);
+  } else if (f == OutputFormat::kCsv) {
+    if (report.phases) render_csv(phase_report_csv(*report.phases), text);
+    for (const auto& c : report.comms) {
+      if (!text.empty()) text += "\n";
+      render_csv(cross_rank_csv(c.cross), text);
+    }
+  } else {
+    write_text(report, in, o, f, text);
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(in.diagnostics(), o, context);
+  return 0;
+}
+
+}  // namespace npkit::cli

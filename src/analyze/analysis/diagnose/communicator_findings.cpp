@@ -1,0 +1,27 @@
+#include "analysis/diagnose/communicator_findings.hpp"
+
+#include <algorithm>
+
+#include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
+
+namespace npkit {
+
+std::vector<Finding> communicator_findings(const CrossRankAnalysis& cross,
+                                           const std::vector<BandwidthRow>& rows,
+                                           std::uint64_t comm_hash, const Thresholds& thresholds) {
+  std::vector<SizeEvidence> evidence;
+  for (const auto& r : rows) {
+    if (r.comm_hash != comm_hash || r.func == "SendRecv" || r.ranks.empty()) continue;
+    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
+                                            static_cast<std::uint32_t>(std::max(r.nranks, 0)));
+    evidence.push_back({r.func, r.algo, r.proto, r.bytes, r.timed_instances, r.time_ns,
+                        r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
+  }
+  std::vector<Finding> findings = cross.findings;
+  find_small_messages(evidence, cross.input.scope, thresholds, findings);
+  find_few_channels(evidence, cross.input.scope, thresholds, findings);
+  return findings;
+}
+
+}  // namespace npkit
