@@ -41,7 +41,7 @@ TextTable rows_table(const RunComparison& c) {
     std::vector<std::string> row = {r.collective, std::to_string(r.nranks),
                                     size_label(r.size_bytes, r.size_kind)};
     for (const auto& cell : r.runs) {
-      row.push_back(cell.count > 0 ? us(cell.median_ns) : "-");
+      row.push_back(cell.count > 0 ? us(cell.time_ns) : "-");
       row.push_back(cell.present ? cell.choice : "-");
     }
     if (r.best) {
@@ -49,8 +49,8 @@ TextTable rows_table(const RunComparison& c) {
       const CompareCell& first = r.runs.front();
       row.push_back(fmt::format("[{}]", *r.best + 1));
       row.push_back(best.busbw_gbps > 0 ? fmt::format("{:.2f}", best.busbw_gbps) : "-");
-      row.push_back(first.count > 0 && first.median_ns > 0
-                        ? fmt::format("{:+.1f}%", 100.0 * (best.median_ns / first.median_ns - 1))
+      row.push_back(first.count > 0 && first.time_ns > 0
+                        ? fmt::format("{:+.1f}%", 100.0 * (best.time_ns / first.time_ns - 1))
                         : "-");
     } else {
       row.insert(row.end(), {"-", "-", "-"});
@@ -64,7 +64,7 @@ void write_json(const RunComparison& c, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.compare");
-  w.field("schema_version", 1);
+  w.field("schema_version", 2);
   w.key("runs");
   w.begin_array();
   for (std::size_t i = 0; i < c.labels.size(); ++i) {
@@ -95,7 +95,7 @@ void write_json(const RunComparison& c, std::string& out) {
         w.field("choice", cell.choice);
         w.field("count", cell.count);
         if (cell.count > 0) {
-          w.field("median_ns", cell.median_ns);
+          w.field("time_ns", cell.time_ns);
           w.field("busbw_gbps", cell.busbw_gbps);
         }
       }

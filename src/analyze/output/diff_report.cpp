@@ -44,8 +44,8 @@ TextTable collective_table(const RunDiff& diff, bool changed_only) {
     const bool medians = has_medians(j);
     t.add_row({verdict_name(j.verdict), d.collective, std::to_string(d.nranks),
                size_label(d.size_bytes, d.size_kind), choice_text(d),
-               j.pooled.base_count > 0 ? micros(j.pooled.base_median) : "-",
-               j.pooled.cand_count > 0 ? micros(j.pooled.cand_median) : "-",
+               d.base_time_ns > 0 ? micros(d.base_time_ns) : "-",
+               d.cand_time_ns > 0 ? micros(d.cand_time_ns) : "-",
                medians ? signed_percent(j.pooled.change) : "-", medians ? p_label(j.pooled) : "-",
                d.in_base ? gbps(d.base_busbw_gbps) : "-", d.in_cand ? gbps(d.cand_busbw_gbps) : "-",
                row_detail(j, diff)});

@@ -22,21 +22,21 @@ CompareCell cell_of(const std::vector<const CollectiveRow*>& rows) {
   std::stable_sort(
       by_instances.begin(), by_instances.end(),
       [](const CollectiveRow* a, const CollectiveRow* b) { return a->instances > b->instances; });
-  DurationSample all;
+  CollectiveRow merged;  // every row's samples, per rank
   double bytes = 0;
   std::uint64_t instances = 0;
   for (const CollectiveRow* r : by_instances) {
     if (!cell.choice.empty()) cell.choice += "+";
     cell.choice += choice_label(r->key.algo, r->key.proto);
-    all.merge(r->pooled());
+    for (const auto& rank : r->ranks) merged.rank_sample(rank.rank).merge(rank.time_ns);
     bytes += static_cast<double>(r->bytes_sum);
     instances += r->instances;
   }
-  cell.count = all.count();
-  if (all.empty()) return cell;
-  cell.median_ns = all.median();
+  cell.count = merged.pooled().count();
+  if (cell.count == 0) return cell;
+  cell.time_ns = merged.time_ns();
   const double mean_bytes = instances == 0 ? 0.0 : bytes / static_cast<double>(instances);
-  cell.busbw_gbps = row_busbw_gbps(rows.front()->key, mean_bytes, cell.median_ns);
+  cell.busbw_gbps = row_busbw_gbps(rows.front()->key, mean_bytes, cell.time_ns);
   return cell;
 }
 
@@ -87,7 +87,7 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
       row.runs.push_back(cell_of(per_run[i]));
       const CompareCell& cell = row.runs.back();
       if (cell.count == 0) continue;
-      if (!row.best || cell.median_ns < row.runs[*row.best].median_ns) row.best = i;
+      if (!row.best || cell.time_ns < row.runs[*row.best].time_ns) row.best = i;
     }
     if (row.best) ++c.wins[*row.best];
     c.rows.push_back(std::move(row));

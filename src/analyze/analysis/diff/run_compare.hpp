@@ -1,9 +1,10 @@
 // analysis/diff/run_compare.hpp — N runs side by side (a tuning sweep): per size, which run is
 // fastest. Contract:
 // - Rows are size groups (collective, nranks, size, size kind) present in any run. A run's cell
-//   pools every (algo, proto) row of that group: its median GPU time per rank and iteration,
-//   busbw at that median, its choices (most instances first, "+"-joined).
-// - best = the run with the lowest median (the first on a tie); every other cell's change is
+//   pools every (algo, proto) row of that group per rank: its time as `bandwidth` defines it
+//   (each rank's median GPU time, mean over ranks), busbw at that time, its choices (most
+//   instances first, "+"-joined).
+// - best = the run with the lowest time (the first on a tie); every other cell's change is
 //   relative to it. Runs without the group have an empty cell.
 // - Settings: the configuration keys whose values differ between runs (config_diff.hpp's
 //   comparison of run 0 with each other run), with each run's value; only cause candidates
@@ -24,7 +25,7 @@ struct CompareCell {
   bool present = false;
   std::string choice;
   std::uint64_t count = 0;
-  double median_ns = 0;
+  double time_ns = 0;  // `bandwidth`'s time: each rank's median, mean over ranks
   double busbw_gbps = 0;
 };
 

@@ -69,9 +69,9 @@ std::vector<RankSample> rank_samples(const PhaseRow& row) {
   return out;
 }
 
-double busbw_at_median(const CollectiveRow& row) {
-  const DurationSample all = row.pooled();
-  return all.empty() ? 0.0 : row_busbw_gbps(row.key, row.mean_bytes(), all.median());
+double busbw_at_time(const CollectiveRow& row) {
+  const double time = row.time_ns();
+  return time > 0 ? row_busbw_gbps(row.key, row.mean_bytes(), time) : 0.0;
 }
 
 std::string change_reason(const CollectiveKey& b, const CollectiveKey& c) {
@@ -100,11 +100,13 @@ CollectiveDiff row_diff(const CollectiveRow* b, const CollectiveRow* c) {
   d.in_cand = c != nullptr;
   if (b != nullptr) {
     d.base_choice = choice_label(b->key.algo, b->key.proto);
-    d.base_busbw_gbps = busbw_at_median(*b);
+    d.base_time_ns = b->time_ns();
+    d.base_busbw_gbps = busbw_at_time(*b);
   }
   if (c != nullptr) {
     d.cand_choice = choice_label(c->key.algo, c->key.proto);
-    d.cand_busbw_gbps = busbw_at_median(*c);
+    d.cand_time_ns = c->time_ns();
+    d.cand_busbw_gbps = busbw_at_time(*c);
   }
   return d;
 }

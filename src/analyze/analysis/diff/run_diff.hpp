@@ -58,7 +58,9 @@ struct CollectiveDiff {
   std::string cand_choice;
   bool in_base = false;
   bool in_cand = false;
-  double base_busbw_gbps = 0;  // at the median time; 0 when unknown
+  double base_time_ns = 0;  // `bandwidth`'s time (CollectiveRow::time_ns); 0 when unknown
+  double cand_time_ns = 0;
+  double base_busbw_gbps = 0;  // at that time; 0 when unknown
   double cand_busbw_gbps = 0;
   RowJudgement judgement;
 };

@@ -41,6 +41,21 @@ DurationSample CollectiveRow::pooled() const {
   return all;
 }
 
+double CollectiveRow::time_ns() const {
+  return mean_rank_median_ns(ranks);
+}
+
+double mean_rank_median_ns(const std::vector<RankDurations>& ranks) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const auto& r : ranks) {
+    if (r.time_ns.empty()) continue;
+    sum += r.time_ns.median();
+    ++n;
+  }
+  return n == 0 ? 0.0 : sum / static_cast<double>(n);
+}
+
 DurationSample& CollectiveRow::rank_sample(std::int32_t rank) {
   auto it = std::lower_bound(ranks.begin(), ranks.end(), rank,
                              [](const RankDurations& r, std::int32_t x) { return r.rank < x; });

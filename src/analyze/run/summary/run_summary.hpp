@@ -65,6 +65,8 @@ struct CollectiveRow {
 
   // Every rank's durations pooled.
   DurationSample pooled() const;
+  // `bandwidth`'s time of the row: each rank's median, averaged over ranks (0 without a sample).
+  double time_ns() const;
   // The sample of `rank`, added in rank order when the row has none yet.
   DurationSample& rank_sample(std::int32_t rank);
   double mean_bytes() const;
@@ -141,6 +143,9 @@ void merge_into(RunSummary& into, const RunSummary& other);
 // "1048576" for an exact size, "1048576-2097151" for a power-of-two bucket.
 std::string size_label(std::uint64_t size_bytes, SizeKind kind);
 const char* size_kind_name(SizeKind kind);
+
+// Each rank's median, averaged over the ranks that have a sample (0 when none has).
+double mean_rank_median_ns(const std::vector<RankDurations>& ranks);
 
 // nccl-tests' algbw and busbw (GB/s) of a row at time `ns`; 0 when the collective has no
 // nccl-tests convention or ns is not positive.
