@@ -19,8 +19,8 @@
 
 #include "support/cli_runner.hpp"
 #include "support/legacy_dump_writer.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 using npkit::test::source_path;

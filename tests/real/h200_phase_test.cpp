@@ -13,7 +13,7 @@
 #include <map>
 
 #include "support/cli_runner.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
@@ -67,8 +67,8 @@ std::map<int, Expected> independent(const std::string& dump,
 
 void compare(const std::string& set, const std::map<int, std::string>& phase_of,
              int envelope_entry) {
-  const std::string dump = npkit::test::shared_data_path("npkit-h200/" + set + "/dump");
-  NPKIT_REQUIRE_PATH(dump);
+  const std::string dump =
+      npkit::test::require_path(npkit::test::source_path("samples/npkit-h200/" + set + "/dump"));
   const auto expected = independent(dump, phase_of, envelope_entry);
   REQUIRE(expected.size() == 2);
   const auto run = npkit::test::run_cli({"report", dump, "--format", "json", "--quiet"});

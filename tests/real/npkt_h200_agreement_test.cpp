@@ -110,7 +110,7 @@ bool check_row(const npkit::test::Sample& sample, const DriverRun& run, const Dr
 
 TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npkt][real]") {
   const std::string dir = npkit::test::sample_dir("agree");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
@@ -131,7 +131,7 @@ TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npk
 TEST_CASE("npkt H200 nvlink: period against the driver for AllReduce, AllGather, ReduceScatter",
           "[npkt][real]") {
   const std::string dir = npkit::test::sample_dir("nvlink");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);

@@ -9,8 +9,8 @@
 
 #include "diff/run_diff.hpp"
 #include "ingest/npkt_directory.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 #include "unit/diff/npkt_perturb.hpp"
 #include "unit/summary/summary_test_support.hpp"
 

@@ -16,8 +16,8 @@
 
 #include "ingest/chrome_json/plugin_cross_rank.hpp"
 #include "ingest/chrome_json/plugin_trace_decoder.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 #include "sync/cross_rank_report.hpp"
 
 using namespace npkit;

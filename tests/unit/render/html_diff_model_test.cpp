@@ -10,7 +10,7 @@
 #include "render/html/diff_report_model.hpp"
 #include "render/html/regression_bars.hpp"
 #include "summary/summary_json_reader.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 using namespace npkit::html;

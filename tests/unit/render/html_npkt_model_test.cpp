@@ -14,7 +14,7 @@
 #include "render/html/instance_choice.hpp"
 #include "render/html/npkt_report_model.hpp"
 #include "render/html/npkt_timeline.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 using namespace npkit::html;

@@ -7,7 +7,7 @@
 
 #include "render/html/summary_report_model.hpp"
 #include "summary/summary_json_reader.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 using namespace npkit::html;

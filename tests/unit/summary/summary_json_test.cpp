@@ -6,7 +6,7 @@
 
 #include "summary/summary_json_reader.hpp"
 #include "summary/summary_json_writer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/summary/summary_test_support.hpp"
 
 using npkit::RunSummary;

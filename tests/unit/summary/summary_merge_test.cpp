@@ -4,7 +4,7 @@
 
 #include "ingest/npkt_directory.hpp"
 #include "summary/run_summary.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/summary/summary_test_support.hpp"
 
 using npkit::CollectiveRow;

@@ -9,7 +9,7 @@
 
 #include "summary/summary_json_reader.hpp"
 #include "summary/summary_json_writer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
