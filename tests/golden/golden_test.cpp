@@ -1,4 +1,5 @@
-// Golden CLI tests: each folder under tests/golden/cases/ is one run of npkit-analyze.
+// Golden CLI tests: each folder under tests/golden/cases/ is one run of npkit-analyze, and one
+// test case ("golden: <folder>"), so ctest runs and reports each case on its own.
 //   input          optional: the name of a dump spec in tests/golden/specs/ (the test-only writer's
 //                  text format); the dump is written to a temp dir and $DUMP names it
 //   cmd            the arguments, whitespace-separated; $DUMP and $TMP are replaced by the temp
@@ -6,16 +7,22 @@
 //                  the command runs in the repository root, so printed paths (and the widths of
 //                  table columns that hold them) do not depend on where the checkout lives
 //   expected.out   standard output, with the temp dir shown as $DUMP / $TMP
-//   expected.err   standard error (optional; checked when present)
+//   expected.err   standard error; when absent, standard error must be empty
 //   expected.exit  the exit code (optional; 0 when absent)
 // Expected files are reviewed by a person against the spec's hand-computed numbers (see the
-// comments in each spec). NPKIT_UPDATE_GOLDEN=1 rewrites them from the actual output, for review.
+// comments in each spec). NPKIT_UPDATE_GOLDEN=1 rewrites them from the actual output, for review;
+// under CI (the CI variable set) it is refused: CI checks, it never rewrites.
+// kCaseCount is the number of case folders: a folder that disappears (or appears without being
+// counted) fails "golden: every case folder is counted".
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "support/cli_runner.hpp"
 #include "support/legacy_dump_writer.hpp"
@@ -28,6 +35,16 @@ using npkit::test::source_path;
 namespace {
 
 const std::string kSourceDir = NPKIT_SOURCE_DIR;
+constexpr std::size_t kCaseCount = 104;
+
+// CI is set to anything but "", 0, false, no or off (cmake/NpkitTestLabels.cmake reads it alike).
+bool ci_run() {
+  const char* ci = std::getenv("CI");
+  if (ci == nullptr) return false;
+  std::string v(ci);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  return !(v.empty() || v == "0" || v == "false" || v == "no" || v == "off");
+}
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -101,10 +118,19 @@ void run_case(const fs::path& dir) {
     replace_all(*s, tmp.path(), "$TMP");
   }
   const bool update = std::getenv("NPKIT_UPDATE_GOLDEN") != nullptr;
+  if (update) {
+    INFO(
+        "NPKIT_UPDATE_GOLDEN is set under CI: updates are refused there (CI checks the "
+        "reviewed files, it never rewrites them)");
+    REQUIRE_FALSE(ci_run());
+  }
   INFO("golden case " << dir.filename().string() << "\nstderr:\n" << run.err);
   check_or_update(dir / "expected.out", run.out, update);
   if (fs::exists(dir / "expected.err") || (update && !run.err.empty())) {
     check_or_update(dir / "expected.err", run.err, update);
+  } else {
+    INFO("no expected.err: standard error must be empty");
+    CHECK(run.err.empty());
   }
   const int expected_exit =
       fs::exists(dir / "expected.exit") ? std::stoi(read_file(dir / "expected.exit")) : 0;
@@ -115,19 +141,42 @@ void run_case(const fs::path& dir) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("golden CLI cases", "[golden]") {
-  const fs::path root = source_path("tests/golden/cases");
+std::vector<fs::path> case_folders() {
   std::vector<fs::path> cases;
-  for (const auto& e : fs::directory_iterator(root)) {
-    if (e.is_directory()) cases.push_back(e.path());
+  std::error_code error;
+  for (fs::directory_iterator it(source_path("tests/golden/cases"), error), end;
+       !error && it != end; it.increment(error)) {
+    if (it->is_directory()) cases.push_back(it->path());
   }
   std::sort(cases.begin(), cases.end());
-  REQUIRE(cases.size() >= 10);
-  for (const auto& c : cases) {
-    DYNAMIC_SECTION(c.filename().string()) {
-      run_case(c);
-    }
+  return cases;
+}
+
+// One Catch2 test case per folder, registered before main() runs.
+class GoldenCase : public Catch::ITestInvoker {
+ public:
+  explicit GoldenCase(fs::path dir) : dir_(std::move(dir)) {}
+  void invoke() const override { run_case(dir_); }
+
+ private:
+  fs::path dir_;
+};
+
+const bool registered = [] {
+  for (const fs::path& dir : case_folders()) {
+    const std::string name = "golden: " + dir.filename().string();
+    Catch::AutoReg(new GoldenCase(dir), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+                   Catch::NameAndTags(name, "[golden]"));
   }
+  return true;
+}();
+
+}  // namespace
+
+TEST_CASE("golden: every case folder is counted", "[golden]") {
+  REQUIRE(registered);
+  INFO(
+      "tests/golden/cases holds a different number of case folders than kCaseCount in "
+      "golden_test.cpp: a case was lost, or a new one needs counting");
+  CHECK(case_folders().size() == kCaseCount);
 }
