@@ -9,6 +9,10 @@
 //   expected.out   standard output, with the temp dir shown as $DUMP / $TMP
 //   expected.err   standard error; when absent, standard error must be empty
 //   expected.exit  the exit code (optional; 0 when absent)
+//   covered_by     required for a case run on a real capture (its cmd uses $SAMPLES): lines
+//                  `<test file>: "<test case>"` naming the tests that check its numbers against
+//                  the run's own timing or a second computation (the file must hold that test
+//                  case), each followed by indented lines saying what it checks
 // Expected files are reviewed by a person against the spec's hand-computed numbers (see the
 // comments in each spec). NPKIT_UPDATE_GOLDEN=1 rewrites them from the actual output, for review;
 // under CI (the CI variable set) it is refused: CI checks, it never rewrites.
@@ -88,7 +92,29 @@ class WorkingDirectory {
   fs::path previous_;
 };
 
+// A real capture's numbers are bounded by other tests: covered_by names them, and they exist.
+void check_covered_by(const fs::path& dir) {
+  INFO("a case on a real capture needs covered_by naming the tests that check its numbers");
+  REQUIRE(fs::exists(dir / "covered_by"));
+  std::istringstream lines(read_file(dir / "covered_by"));
+  int tests = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == ' ') continue;
+    INFO("covered_by line: " << line);
+    const auto colon = line.find(": \"");
+    REQUIRE(colon != std::string::npos);
+    REQUIRE(line.back() == '"');
+    const std::string file = line.substr(0, colon);
+    const std::string test = line.substr(colon + 2);  // with its quotes
+    REQUIRE(fs::exists(source_path(file)));
+    CHECK(read_file(source_path(file)).find(test) != std::string::npos);
+    ++tests;
+  }
+  CHECK(tests > 0);
+}
+
 void run_case(const fs::path& dir) {
+  if (read_file(dir / "cmd").find("$SAMPLES") != std::string::npos) check_covered_by(dir);
   npkit::test::TempDir tmp;
   std::string dump = tmp.file("dump");
   if (fs::exists(dir / "input")) {
