@@ -7,7 +7,8 @@
 #   npkit_label_disabled(<option text> LABELS <label>...)
 #     The labels' tests are not built because of a configure option (e.g. "NPKIT_BUILD_CUDA=OFF"):
 #     the guard reports them as disabled and does not count them.
-#   npkit_label_tool_missing(<what is missing> LABELS <label>... [HINT <how to get it>])
+#   npkit_label_tool_missing(<what is missing> LABELS <label>... [HINT <how to get it>]
+#                            [OPTION <the option that turns the labels' tests off>])
 #     The labels' tests cannot be registered because a tool or library is missing. Under CI that
 #     is a fatal configure error (CI must run every test); otherwise a WARNING names what is
 #     missing and the guard passes the labels as missing (and fails them if CI is set when the
@@ -32,17 +33,20 @@ function(npkit_label_disabled text)
 endfunction()
 
 function(npkit_label_tool_missing what)
-  cmake_parse_arguments(L "" "HINT" "LABELS" ${ARGN})
+  cmake_parse_arguments(L "" "HINT;OPTION" "LABELS" ${ARGN})
   list(JOIN L_LABELS ", " labels)
   set(hint "")
   if(L_HINT)
     set(hint " (${L_HINT})")
   endif()
+  set(remedy "install it")
+  if(L_OPTION)
+    set(remedy "install it, or configure with -D${L_OPTION}=OFF")
+  endif()
   npkit_ci_run(ci)
   if(ci)
     message(FATAL_ERROR "CI is set and ${what} is missing${hint}: the tests labelled ${labels} "
-                        "could not run. CI runs every test; install it, or turn off the option "
-                        "that needs it.")
+                        "could not run. CI runs every test: ${remedy}.")
   endif()
   message(WARNING "${what} is missing${hint}: the tests labelled ${labels} are NOT registered; "
                   "this build runs a smaller suite (under CI that is an error).")
