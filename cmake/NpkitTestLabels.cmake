@@ -27,6 +27,7 @@ endfunction()
 
 function(npkit_label_disabled text)
   cmake_parse_arguments(L "" "" "LABELS" ${ARGN})
+  string(REPLACE ";" "," text "${text}")  # one list item per record
   foreach(label IN LISTS L_LABELS)
     set_property(GLOBAL APPEND PROPERTY NPKIT_TEST_LABEL_STATUS "${label}|disabled|${text}")
   endforeach()
@@ -34,6 +35,7 @@ endfunction()
 
 function(npkit_label_tool_missing what)
   cmake_parse_arguments(L "" "HINT;OPTION" "LABELS" ${ARGN})
+  string(REPLACE ";" "," what "${what}")  # one list item per record
   list(JOIN L_LABELS ", " labels)
   set(hint "")
   if(L_HINT)
