@@ -46,10 +46,13 @@ test-sanitize: deps
 # The multi-threaded paths (parallel reading, background trace writer, the capture plugin's
 # buffers and callbacks from many threads) under ThreadSanitizer.
 TSAN_DIR ?= build-tsan
+TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
 test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
-	cmake --build $(TSAN_DIR) -j$(JOBS) --target npkit_tests
-	TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/npkit_tests "[threads],[golden],[real],[capture],[plugin]"
+	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
+	set -e; for t in $(TSAN_TESTS); do \
+	  TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
+	done
 
 # Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to
 # $(FUZZ_DIR)/work, crashes to $(FUZZ_DIR)/artifacts (copy real finds into tests/fuzz/corpus/ as

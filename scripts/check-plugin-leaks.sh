@@ -7,8 +7,8 @@
 #   scripts/check-plugin-leaks.sh [BUILD_DIR]
 #
 # The driver is the Catch2 test "[leak]" (tests/capture/stress/plugin_leak_cycle_test.cpp) of
-# BUILD_DIR's npkit_tests (default build-leaks, configured here if missing, without sanitizers:
-# valgrind and AddressSanitizer do not mix). valgrind is installed from Debian's archive when
+# BUILD_DIR's npkit_capture_tests (default build-leaks, configured here if missing, without
+# sanitizers: valgrind and AddressSanitizer do not mix). valgrind is installed from Debian's archive when
 # missing. The same test runs under LeakSanitizer in `make test-sanitize`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,9 +24,9 @@ if grep -q '^NPKIT_SANITIZE:STRING=.\+' "$build_dir/CMakeCache.txt"; then
   echo "check-plugin-leaks: $build_dir is a sanitizer build; valgrind needs a plain one" >&2
   exit 2
 fi
-cmake --build "$build_dir" --target npkit_tests nccl_profiler_npkit -j"${JOBS:-2}"
+cmake --build "$build_dir" --target npkit_capture_tests nccl_profiler_npkit -j"${JOBS:-2}"
 
 valgrind --tool=memcheck --leak-check=full --show-leak-kinds=definite,indirect,possible \
   --errors-for-leak-kinds=definite,indirect,possible --track-origins=yes --error-exitcode=1 \
-  "$build_dir/bin/npkit_tests" "[leak]"
+  "$build_dir/bin/npkit_capture_tests" "[leak]"
 echo "check-plugin-leaks: no leak and no memory error in the plugin's load/record/dump/unload cycle"

@@ -1,12 +1,19 @@
 // html_page_check — TEST-ONLY checks of an HTML report as headless Chromium rendered it.
 //
-//   html_page_check check --dom DOM --png PNG [--min-plots N] [--max-load-ms MS]
-//                         [--html FILE --max-bytes N]
-//     DOM is Chromium's --dump-dom output, PNG its --screenshot of the same load. Fails (exit 1)
-//     when the page recorded a script error (data-js-error), never finished loading
-//     (data-ready), has fewer than N plots, took longer than MS to load (data-load-ms), when
-//     FILE is larger than N bytes, or when a plot's area in the screenshot is blank: fewer than
-//     0.5% of its pixels differ from the white background, or fewer than 3 distinct colours.
+//   html_page_check check --dom DOM --png PNG --bare-png BARE --plots N [--text "A|B|..."]
+//                         [--no-data-plots "I,J"] [--max-load-ms MS] [--html FILE --max-bytes N]
+//     DOM is Chromium's --dump-dom output, PNG its --screenshot of the same load, BARE a
+//     screenshot of the same page with every data mark hidden (visibility: hidden on the points,
+//     lines, bars, cells and spans: axes, gridlines, legends and text stay). Fails (exit 1) when
+//     the page recorded a script error (data-js-error), never finished loading (data-ready), has
+//     another number of plots than N, lacks one of the texts (each must appear in the page's
+//     text: tags dropped, entities decoded, white space collapsed), took longer than MS to load
+//     (data-load-ms), when FILE is larger than N bytes, or when a plot is blank: fewer than 0.5%
+//     of its pixels differ from the white background, fewer than 3 distinct colours, or no data
+//     mark: fewer than 20 of its pixels differ from BARE (a plot with axes, gridlines and text
+//     but nothing drawn on them). --no-data-plots lists the plots (counted from 1) that the page
+//     must draw without a data mark (a capture with nothing to show there): those fail when they
+//     do show data.
 //     Exit 3 with "NEED_HEIGHT H" when a plot lies below the screenshot (rerun with a taller
 //     window); exit 4 when the load time is the only failure (a busy machine can be slow once:
 //     the caller may load the page again). Prints one line of statistics per plot and a summary.
@@ -83,6 +90,62 @@ std::vector<Rect> parse_plots(const std::string& text) {
   return out;
 }
 
+// The page's text as a reader sees it: scripts and styles dropped, every tag a space, the
+// entities the renderer writes decoded, white space collapsed to one space.
+std::string page_text(const std::string& dom) {
+  std::string out;
+  bool space = false;
+  for (std::size_t i = 0; i < dom.size();) {
+    if (dom.compare(i, 7, "<script") == 0 || dom.compare(i, 6, "<style") == 0) {
+      const std::string end = dom.compare(i, 7, "<script") == 0 ? "</script>" : "</style>";
+      const std::size_t e = dom.find(end, i);
+      i = e == std::string::npos ? dom.size() : e + end.size();
+      space = true;
+      continue;
+    }
+    if (dom[i] == '<') {
+      const std::size_t e = dom.find('>', i);
+      i = e == std::string::npos ? dom.size() : e + 1;
+      space = true;
+      continue;
+    }
+    std::string c(1, dom[i]);
+    std::size_t used = 1;
+    if (dom[i] == '&') {
+      for (const auto& [entity, text] : {std::pair<std::string, std::string>{"&amp;", "&"},
+                                         {"&lt;", "<"},
+                                         {"&gt;", ">"},
+                                         {"&quot;", "\""},
+                                         {"&#39;", "'"},
+                                         {"&nbsp;", " "}}) {
+        if (dom.compare(i, entity.size(), entity) == 0) {
+          c = text;
+          used = entity.size();
+          break;
+        }
+      }
+    }
+    i += used;
+    if (c == " " || c == "\n" || c == "\t" || c == "\r") {
+      space = true;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += c;
+  }
+  return out;
+}
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> out;
+  std::stringstream s(text);
+  for (std::string item; std::getline(s, item, separator);) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
 std::map<std::string, std::string> options(int argc, char** argv, int first) {
   std::map<std::string, std::string> out;
   for (int i = first; i + 1 < argc; i += 2) out[argv[i]] = argv[i + 1];
@@ -110,12 +173,19 @@ int check(std::map<std::string, std::string> o) {
   const auto plots = parse_plots(attrs.count("data-plots") ? attrs.at("data-plots") : "");
   const long load_ms =
       attrs.count("data-load-ms") ? std::atol(attrs.at("data-load-ms").c_str()) : -1;
-  const long min_plots = o.count("--min-plots") ? std::atol(o["--min-plots"].c_str()) : 1;
+  if (!o.count("--plots")) return fail("--plots N: the number of plots the page must have");
+  const long expected_plots = std::atol(o["--plots"].c_str());
   int failures = 0;
   bool slow = false;
-  if (static_cast<long>(plots.size()) < min_plots) {
-    failures += fail("the page has " + std::to_string(plots.size()) +
-                     " plot(s), expected at least " + std::to_string(min_plots));
+  if (static_cast<long>(plots.size()) != expected_plots) {
+    failures += fail("the page has " + std::to_string(plots.size()) + " plot(s), expected " +
+                     std::to_string(expected_plots));
+  }
+  const std::string text = page_text(dom);
+  for (const std::string& expected : split(o["--text"], '|')) {
+    if (text.find(expected) == std::string::npos) {
+      failures += fail("the page's text lacks \"" + expected + "\"");
+    }
   }
   if (o.count("--max-load-ms") && load_ms > std::atol(o["--max-load-ms"].c_str())) {
     std::cerr << "html_page_check: the page took " << load_ms << " ms to load, limit "
@@ -134,21 +204,34 @@ int check(std::map<std::string, std::string> o) {
   Image image;
   const std::string error = npkit::browser::read_png(o["--png"], image);
   if (!error.empty()) return fail(error);
+  Image bare;
+  const std::string bare_error = npkit::browser::read_png(o["--bare-png"], bare);
+  if (!bare_error.empty()) return fail("--bare-png: " + bare_error);
+  if (bare.width != image.width || bare.height != image.height) {
+    return fail("the screenshot without data marks has another size than the page's");
+  }
   for (const Rect& r : plots) {
     if (r.y + r.h > static_cast<long>(image.height) || r.x + r.w > static_cast<long>(image.width)) {
       std::cout << "NEED_HEIGHT " << attrs.at("data-page-height") << "\n";
       return 3;
     }
   }
+  std::set<std::string> no_data;
+  for (const std::string& p : split(o["--no-data-plots"], ',')) no_data.insert(p);
   for (std::size_t i = 0; i < plots.size(); ++i) {
     const Rect& r = plots[i];
+    const std::string number = std::to_string(i + 1);
     std::uint64_t painted = 0;
+    std::uint64_t marks = 0;  // pixels the data marks change
     std::set<std::uint32_t> colours;
     for (long y = r.y; y < r.y + r.h; ++y) {
       for (long x = r.x; x < r.x + r.w; ++x) {
-        const std::uint8_t* p =
-            image.at(static_cast<std::uint32_t>(x), static_cast<std::uint32_t>(y));
+        const auto px = static_cast<std::uint32_t>(x);
+        const auto py = static_cast<std::uint32_t>(y);
+        const std::uint8_t* p = image.at(px, py);
+        const std::uint8_t* q = bare.at(px, py);
         if (p[0] < 235 || p[1] < 235 || p[2] < 235) ++painted;
+        if (std::abs(p[0] - q[0]) + std::abs(p[1] - q[1]) + std::abs(p[2] - q[2]) > 24) ++marks;
         if (colours.size() < 64) colours.insert((p[0] >> 3) << 10 | (p[1] >> 3) << 5 | (p[2] >> 3));
       }
     }
@@ -156,9 +239,13 @@ int check(std::map<std::string, std::string> o) {
     const double share = area > 0 ? static_cast<double>(painted) / area : 0;
     std::cout << "plot " << i + 1 << " at " << r.x << "," << r.y << " " << r.w << "x" << r.h << ": "
               << share * 100 << "% painted, " << colours.size() << (colours.size() >= 64 ? "+" : "")
-              << " colours\n";
+              << " colours, " << marks << " pixels of data marks\n";
     if (share < 0.005 || colours.size() < 3) {
-      failures += fail("plot " + std::to_string(i + 1) + " looks blank");
+      failures += fail("plot " + number + " looks blank");
+    } else if (no_data.count(number) > 0) {
+      if (marks >= 20) failures += fail("plot " + number + " was to show no data mark, but does");
+    } else if (marks < 20) {
+      failures += fail("plot " + number + " is blank: axes, gridlines and text but no data mark");
     }
   }
   std::cout << "summary: " << plots.size() << " plot(s), load " << load_ms << " ms, page height "
@@ -172,6 +259,12 @@ int crop_command(std::map<std::string, std::string> o) {
   Image image;
   const std::string error = npkit::browser::read_png(o["--png"], image);
   if (!error.empty()) return fail(error);
+  Image bare;
+  const std::string bare_error = npkit::browser::read_png(o["--bare-png"], bare);
+  if (!bare_error.empty()) return fail("--bare-png: " + bare_error);
+  if (bare.width != image.width || bare.height != image.height) {
+    return fail("the screenshot without data marks has another size than the page's");
+  }
   Rect r;
   char c1, c2, c3;
   std::stringstream s(o["--rect"]);

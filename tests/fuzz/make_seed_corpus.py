@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes the seed corpora of the fuzz targets (tests/fuzz/README.md).
 
-    tests/fuzz/make_seed_corpus.py [SHARED_DATA_DIR]
+    tests/fuzz/make_seed_corpus.py
 
 corpus/legacy_dump/seed_*: inputs in fuzz_legacy_dump.cpp's layout, built from the first
-records of real dumps (the H200 samples and the NCCL 2.20 port sets under SHARED_DATA_DIR,
-default /work/shared/data) plus hand-made edge cases. corpus/event_header/seed_*: header,
+records of real dumps (the H200 samples in samples/npkit-h200 and the NCCL 2.20 port sets in
+tests/data/npkit-real) plus hand-made edge cases. corpus/event_header/seed_*: header,
 phase-rule, clock-value and rank-list texts. Every seed stays under 4 KB. Files found by
 libFuzzer (named by their hash) are left alone. Run it again after changing the input layout.
 """
@@ -14,7 +14,7 @@ import struct
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DATA = sys.argv[1] if len(sys.argv) > 1 else "/work/shared/data"
+TOP = os.path.dirname(os.path.dirname(HERE))
 MAX_SEED = 4096
 
 # Entry kinds of fuzz_legacy_dump.cpp (kind = h % 10, rank = (h // 10) % 4, index = h // 40).
@@ -58,8 +58,8 @@ def write(corpus, name, data):
 
 
 def real_seeds():
-    h200 = os.path.join(DATA, "npkit-h200")
-    port = os.path.join(DATA, "npkit-real")
+    h200 = os.path.join(TOP, "samples", "npkit-h200")
+    port = os.path.join(TOP, "tests", "data", "npkit-real")
     for name, bufs in (("ring_simple", (0, 1)), ("tree_simple", (0, 1)), ("alltoall", (0, 1))):
         d = os.path.join(h200, name, "dump")
         seed = options()

@@ -1,4 +1,5 @@
-// Golden CLI tests: each folder under tests/golden/cases/ is one run of npkit-analyze.
+// Golden CLI tests: each folder under tests/golden/cases/ is one run of npkit-analyze, and one
+// test case ("golden: <folder>"), so ctest runs and reports each case on its own.
 //   input          optional: the name of a dump spec in tests/golden/specs/ (the test-only writer's
 //                  text format); the dump is written to a temp dir and $DUMP names it
 //   cmd            the arguments, whitespace-separated; $DUMP and $TMP are replaced by the temp
@@ -6,21 +7,31 @@
 //                  the command runs in the repository root, so printed paths (and the widths of
 //                  table columns that hold them) do not depend on where the checkout lives
 //   expected.out   standard output, with the temp dir shown as $DUMP / $TMP
-//   expected.err   standard error (optional; checked when present)
+//   expected.err   standard error; when absent, standard error must be empty
 //   expected.exit  the exit code (optional; 0 when absent)
+//   covered_by     required for a case run on a real capture (its cmd uses $SAMPLES): lines
+//                  `<test file>: "<test case>"` naming the tests that check its numbers against
+//                  the run's own timing or a second computation (the file must hold that test
+//                  case), each followed by indented lines saying what it checks
 // Expected files are reviewed by a person against the spec's hand-computed numbers (see the
-// comments in each spec). NPKIT_UPDATE_GOLDEN=1 rewrites them from the actual output, for review.
+// comments in each spec). NPKIT_UPDATE_GOLDEN=1 rewrites them from the actual output, for review;
+// under CI (the CI variable set) it is refused: CI checks, it never rewrites.
+// kCaseCount is the number of case folders: a folder that disappears (or appears without being
+// counted) fails "golden: every case folder is counted".
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <utility>
 
 #include "support/cli_runner.hpp"
 #include "support/legacy_dump_writer.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 using npkit::test::source_path;
@@ -28,6 +39,16 @@ using npkit::test::source_path;
 namespace {
 
 const std::string kSourceDir = NPKIT_SOURCE_DIR;
+constexpr std::size_t kCaseCount = 104;
+
+// CI is set to anything but "", 0, false, no or off (cmake/NpkitTestLabels.cmake reads it alike).
+bool ci_run() {
+  const char* ci = std::getenv("CI");
+  if (ci == nullptr) return false;
+  std::string v(ci);
+  std::transform(v.begin(), v.end(), v.begin(), [](unsigned char c) { return std::tolower(c); });
+  return !(v.empty() || v == "0" || v == "false" || v == "no" || v == "off");
+}
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -71,7 +92,29 @@ class WorkingDirectory {
   fs::path previous_;
 };
 
+// A real capture's numbers are bounded by other tests: covered_by names them, and they exist.
+void check_covered_by(const fs::path& dir) {
+  INFO("a case on a real capture needs covered_by naming the tests that check its numbers");
+  REQUIRE(fs::exists(dir / "covered_by"));
+  std::istringstream lines(read_file(dir / "covered_by"));
+  int tests = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == ' ') continue;
+    INFO("covered_by line: " << line);
+    const auto colon = line.find(": \"");
+    REQUIRE(colon != std::string::npos);
+    REQUIRE(line.back() == '"');
+    const std::string file = line.substr(0, colon);
+    const std::string test = line.substr(colon + 2);  // with its quotes
+    REQUIRE(fs::exists(source_path(file)));
+    CHECK(read_file(source_path(file)).find(test) != std::string::npos);
+    ++tests;
+  }
+  CHECK(tests > 0);
+}
+
 void run_case(const fs::path& dir) {
+  if (read_file(dir / "cmd").find("$SAMPLES") != std::string::npos) check_covered_by(dir);
   npkit::test::TempDir tmp;
   std::string dump = tmp.file("dump");
   if (fs::exists(dir / "input")) {
@@ -101,10 +144,19 @@ void run_case(const fs::path& dir) {
     replace_all(*s, tmp.path(), "$TMP");
   }
   const bool update = std::getenv("NPKIT_UPDATE_GOLDEN") != nullptr;
+  if (update) {
+    INFO(
+        "NPKIT_UPDATE_GOLDEN is set under CI: updates are refused there (CI checks the "
+        "reviewed files, it never rewrites them)");
+    REQUIRE_FALSE(ci_run());
+  }
   INFO("golden case " << dir.filename().string() << "\nstderr:\n" << run.err);
   check_or_update(dir / "expected.out", run.out, update);
   if (fs::exists(dir / "expected.err") || (update && !run.err.empty())) {
     check_or_update(dir / "expected.err", run.err, update);
+  } else {
+    INFO("no expected.err: standard error must be empty");
+    CHECK(run.err.empty());
   }
   const int expected_exit =
       fs::exists(dir / "expected.exit") ? std::stoi(read_file(dir / "expected.exit")) : 0;
@@ -115,19 +167,42 @@ void run_case(const fs::path& dir) {
   }
 }
 
-}  // namespace
-
-TEST_CASE("golden CLI cases", "[golden]") {
-  const fs::path root = source_path("tests/golden/cases");
+std::vector<fs::path> case_folders() {
   std::vector<fs::path> cases;
-  for (const auto& e : fs::directory_iterator(root)) {
-    if (e.is_directory()) cases.push_back(e.path());
+  std::error_code error;
+  for (fs::directory_iterator it(source_path("tests/golden/cases"), error), end;
+       !error && it != end; it.increment(error)) {
+    if (it->is_directory()) cases.push_back(it->path());
   }
   std::sort(cases.begin(), cases.end());
-  REQUIRE(cases.size() >= 10);
-  for (const auto& c : cases) {
-    DYNAMIC_SECTION(c.filename().string()) {
-      run_case(c);
-    }
+  return cases;
+}
+
+// One Catch2 test case per folder, registered before main() runs.
+class GoldenCase : public Catch::ITestInvoker {
+ public:
+  explicit GoldenCase(fs::path dir) : dir_(std::move(dir)) {}
+  void invoke() const override { run_case(dir_); }
+
+ private:
+  fs::path dir_;
+};
+
+const bool registered = [] {
+  for (const fs::path& dir : case_folders()) {
+    const std::string name = "golden: " + dir.filename().string();
+    Catch::AutoReg(new GoldenCase(dir), CATCH_INTERNAL_LINEINFO, Catch::StringRef(),
+                   Catch::NameAndTags(name, "[golden]"));
   }
+  return true;
+}();
+
+}  // namespace
+
+TEST_CASE("golden: every case folder is counted", "[golden]") {
+  REQUIRE(registered);
+  INFO(
+      "tests/golden/cases holds a different number of case folders than kCaseCount in "
+      "golden_test.cpp: a case was lost, or a new one needs counting");
+  CHECK(case_folders().size() == kCaseCount);
 }

@@ -12,8 +12,8 @@
 
 #include "hostile/hostile_run.hpp"
 #include "support/legacy_dump_writer.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace npkit::test {
 namespace {

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "support/cli_runner.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 

@@ -21,7 +21,7 @@
 #include <sstream>
 
 #include "support/cli_runner.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 
@@ -101,8 +101,8 @@ std::map<int, std::vector<double>> independent_times(const std::string& dump, st
 }
 
 void check_set(const std::string& set, const std::string& algo) {
-  const std::string dir = npkit::test::shared_data_path("npkit-h200/" + set);
-  NPKIT_REQUIRE_PATH(dir);
+  const std::string dir =
+      npkit::test::require_path(npkit::test::source_path("samples/npkit-h200/" + set));
   const auto driver = read_driver_table(dir + "/ncclrun.txt");
   REQUIRE(driver.size() == 17);
   const auto run = npkit::test::run_cli(

@@ -2,7 +2,9 @@
 // these dumps nest at most one level and alternate ENTRY/EXIT per buffer, so each phase's time
 // is the sum of (EXIT ticks − ENTRY ticks) of its events, converted at the 1,980,000 kHz rate
 // of gpu_clock_rate (ours converts each endpoint to integer ns, so totals may differ by up
-// to 1 ns per span).
+// to 1 ns per span). What the report must hold comes from the dump's own files, not from the
+// report: exactly the ranks that have gpu_events_rank_<R>_buf_<B> files, and for each rank
+// every phase whose event ids occur in its buffers (and no other phase but "other").
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -11,9 +13,10 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 
 #include "support/cli_runner.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
@@ -22,7 +25,7 @@ namespace {
 constexpr double kTicksPerNs = 1.98;  // 1,980,000 kHz
 
 struct Expected {
-  std::map<std::string, double> phase_ns;  // per phase
+  std::map<std::string, double> phase_ns;  // per phase whose ids occur in the rank's buffers
   std::map<std::string, std::uint64_t> spans;
   double collective_ns = 0;
 };
@@ -44,6 +47,7 @@ std::map<int, Expected> independent(const std::string& dump,
     const int rank = std::stoi(name.substr(16));
     std::ifstream in(e.path(), std::ios::binary);
     const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    out[rank];  // a rank with buffer files is expected in the report, even with no pair
     std::map<int, std::uint64_t> open;
     for (std::size_t off = 0; off + 16 <= b.size(); off += 16) {
       const int id = static_cast<unsigned char>(b[off]);
@@ -67,17 +71,34 @@ std::map<int, Expected> independent(const std::string& dump,
 
 void compare(const std::string& set, const std::map<int, std::string>& phase_of,
              int envelope_entry) {
-  const std::string dump = npkit::test::shared_data_path("npkit-h200/" + set + "/dump");
-  NPKIT_REQUIRE_PATH(dump);
+  const std::string dump =
+      npkit::test::require_path(npkit::test::source_path("samples/npkit-h200/" + set + "/dump"));
   const auto expected = independent(dump, phase_of, envelope_entry);
-  REQUIRE(expected.size() == 2);
+  std::set<int> expected_ranks;
+  for (const auto& [rank, x] : expected) expected_ranks.insert(rank);
+  REQUIRE(expected_ranks == std::set<int>{0, 1});  // 2 × H200: both ranks wrote buffers
   const auto run = npkit::test::run_cli({"report", dump, "--format", "json", "--quiet"});
   REQUIRE(run.exit_code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::element doc = parser.parse(run.out);
+  std::set<int> reported_ranks;
+  for (simdjson::dom::element r : doc["ranks"].get_array()) {
+    reported_ranks.insert(static_cast<int>(r["rank"].get_int64().value()));
+  }
+  REQUIRE(reported_ranks == expected_ranks);
   for (simdjson::dom::element r : doc["ranks"].get_array()) {
     const int rank = static_cast<int>(r["rank"].get_int64().value());
     const Expected& x = expected.at(rank);
+    std::set<std::string> expected_phases;
+    for (const auto& [phase, ns] : x.phase_ns) expected_phases.insert(phase);
+    REQUIRE_FALSE(expected_phases.empty());
+    std::set<std::string> reported_phases;
+    for (simdjson::dom::element p : r["phases"].get_array()) {
+      const std::string name(p["name"].get_string().value());
+      if (name != "other") reported_phases.insert(name);
+    }
+    INFO(set << " rank " << rank);
+    REQUIRE(reported_phases == expected_phases);
     std::uint64_t total_spans = 0;
     double explained = 0;
     for (const auto& [phase, n] : x.spans) total_spans += n;

@@ -1,4 +1,4 @@
-// The traces NPKit's generator made from the real dumps of shared/data/npkit-real, read through
+// The traces NPKit's generator made from the real dumps of tests/data/npkit-real, read through
 // the JSON ingest, give the per-rank phase totals the binary reader gives for the dumps next to
 // them, within what the generator's conversion explains.
 //
@@ -25,8 +25,8 @@
 #include "import/legacy/clock_files.hpp"
 #include "import/legacy/legacy_dump.hpp"
 #include "support/real_dump.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 #include "util/file_io.hpp"
 
 using namespace npkit;
@@ -99,8 +99,7 @@ double read_number(const std::string& path) {
 }
 
 void check_set(const std::string& set) {
-  const std::string dir = test::shared_data_path("npkit-real/" + set);
-  NPKIT_REQUIRE_PATH(dir);
+  const std::string dir = test::require_path(test::data_path("npkit-real/" + set));
   test::TempDir tmp;
   const std::string dump = test::rebuild_from_manifest(dir, tmp);
 

@@ -17,7 +17,11 @@
 //     timed launches on that rank (a second computation, over the launches the driver timed);
 //  4. the period is never above the driver's time (+5 %): the loop holds every period;
 //  5. where the loop's start-up adds under 1 % to the driver's time, the period busbw is within
-//     5 % of the driver's busbw.
+//     5 % of the driver's busbw; where it adds 1-5 %, within 5 % plus that share (the driver's
+//     time holds the start-up on top of the period, so the period's busbw is higher by about
+//     that share). Each sample must have at least one such row, so the direct comparison can
+//     never silently apply to nothing (with 5 iterations, the nvlink sample's start-up share is
+//     3-4 % even at 64 MiB).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -101,9 +105,11 @@ bool check_row(const npkit::test::Sample& sample, const DriverRun& run, const Dr
   CHECK(*r.period_ns <= 1.05 * driver_ns);                   // 4
   // The loop's start-up per launch: what the loop holds beyond iters periods.
   const double start_up_share = (loop_ns - *r.period_ns) / driver_ns;
-  if (start_up_share >= 0.01) return false;
-  INFO("period busbw " << r.period_busbw_gbps << ", driver busbw " << d.busbw_gbps);
-  CHECK(std::abs(r.period_busbw_gbps - d.busbw_gbps) <= 0.05 * d.busbw_gbps);  // 5
+  if (start_up_share >= 0.05) return false;
+  const double slack = start_up_share < 0.01 ? 0.0 : start_up_share;
+  INFO("period busbw " << r.period_busbw_gbps << ", driver busbw " << d.busbw_gbps
+                       << ", start-up share " << start_up_share);
+  CHECK(std::abs(r.period_busbw_gbps - d.busbw_gbps) <= (0.05 + slack) * d.busbw_gbps);  // 5
   return true;
 }
 
@@ -111,7 +117,7 @@ bool check_row(const npkit::test::Sample& sample, const DriverRun& run, const Dr
 
 TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npkt][real]") {
   const std::string dir = npkit::test::sample_dir("agree");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
@@ -124,25 +130,31 @@ TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npk
     literal += check_row(sample, run, d, rows) ? 1 : 0;
   }
   CHECK(checked > 0);
-  WARN("agree: " << literal << " of " << checked
-                 << " sizes have a start-up share under 1 % and were checked against the "
+  INFO("agree: " << literal << " of " << checked
+                 << " sizes have a start-up share under 5 % and were checked against the "
                     "driver's busbw directly");
+  REQUIRE(literal >= 1);
 }
 
 TEST_CASE("npkt H200 nvlink: period against the driver for AllReduce, AllGather, ReduceScatter",
           "[npkt][real]") {
   const std::string dir = npkit::test::sample_dir("nvlink");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
   const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
   int checked = 0;
+  int literal = 0;
   for (const auto& d : run.rows) {
     if (d.size_bytes < kMiB) continue;
     if (d.coll != "allreduce" && d.coll != "allgather" && d.coll != "reducescatter") continue;
     ++checked;
-    check_row(sample, run, d, rows);
+    literal += check_row(sample, run, d, rows) ? 1 : 0;
   }
   CHECK(checked > 0);
+  INFO("nvlink: " << literal << " of " << checked
+                  << " rows have a start-up share under 5 % and were checked against the "
+                     "driver's busbw directly");
+  REQUIRE(literal >= 1);
 }

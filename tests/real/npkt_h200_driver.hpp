@@ -1,8 +1,8 @@
 // npkt_h200_driver.hpp — the real H200 captures under samples/nccl-h200/<run>/ for the
 // npkt_h200_*_test.cpp tests: the capture driver's own timing (driver.csv, and the warm-up /
 // iteration counts from driver.txt's first line) and the analysed dumps.
-// Contract: sample_dir(run) is samples/nccl-h200/<run> in the source tree (tests skip with
-// NPKIT_REQUIRE_PATH when it is absent: the captures are not committed). read_driver REQUIREs a
+// Contract: sample_dir(run) is samples/nccl-h200/<run> in the source tree (committed; a test
+// calls require_path on it, so a missing capture fails the test). read_driver REQUIREs a
 // readable driver.txt header ("... warmup W, iters N, check on|off") and driver.csv with the
 // columns coll,size_bytes,count,type,nranks,time_us,algbw_gbps,busbw_gbps. load_sample REQUIREs
 // every dump file to parse and returns the captures with their communicators joined.
@@ -23,7 +23,7 @@
 #include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_capture.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace npkit::test {
 

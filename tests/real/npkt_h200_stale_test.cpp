@@ -36,7 +36,7 @@ const npkit::test::DriverRow* driver_row(const npkit::test::DriverRun& run,
 TEST_CASE("npkt H200 nvlink: stale KernelCh are the AlltoAll's, Broadcast rows sane",
           "[npkt][real]") {
   const std::string dir = npkit::test::sample_dir("nvlink");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const auto run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
 

@@ -1,7 +1,7 @@
-// Every real data set in ../shared/data reads without error, and `info --format json` agrees
-// with a count made here independently from the raw files: records = file size / record size,
-// TIME_SYNC records by id, and — since every set pairs cleanly (shared/data SOURCE.txt) —
-// pairs = (records − sync records) / 2.
+// Every real NPKit data set (tests/data/npkit-real, samples/npkit-h200) reads without error, and
+// `info --format json` agrees with a count made here independently from the raw files: records =
+// file size / record size, TIME_SYNC records by id, and — since every set pairs cleanly (their
+// SOURCE.txt) — pairs = (records − sync records) / 2.
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -11,8 +11,8 @@
 
 #include "support/cli_runner.hpp"
 #include "support/real_dump.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 
@@ -50,8 +50,7 @@ RawCount count_raw(const std::string& dump, unsigned cpu_record_size, std::uint8
 
 void check_set(const std::string& relative, unsigned cpu_record_size, const std::string& table,
                std::uint64_t ranks) {
-  const std::string dir = npkit::test::shared_data_path(relative);
-  NPKIT_REQUIRE_PATH(dir);
+  const std::string dir = npkit::test::require_path(npkit::test::source_path(relative));
   npkit::test::TempDir tmp;
   const std::string dump = npkit::test::rebuild_from_manifest(dir, tmp);
   const RawCount raw = count_raw(dump, cpu_record_size, 0x33, 0x34);
@@ -82,21 +81,21 @@ void check_set(const std::string& relative, unsigned cpu_record_size, const std:
 }  // namespace
 
 TEST_CASE("real dump: NCCL 2.20 port ring, 2 ranks, 18-byte CPU records", "[real]") {
-  check_set("npkit-real/B_nccl2.20port-ring_2rank_cpu18B", 18, "nccl-2.20-port", 2);
+  check_set("tests/data/npkit-real/B_nccl2.20port-ring_2rank_cpu18B", 18, "nccl-2.20-port", 2);
 }
 
 TEST_CASE("real dump: NCCL 2.20 port tree split, 4 ranks, 22-byte CPU records", "[real]") {
-  check_set("npkit-real/C_nccl2.20port-treesplit_4rank_cpu22B", 22, "nccl-2.20-port", 4);
+  check_set("tests/data/npkit-real/C_nccl2.20port-treesplit_4rank_cpu22B", 22, "nccl-2.20-port", 4);
 }
 
 TEST_CASE("real dump: H200 ring all-reduce", "[real]") {
-  check_set("npkit-h200/ring_simple", 16, "nccl", 2);
+  check_set("samples/npkit-h200/ring_simple", 16, "nccl", 2);
 }
 
 TEST_CASE("real dump: H200 tree all-reduce", "[real]") {
-  check_set("npkit-h200/tree_simple", 16, "nccl", 2);
+  check_set("samples/npkit-h200/tree_simple", 16, "nccl", 2);
 }
 
 TEST_CASE("real dump: H200 alltoall", "[real]") {
-  check_set("npkit-h200/alltoall", 16, "nccl", 2);
+  check_set("samples/npkit-h200/alltoall", 16, "nccl", 2);
 }

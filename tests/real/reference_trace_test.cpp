@@ -18,8 +18,8 @@
 
 #include "support/cli_runner.hpp"
 #include "support/real_dump.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 
@@ -114,8 +114,7 @@ void sort_spans(std::vector<T>& v) {
 }
 
 void check_set(const std::string& set) {
-  const std::string dir = npkit::test::shared_data_path("npkit-real/" + set);
-  NPKIT_REQUIRE_PATH(dir);
+  const std::string dir = npkit::test::require_path(npkit::test::data_path("npkit-real/" + set));
   npkit::test::TempDir tmp;
   const std::string dump = npkit::test::rebuild_from_manifest(dir, tmp);
   const std::string ours_path = tmp.file("ours.json");

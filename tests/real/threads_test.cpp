@@ -3,12 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include "support/cli_runner.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 TEST_CASE("info, report and bandwidth do not depend on --threads", "[real][threads]") {
   for (const std::string set : {"ring_simple", "tree_simple", "alltoall"}) {
     const std::string dump = npkit::test::source_path("samples/npkit-h200/" + set + "/dump");
-    NPKIT_REQUIRE_PATH(dump);
+    npkit::test::require_path(dump);
     for (const std::string command : {"info", "report", "bandwidth"}) {
       const auto one = npkit::test::run_cli({command, dump, "--format", "json", "--threads", "1"});
       REQUIRE(one.exit_code == 0);

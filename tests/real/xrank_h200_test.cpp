@@ -69,7 +69,7 @@ Plain plain_sync(const npkit::Communicator& comm) {
 
 void check_sample(const std::string& run) {
   const std::string dir = npkit::test::sample_dir(run);
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE_FALSE(sample.comms.empty());
   for (const auto& comm : sample.comms) {
@@ -103,7 +103,7 @@ TEST_CASE("xrank H200 captures: sync and stragglers match a plain recount", "[np
 TEST_CASE("xrank H200 socket capture: the network-wait finding follows the step shares",
           "[npkt][real][xrank]") {
   const std::string dir = npkit::test::sample_dir("socket");
-  NPKIT_REQUIRE_PATH(dir + "/dump");
+  npkit::test::require_path(dir + "/dump");
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
   const auto in = npkit::test::cross_rank_of(sample.comms[0]);

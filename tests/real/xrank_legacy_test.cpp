@@ -18,9 +18,9 @@
 #include "analysis/sync/cross_rank_report.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "support/real_dump.hpp"
-#include "support/shared_data.hpp"
 #include "support/span_collector.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 
@@ -111,9 +111,8 @@ void check_dump(const std::string& dump, std::size_t nranks) {
 
 TEST_CASE("xrank legacy H200 dumps: sync matches a plain recount, hosts unknown", "[real][xrank]") {
   for (const char* set : {"ring_simple", "tree_simple"}) {
-    const std::string dump =
-        npkit::test::shared_data_path(std::string("npkit-h200/") + set + "/dump");
-    NPKIT_REQUIRE_PATH(dump);
+    const std::string dump = npkit::test::require_path(
+        npkit::test::source_path(std::string("samples/npkit-h200/") + set + "/dump"));
     INFO(set);
     check_dump(dump, 2);
   }
@@ -123,8 +122,7 @@ TEST_CASE("xrank legacy NCCL 2.20 port dumps: sync matches a plain recount", "[r
   const std::vector<std::pair<std::string, std::size_t>> sets = {
       {"B_nccl2.20port-ring_2rank_cpu18B", 2}, {"C_nccl2.20port-treesplit_4rank_cpu22B", 4}};
   for (const auto& [set, nranks] : sets) {
-    const std::string dir = npkit::test::shared_data_path("npkit-real/" + set);
-    NPKIT_REQUIRE_PATH(dir);
+    const std::string dir = npkit::test::require_path(npkit::test::data_path("npkit-real/" + set));
     INFO(set);
     npkit::test::TempDir tmp;
     check_dump(npkit::test::rebuild_from_manifest(dir, tmp), nranks);

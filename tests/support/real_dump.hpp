@@ -1,4 +1,5 @@
-// real_dump.hpp — the real NPKit data sets of ../shared/data, rebuilt as complete directories.
+// real_dump.hpp — the real NPKit data sets (tests/data/npkit-real, samples/npkit-h200), rebuilt
+// as complete directories.
 // Contract: a set directory holds dump/ (the non-empty files) and MANIFEST.tsv (every file of
 // the original directory with its size). rebuild_from_manifest copies dump/ into `tmp` and
 // creates the empty files the manifest lists, so the test sees the directory NPKit wrote. It

@@ -388,10 +388,12 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
     w.field("size_kind", size_kind_name(d.size_kind));
     if (d.in_base) {
       w.field("baseline_choice", d.base_choice);
+      w.field("baseline_time_ns", d.base_time_ns);
       w.field("baseline_busbw_gbps", d.base_busbw_gbps);
     }
     if (d.in_cand) {
       w.field("candidate_choice", d.cand_choice);
+      w.field("candidate_time_ns", d.cand_time_ns);
       w.field("candidate_busbw_gbps", d.cand_busbw_gbps);
     }
     judgement_json(w, d.judgement);

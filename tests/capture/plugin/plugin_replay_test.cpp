@@ -1,5 +1,5 @@
 // Replays real NCCL 2.28.9 call recordings (2 ranks of a PyTorch job on two H200s over NVLink,
-// mask 4095, shared/data/nccl-profiler-calls/README.md) into the plugin and checks the dumps
+// mask 4095, tests/data/nccl-profiler-calls/README.md) into the plugin and checks the dumps
 // against what the recordings say, computed from the recordings alone.
 #include <algorithm>
 #include <map>
@@ -12,7 +12,7 @@
 #include "capture/plugin/plugin_library.hpp"
 #include "capture/plugin/recorded_calls.hpp"
 #include "capture/plugin/recording_replayer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace npkit::test {
 namespace {
@@ -39,8 +39,7 @@ void check_summary(const CommSummary& dump, const CommSummary& recorded,
 
 TEST_CASE("plugin replay: NCCL 2.28.9 recordings of both ranks (H200 x2, NVLink)",
           "[plugin][threads]") {
-  const std::string data = shared_data_path("nccl-profiler-calls/h200x2-nvlink");
-  NPKIT_REQUIRE_PATH(data);
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
   const PluginLibrary& lib = require_plugin();
   PluginEnv env;  // NPKIT_EVENTS unset: everything, as the recordings (mask 4095)
 

@@ -1,5 +1,5 @@
 // recorded_calls.hpp — a recording of every call NCCL made into a profiler plugin (gzip JSON lines,
-// format in shared/data/nccl-profiler-calls/README.md), read into replayable calls.
+// format in tests/data/nccl-profiler-calls/README.md), read into replayable calls.
 //
 // Contract:
 // - read_recording() throws std::runtime_error naming the file and line for anything it cannot

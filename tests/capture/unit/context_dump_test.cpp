@@ -11,11 +11,11 @@
 #include <string>
 #include <thread>
 
-#include "capture/unit/dump_bytes_reader.hpp"
 #include "recorder/context_dump.hpp"
 #include "recorder/event_recorder.hpp"
 #include "recorder/host_clock.hpp"
 #include "recorder/string_interner.hpp"
+#include "support/dump_bytes_reader.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fmt = npkit::format;

@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "capture/plugin/scoped_env.hpp"
-#include "capture/unit/device_dump_reader.hpp"
-#include "capture/unit/dump_bytes_reader.hpp"
 #include "npkit/host.hpp"
 #include "recorder/dump_writer.hpp"
+#include "support/device_dump_reader.hpp"
+#include "support/dump_bytes_reader.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fmt = npkit::format;

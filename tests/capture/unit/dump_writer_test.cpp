@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "capture/unit/dump_bytes_reader.hpp"
 #include "recorder/dump_writer.hpp"
+#include "support/dump_bytes_reader.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fmt = npkit::format;

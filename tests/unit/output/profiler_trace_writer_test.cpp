@@ -9,7 +9,7 @@
 #include <map>
 #include <sstream>
 
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
 
 namespace {

@@ -5,7 +5,7 @@
 #include <sstream>
 
 #include "run/phase_map.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 TEST_CASE("docs/phases.md quotes every built-in phase rule line", "[phases][docs]") {
   std::ifstream in(npkit::test::source_path("docs/phases.md"));

@@ -76,21 +76,22 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
     SeriesSet time;
     TextTable table;
     table.title = fmt::format("{}: nccl-tests-style rows (n = {})", who, first.nranks);
-    table.columns = {"size (B)",     "count",       "type",         "algo",
-                     "proto",        "instances",   "time (us)",    "algbw (GB/s)",
-                     "busbw (GB/s)", "period (us)", "period busbw", "true time (us)",
-                     "true busbw"};
+    table.columns = {"size (B)",     "count",          "type",         "algo",
+                     "proto",        "instances",      "timed",        "ranks",
+                     "time (us)",    "algbw (GB/s)",   "busbw (GB/s)", "period (us)",
+                     "period busbw", "true time (us)", "true busbw"};
     for (std::size_t k = i; k < end; ++k) {
       const BandwidthRow& r = rows[k];
       const bool timed = !r.ranks.empty();
-      table.add_row({std::to_string(r.bytes), std::to_string(r.count),
-                     or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),
-                     or_dash(r.proto), std::to_string(r.instances), timed ? us(r.time_ns) : "-",
-                     timed ? gbps(r.algbw_gbps) : "-", timed ? gbps(r.busbw_gbps) : "-",
-                     r.period_ns ? us(*r.period_ns) : "-",
-                     r.period_ns ? gbps(r.period_busbw_gbps) : "-",
-                     r.true_time_ns ? us(*r.true_time_ns) : "-",
-                     r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
+      table.add_row(
+          {std::to_string(r.bytes), r.count > 0 ? std::to_string(r.count) : "-",
+           or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo), or_dash(r.proto),
+           std::to_string(r.instances), std::to_string(r.timed_instances),
+           fmt::format("{}/{}", r.ranks.size(), r.nranks), timed ? us(r.time_ns) : "-",
+           timed ? gbps(r.algbw_gbps) : "-", timed ? gbps(r.busbw_gbps) : "-",
+           r.period_ns ? us(*r.period_ns) : "-", r.period_ns ? gbps(r.period_busbw_gbps) : "-",
+           r.true_time_ns ? us(*r.true_time_ns) : "-",
+           r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
       if (!timed) continue;
       const std::string name = choice(r.algo, r.proto);
       const std::string detail = fmt::format("{} instance(s), {} rank(s), algbw {} GB/s",

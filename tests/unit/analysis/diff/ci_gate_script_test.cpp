@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 TEST_CASE("ci gate example script: passes a clean run, fails an injected regression",
           "[diff][ci][script]") {

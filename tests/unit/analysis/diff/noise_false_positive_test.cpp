@@ -7,7 +7,7 @@
 #include <random>
 
 #include "analysis/diff/run_diff.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/run/summary/summary_test_support.hpp"
 
 using npkit::RunSummary;

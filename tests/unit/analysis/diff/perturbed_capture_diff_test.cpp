@@ -9,8 +9,8 @@
 
 #include "analysis/diff/run_diff.hpp"
 #include "import/npkt/npkt_directory.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 #include "unit/analysis/diff/npkt_perturb.hpp"
 #include "unit/run/summary/summary_test_support.hpp"
 

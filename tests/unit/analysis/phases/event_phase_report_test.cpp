@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "commands/npkt_event_report.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using npkit::OutputFormat;
 using npkit::cli::CommonOptions;

@@ -19,8 +19,8 @@
 #include "analysis/sync/cross_rank_report.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/chrome_json/plugin_trace_decoder.hpp"
-#include "support/shared_data.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 

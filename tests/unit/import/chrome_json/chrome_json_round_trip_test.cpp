@@ -15,9 +15,9 @@
 #include "import/legacy/span_reader.hpp"
 #include "support/cli_runner.hpp"
 #include "support/legacy_dump_writer.hpp"
-#include "support/shared_data.hpp"
 #include "support/span_collector.hpp"
 #include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 
@@ -176,7 +176,7 @@ TEST_CASE("JSON round trip: the real H200 NPKit dumps", "[chrome_json][real]") {
   for (const char* set : {"ring_simple", "tree_simple", "alltoall"}) {
     INFO(set);
     const std::string dump = test::source_path(std::string("samples/npkit-h200/") + set + "/dump");
-    NPKIT_REQUIRE_PATH(dump);
+    npkit::test::require_path(dump);
     check_dump(dump);
   }
 }

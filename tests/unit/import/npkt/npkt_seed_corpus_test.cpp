@@ -12,7 +12,7 @@
 
 #include "import/npkt/npkt_dump.hpp"
 #include "support/npkt_writer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 namespace format = npkit::format;

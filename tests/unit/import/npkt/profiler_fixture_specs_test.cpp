@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "support/npkt_spec.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 

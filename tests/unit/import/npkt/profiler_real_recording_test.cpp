@@ -1,4 +1,4 @@
-// Real NCCL 2.28.9 calls (2 x H200 over NVLink, PyTorch, shared/data/nccl-profiler-calls): each
+// Real NCCL 2.28.9 calls (2 x H200 over NVLink, PyTorch, tests/data/nccl-profiler-calls): each
 // recorded call is written as the plugin would record it (test writer), read back and analysed.
 // Expected values come from the recording itself, counted here independently of the analyzer, and
 // from the workload its README describes (all_to_all_single of 1 KiB, 64 KiB, 1 MiB, 16 MiB of
@@ -15,7 +15,7 @@
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "support/npkt_writer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace {
 
@@ -219,8 +219,8 @@ class Converter {
 
 TEST_CASE("real recordings: collectives, AlltoAll groups and joins of NCCL 2.28.9 calls",
           "[npkt][real]") {
-  const std::string dir = npkit::test::shared_data_path("nccl-profiler-calls/h200x2-nvlink");
-  NPKIT_REQUIRE_PATH(dir);
+  const std::string dir =
+      npkit::test::require_path(npkit::test::data_path("nccl-profiler-calls/h200x2-nvlink"));
   // One process (rank) per recording; ids and contexts are per process.
   std::vector<NpktBuilder> files;
   std::map<std::pair<std::string, std::int64_t>, Recorded> recorded;

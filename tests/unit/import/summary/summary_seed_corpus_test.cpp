@@ -9,7 +9,7 @@
 
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 namespace fs = std::filesystem;
 

@@ -10,7 +10,7 @@
 #include "import/summary/summary_json_reader.hpp"
 #include "output/html/diff_report_model.hpp"
 #include "output/html/regression_bars.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 using namespace npkit::html;

@@ -13,7 +13,7 @@
 #include "output/html/instance_choice.hpp"
 #include "output/html/npkt_report_model.hpp"
 #include "output/html/npkt_timeline.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
 
 using namespace npkit;

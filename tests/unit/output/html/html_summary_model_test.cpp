@@ -7,7 +7,7 @@
 
 #include "import/summary/summary_json_reader.hpp"
 #include "output/html/summary_report_model.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 
 using namespace npkit;
 using namespace npkit::html;

@@ -4,7 +4,7 @@
 
 #include "import/npkt/npkt_directory.hpp"
 #include "run/summary/run_summary.hpp"
-#include "support/shared_data.hpp"
+#include "support/test_data.hpp"
 #include "unit/run/summary/summary_test_support.hpp"
 
 using npkit::CollectiveRow;

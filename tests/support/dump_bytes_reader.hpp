@@ -1,6 +1,7 @@
 // dump_bytes_reader.hpp — a deliberately small, separate reader of format v1 dump bytes for the
-// capture unit tests: it checks a writer's output against include/npkit/format.hpp without
-// sharing any code with the writer (or with the analyzer's reader).
+// tests: it checks a writer's output (capture tests) and recomputes what the analyzer reports
+// from real captures (real tests) against include/npkit/format.hpp without sharing any code with
+// the writer (or with the analyzer's reader).
 //
 // Contract: parse_dump_bytes() never throws on bad bytes; every structural problem (magic,
 // version, sizes, non-zero padding, section bounds, entry sizes) is appended to `problems`, and

@@ -1,6 +1,7 @@
-// device_dump_reader.hpp — a small reader of event-record dumps (format v1.1) for the capture unit
-// tests, written from include/npkit/format.hpp alone: it shares no code with the writer or with
-// the analyzer's reader.
+// device_dump_reader.hpp — a small reader of event-record dumps (format v1.1) for the tests (the
+// capture unit tests, and the real tests' recount of the device captures), written from
+// include/npkit/format.hpp alone: it shares no code with the writer or with the analyzer's
+// reader.
 //
 // Contract: read_event_dump() never throws on bad bytes; each structural problem (magic, version,
 // file size, non-zero padding, section bounds, entry sizes, a variable entry past its section) is
