@@ -11,7 +11,6 @@
 #include "analysis/join/run_cross_rank.hpp"
 #include "import/npkt/event_span_reader.hpp"
 #include "import/spans/collective_spans.hpp"
-#include "import/spans/occurrence_join.hpp"
 
 namespace npkit::cli {
 namespace {
@@ -40,21 +39,17 @@ CrossRankAnalysis event_cross_rank(const LoadedCaptures& loaded, const std::stri
   const EventRecords& events = loaded.events;
   CollectiveSpans spans(events.phases, events.names.base_names(), "stream");
   read_event_spans_into(events, spans);
-  std::vector<RankInstanceTimes> times = spans.times();
   std::map<std::int32_t, std::string> hosts;
   std::vector<std::int32_t> ranks;
-  for (const auto& f : loaded.files) {
-    hosts[f->rank()] = f->dump.meta("hostname");
-  }
+  for (const auto& f : loaded.files) hosts[f->rank()] = f->dump.meta("hostname");
   for (const auto& f : events.files) ranks.push_back(static_cast<std::int32_t>(f.rank));
-  for (auto& t : times) t.host = hosts[t.rank];
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  const RunCommunicator comm = join_by_occurrence(
-      times, path,
+  const RunCommunicator comm = spans.join(
+      path,
       "collective-level event spans (first ENTRY to last EXIT over the rank's streams, host "
       "clock through each file's GPU clock fit)",
-      ranks.empty() ? 0 : ranks.back() + 1, ranks);
+      ranks.empty() ? 0 : ranks.back() + 1, ranks, hosts);
   return analyze_cross_rank(cross_rank_input(comm, gpu_phase_infos(phases, events.phases)),
                             Thresholds{});
 }

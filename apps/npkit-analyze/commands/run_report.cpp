@@ -23,20 +23,22 @@ constexpr std::size_t kHintNames = 3;
 // The phase split, and the exclusive GPU time of the spans left in "other", by name.
 struct ReportSinks : SpanSink {
   PhaseBreakdownSink phases;
-  std::map<std::uint16_t, std::int64_t> other_ns;  // by base name
+  std::vector<std::int64_t> other_ns;  // by base name
   std::uint16_t other_phase;
-  explicit ReportSinks(const PhaseAssignment& assignment)
-      : phases(assignment), other_phase(assignment.other_phase) {}
+  ReportSinks(const PhaseAssignment& assignment, std::size_t names)
+      : phases(assignment), other_ns(names, 0), other_phase(assignment.other_phase) {}
   void on_span(const Span& s) override {
     phases.on_span(s);
-    if (s.track.kind == TrackKind::kGpu && s.phase == other_phase) {
-      auto& ns = other_ns[s.base];
-      ns = sat_add(ns, std::max<std::int64_t>(0, sat_sub(s.duration_ns(), s.child_ns)));
+    if (s.track.kind == TrackKind::kGpu && s.phase == other_phase && s.base < other_ns.size()) {
+      other_ns[s.base] = sat_add(other_ns[s.base],
+                                 std::max<std::int64_t>(0, sat_sub(s.duration_ns(), s.child_ns)));
     }
   }
   void merge(ReportSinks&& other) {
     phases.merge(other.phases);
-    for (const auto& [base, ns] : other.other_ns) other_ns[base] = sat_add(other_ns[base], ns);
+    for (std::size_t b = 0; b < other.other_ns.size() && b < other_ns.size(); ++b) {
+      other_ns[b] = sat_add(other_ns[b], other.other_ns[b]);
+    }
   }
 };
 
@@ -120,8 +122,8 @@ RunReport build(RunInput& in, Run& run, ReportSinks& sinks) {
                                 "as 0",
                             p.breakdown.clamped_spans());
     }
-    for (const auto& [base, ns] : sinks.other_ns) {
-      if (ns > 0) r.unassigned.push_back({in.span_names().at(base), ns});
+    for (std::size_t b = 0; b < sinks.other_ns.size(); ++b) {
+      if (sinks.other_ns[b] > 0) r.unassigned.push_back({in.span_names()[b], sinks.other_ns[b]});
     }
     std::stable_sort(r.unassigned.begin(), r.unassigned.end(),
                      [](const Unassigned& a, const Unassigned& b) { return a.ns > b.ns; });
@@ -245,7 +247,8 @@ Result<int> run_run_report(const CommonOptions& o, CliContext& context) {
   if (!input) return input.error();
   RunInput& in = **input;
   Run run;
-  auto sinks = read_run<ReportSinks>(in, run, [&] { return ReportSinks(in.phases()); });
+  auto sinks = read_run<ReportSinks>(
+      in, run, [&] { return ReportSinks(in.phases(), in.span_names().size()); });
   if (!sinks) return sinks.error();
   const RunReport report = build(in, run, *sinks);
   std::string text;

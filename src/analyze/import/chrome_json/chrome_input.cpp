@@ -8,8 +8,6 @@
 
 #include "import/chrome_json/trace_producer.hpp"
 #include "import/spans/collective_spans.hpp"
-#include "import/spans/occurrence_join.hpp"
-#include "import/spans/span_tee.hpp"
 #include "util/file_io.hpp"
 
 namespace npkit {
@@ -111,7 +109,7 @@ Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
 
 Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
   CollectiveSpans collectives(phases(), span_names());
-  SpanTee tee(*sinks.front(), collectives);
+  WithCollectiveSpans tee(*sinks.front(), collectives);
   SinkFeeder feeder(tee);
   NPKIT_TRY(ingest::read_json_spans(input_, read_, tracks_, feeder, diagnostics_));
   feeder.finish(tracks_.tracks());
@@ -126,8 +124,8 @@ Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kChromeTrace;
-  run.comms.push_back(join_by_occurrence(
-      collectives.times(), path_,
+  run.comms.push_back(collectives.join(
+      path_,
       "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, as the "
       "trace places them)",
       nranks, ranks));

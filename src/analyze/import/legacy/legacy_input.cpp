@@ -4,8 +4,6 @@
 #include <thread>
 
 #include "import/spans/collective_spans.hpp"
-#include "import/spans/occurrence_join.hpp"
-#include "import/spans/span_tee.hpp"
 
 namespace npkit {
 namespace {
@@ -53,11 +51,11 @@ Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
 
 Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
   std::vector<std::unique_ptr<CollectiveSpans>> collectives;
-  std::vector<std::unique_ptr<SpanTee>> tees;
+  std::vector<std::unique_ptr<WithCollectiveSpans>> tees;
   std::vector<SpanSink*> targets;
   for (SpanSink* sink : sinks) {
     collectives.push_back(std::make_unique<CollectiveSpans>(phases_, dump_.table.base_names()));
-    tees.push_back(std::make_unique<SpanTee>(*sink, *collectives.back()));
+    tees.push_back(std::make_unique<WithCollectiveSpans>(*sink, *collectives.back()));
     targets.push_back(tees.back().get());
   }
   NPKIT_TRY(read_legacy_spans_parallel(dump_, phases_, read_, targets, diagnostics_));
@@ -73,8 +71,8 @@ Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kLegacyDump;
-  run.comms.push_back(join_by_occurrence(
-      collectives[0]->times(), path_,
+  run.comms.push_back(collectives[0]->join(
+      path_,
       "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, "
       "TIME_SYNC-aligned host clock)",
       nranks, ranks));

@@ -12,8 +12,6 @@
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "import/spans/collective_spans.hpp"
-#include "import/spans/occurrence_join.hpp"
-#include "import/spans/span_tee.hpp"
 #include "npkit/format.hpp"
 #include "util/file_io.hpp"
 
@@ -197,24 +195,22 @@ Result<Run> NpktInput::read(const std::vector<SpanSink*>& sinks) {
   if (loaded_.events.empty()) return run;
   const EventRecords& events = loaded_.events;
   CollectiveSpans collectives(events.phases, events.names.base_names(), "stream");
-  SpanTee tee(*sinks.front(), collectives);
+  WithCollectiveSpans tee(*sinks.front(), collectives);
   read_event_spans_into(events, tee);
-  std::vector<RankInstanceTimes> times = collectives.times();
-  if (times.empty()) return run;
   std::map<std::int32_t, std::string> hosts;
   std::vector<std::int32_t> ranks;
   for (const auto& f : events.files) {
     hosts.emplace(static_cast<std::int32_t>(f.rank), f.dump->meta("hostname"));
     ranks.push_back(static_cast<std::int32_t>(f.rank));
   }
-  for (auto& t : times) t.host = hosts[t.rank];
   std::sort(ranks.begin(), ranks.end());
   ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  run.comms.push_back(join_by_occurrence(
-      times, path_,
+  RunCommunicator comm = collectives.join(
+      path_,
       "collective-level event spans (first ENTRY to last EXIT over the rank's streams, host "
       "clock through each file's GPU clock fit)",
-      ranks.back() + 1, ranks));
+      ranks.back() + 1, ranks, hosts);
+  if (!comm.instances.empty() || !comm.gaps.empty()) run.comms.push_back(std::move(comm));
   return run;
 }
 

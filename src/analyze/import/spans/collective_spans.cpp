@@ -4,11 +4,24 @@
 
 namespace npkit {
 
+CollectiveSpans::CollectiveSpans(const PhaseAssignment& phases,
+                                 const std::vector<std::string>& base_names, std::string track_kind)
+    : phases_(phases) {
+  table_.set_track_kind(std::move(track_kind));
+  for (std::size_t b = 0; b < phases.collective_of_base.size() && b < base_names.size(); ++b) {
+    const std::int32_t c = phases.collective_of_base[b];
+    if (c == kNoCollective) continue;
+    table_.define(static_cast<std::uint16_t>(b), base_names[b], phases.collectives[c].func,
+                  phases.collectives[c].algo);
+  }
+}
+
 void CollectiveSpans::begin_track(const TrackFile& file, TimeDomain domain) {
   if (file.track.kind == TrackKind::kGpu && domain != TimeDomain::kHost) {
     off_host_.insert({file.track.rank, file.track.index});
-    incomplete_[{file.track.rank, file.track.index}] =
-        "no TIME_SYNC: spans on the GPU counter's own clock, not comparable across ranks";
+    table_.note_incomplete(
+        static_cast<std::int32_t>(file.track.rank), file.track.index,
+        "no TIME_SYNC: spans on the GPU counter's own clock, not comparable across ranks");
   }
 }
 
@@ -17,10 +30,12 @@ void CollectiveSpans::on_span(const Span& span) {
   if (span.base >= phases_.collective_of_base.size()) return;
   const std::int32_t c = phases_.collective_of_base[span.base];
   if (c == kNoCollective || phases_.collectives[c].algo == "p2p") return;
-  auto& spans = spans_[{span.track.rank, span.base, span.track.index}];
-  if (!off_host_.contains({span.track.rank, span.track.index})) {
-    spans.push_back({span.start_ns, span.end_ns, span.entry_size});
+  const auto rank = static_cast<std::int32_t>(span.track.rank);
+  if (!off_host_.empty() && off_host_.contains({span.track.rank, span.track.index})) {
+    table_.touch(rank, span.track.index, span.base);
+    return;
   }
+  table_.add(rank, span.track.index, span.base, span.entry_size, span.start_ns, span.end_ns);
 }
 
 void CollectiveSpans::end_track(const TrackFile& file, const TrackStats& stats) {
@@ -35,41 +50,20 @@ void CollectiveSpans::end_track(const TrackFile& file, const TrackStats& stats) 
   if (stats.partial_bytes > 0) {
     add(fmt::format("{} trailing byte(s) of a partial record", stats.partial_bytes));
   }
-  if (note.empty()) return;
-  std::string& existing = incomplete_[{file.track.rank, file.track.index}];
-  existing += (existing.empty() ? "" : "; ") + note;
+  if (!note.empty()) {
+    table_.note_incomplete(static_cast<std::int32_t>(file.track.rank), file.track.index, note);
+  }
 }
 
 void CollectiveSpans::merge(CollectiveSpans&& other) {
-  for (auto& [key, spans] : other.spans_) {
-    auto& mine = spans_[key];
-    mine.insert(mine.end(), spans.begin(), spans.end());
-  }
+  table_.merge(std::move(other.table_));
   off_host_.insert(other.off_host_.begin(), other.off_host_.end());
-  for (auto& [key, note] : other.incomplete_) {
-    std::string& mine = incomplete_[key];
-    mine += (mine.empty() ? "" : "; ") + note;
-  }
 }
 
-std::vector<RankInstanceTimes> CollectiveSpans::times() const {
-  std::vector<RankInstanceTimes> out;
-  for (const auto& [key, spans] : spans_) {
-    const auto& [rank, base, buffer] = key;
-    RankInstanceTimes t;
-    t.rank = static_cast<std::int32_t>(rank);
-    t.name = base < base_names_.size() ? base_names_[base] : fmt::format("base {}", base);
-    const CollectiveKind& kind = phases_.collectives[phases_.collective_of_base[base]];
-    t.func = kind.func;
-    t.algo = kind.algo;
-    t.track = buffer;
-    t.track_kind = track_kind_;
-    t.spans = spans;
-    const auto note = incomplete_.find({rank, buffer});
-    if (note != incomplete_.end()) t.incomplete = note->second;
-    out.push_back(std::move(t));
-  }
-  return out;
+RunCommunicator CollectiveSpans::join(std::string scope, std::string time_source,
+                                      std::int32_t nranks, const std::vector<std::int32_t>& ranks,
+                                      const std::map<std::int32_t, std::string>& hosts) const {
+  return table_.join(std::move(scope), std::move(time_source), nranks, ranks, hosts);
 }
 
 }  // namespace npkit

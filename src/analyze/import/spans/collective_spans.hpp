@@ -12,16 +12,14 @@
 // - Tracks may interleave (a Chrome trace orders its events as it likes): each track's spans keep
 //   their own order. merge() appends another sink's tracks (the parallel reader's runs, merged
 //   in track order).
-// - times() lists one RankInstanceTimes per (rank, name, buffer) seen, by rank, name and buffer,
-//   with the collective and algorithm of the name's rule; hosts are unknown (legacy dumps carry
-//   no hostname).
+// - join() joins what was kept by occurrence, each name with the collective and algorithm of its
+//   rule; hosts as given (legacy dumps carry no hostname).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <set>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "import/legacy/span_reader.hpp"
@@ -34,26 +32,48 @@ class CollectiveSpans : public SpanSink {
  public:
   // `track_kind` names the tracks in gaps ("buffer", "stream").
   CollectiveSpans(const PhaseAssignment& phases, const std::vector<std::string>& base_names,
-                  std::string track_kind = "buffer")
-      : phases_(phases), base_names_(base_names), track_kind_(std::move(track_kind)) {}
+                  std::string track_kind = "buffer");
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
   void on_span(const Span& span) override;
   void end_track(const TrackFile& file, const TrackStats& stats) override;
   void merge(CollectiveSpans&& other);
 
-  std::vector<RankInstanceTimes> times() const;
+  // The joined communicator (import/spans/occurrence_join.hpp, OccurrenceTable::join).
+  RunCommunicator join(std::string scope, std::string time_source, std::int32_t nranks,
+                       const std::vector<std::int32_t>& ranks,
+                       const std::map<std::int32_t, std::string>& hosts = {}) const;
 
  private:
-  using Key = std::tuple<std::uint32_t, std::uint16_t, std::uint32_t>;  // rank, base, buffer
   const PhaseAssignment& phases_;
-  const std::vector<std::string>& base_names_;
-  std::string track_kind_;
+  OccurrenceTable table_;
   // GPU tracks on the GPU counter's own clock, by (rank, buffer): tracks may interleave.
   std::set<std::pair<std::uint32_t, std::uint32_t>> off_host_;
-  std::map<Key, std::vector<OccurrenceSpan>> spans_;
-  // Per (rank, buffer): why spans may be missing.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::string> incomplete_;
+};
+
+// Forwards every call to `sink` and the top-level spans to `collectives` (a reader's one pass
+// feeding a command's sink and the join).
+class WithCollectiveSpans : public SpanSink {
+ public:
+  WithCollectiveSpans(SpanSink& sink, CollectiveSpans& collectives)
+      : sink_(sink), collectives_(collectives) {}
+  void begin_track(const TrackFile& file, TimeDomain domain) override {
+    sink_.begin_track(file, domain);
+    collectives_.begin_track(file, domain);
+  }
+  void on_span(const Span& span) override {
+    sink_.on_span(span);
+    if (span.depth == 0) collectives_.on_span(span);
+  }
+  void on_unmatched(const UnmatchedEvent& event) override { sink_.on_unmatched(event); }
+  void end_track(const TrackFile& file, const TrackStats& stats) override {
+    sink_.end_track(file, stats);
+    collectives_.end_track(file, stats);
+  }
+
+ private:
+  SpanSink& sink_;
+  CollectiveSpans& collectives_;
 };
 
 }  // namespace npkit
