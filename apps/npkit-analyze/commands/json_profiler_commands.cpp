@@ -6,87 +6,17 @@
 #include <memory>
 #include <set>
 
-#include "analysis/bandwidth/bandwidth_table.hpp"
-#include "analysis/join/run_cross_rank.hpp"
+#include "import/chrome_json/chrome_input.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
-#include "output/bandwidth_output.hpp"
-#include "output/cross_rank_output.hpp"
-#include "run/nccl_names.hpp"
-#include "run/nccl_tests_convention.hpp"
+#include "import/npkt/npkt_input.hpp"
 
 namespace npkit::cli {
 namespace {
 
-std::string gbps(double v) {
-  return fmt::format("{:.2f}", v);
-}
-
-struct LoadedProfiler {
-  std::vector<ingest::PluginRankTrace> traces;  // the selected ranks; `comms` point into it
-  std::vector<ingest::PluginCommunicator> comms;
-  Diagnostics diagnostics;
-};
-
-std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& traces) {
-  const bool example = std::any_of(traces.begin(), traces.end(), [](const auto& t) {
-    return t.producer == ingest::TraceProducer::kNcclExample;
-  });
-  return example ? "COLL events of NCCL's example profiler plugin: b (enqueue) to e (completion), "
-                   "on each process's own clock (µs since its plugin init)"
-                 : "GPU spans of the collectives (first to last KernelCh) on each host's clock, "
-                   "from npkit-analyze's trace of .npkt dumps";
-}
-
-Result<std::unique_ptr<LoadedProfiler>> load_profiler(const CommonOptions& o,
-                                                      const std::vector<std::string>& files) {
-  const char* option = nullptr;
-  if (o.event_table != "auto") option = "--event-table";
-  if (!o.phase_map.empty()) option = "--phase-map";
-  if (o.cpu_record_size != 0) option = "--cpu-record-size";
-  if (option != nullptr) {
-    return Error{std::string(option) + " applies to NPKit event traces and dumps; " + o.path +
-                 " holds profiler-plugin traces"};
-  }
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
-  auto loaded = std::make_unique<LoadedProfiler>();
-  auto traces = ingest::read_profiler_traces(files, loaded->diagnostics);
-  if (!traces) return traces.error();
-  std::set<std::int32_t> seen;
-  for (auto& t : *traces) {
-    seen.insert(t.rank);
-    if (t.rank >= 0 && filter->contains(static_cast<std::uint32_t>(t.rank))) {
-      loaded->traces.push_back(std::move(t));
-    }
-  }
-  if (loaded->traces.empty()) {
-    return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", o.ranks,
-                             o.path, seen.empty() ? -1 : *seen.begin(),
-                             seen.empty() ? -1 : *seen.rbegin())};
-  }
-  loaded->comms = ingest::join_plugin_traces(loaded->traces, profiler_time_source(loaded->traces),
-                                             loaded->diagnostics);
-  return loaded;
-}
-
-std::string comm_hex(std::uint64_t hash) {
-  return fmt::format("{:016x}", hash);
-}
-
-std::uint32_t present_ranks(const ingest::PluginCommunicator& c) {
-  return static_cast<std::uint32_t>(
-      std::count_if(c.ranks.begin(), c.ranks.end(), [](auto* t) { return t != nullptr; }));
-}
-
-std::string comm_line(const std::string& path, const ingest::PluginCommunicator& c) {
-  return fmt::format("{}: comm {}, {} of {} rank(s)", path, comm_hex(c.comm_hash), present_ranks(c),
-                     c.nranks);
-}
-
-TextTable profiler_file_table(const LoadedProfiler& loaded) {
+TextTable profiler_file_table(const ChromeProfilerInput& loaded) {
   TextTable t;
   t.columns = {"rank", "comm", "clock", "events", "collectives", "never ended", "file"};
-  for (const auto& c : loaded.comms) {
+  for (const auto& c : loaded.comms()) {
     for (const auto* r : c.ranks) {
       if (r == nullptr) continue;
       std::uint64_t events = 0;
@@ -104,9 +34,9 @@ TextTable profiler_file_table(const LoadedProfiler& loaded) {
 
 Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std::string>& files,
                                    CliContext& context) {
-  auto loaded = load_profiler(o, files);
-  if (!loaded) return loaded.error();
-  const LoadedProfiler& l = **loaded;
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  auto& l = dynamic_cast<ChromeProfilerInput&>(**input);
   std::string text;
   const OutputFormat format = output_format(o);
   if (format == OutputFormat::kJson) {
@@ -118,7 +48,7 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
     w.field("variant", "Chrome trace JSON of profiler-plugin events");
     w.key("traces");
     w.begin_array();
-    for (const auto& r : l.traces) {
+    for (const auto& r : l.traces()) {
       w.begin_object();
       w.field("path", r.path);
       w.field("producer", ingest::trace_producer_name(r.producer));
@@ -137,7 +67,7 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
     w.end_array();
     w.key("gaps");
     w.begin_array();
-    for (const auto& c : l.comms) {
+    for (const auto& c : l.comms()) {
       for (const auto& g : c.run.gaps) {
         w.begin_object();
         w.field("scope", g.scope);
@@ -147,21 +77,22 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
       }
     }
     w.end_array();
-    write_warnings_json(w, l.diagnostics);
+    write_warnings_json(w, l.diagnostics());
     w.end_object();
   } else if (format == OutputFormat::kCsv) {
     render_csv(profiler_file_table(l), text);
   } else {
     render_line(fmt::format("trace         {} ({} file(s), {} rank trace(s), {} communicator(s))",
-                            o.path, files.size(), l.traces.size(), l.comms.size()),
+                            o.path, files.size(), l.traces().size(), l.comms().size()),
                 format, text);
-    render_line(fmt::format("producer      {}", ingest::trace_producer_name(l.traces[0].producer)),
-                format, text);
-    render_line("clocks        " + profiler_time_source(l.traces), format, text);
+    render_line(
+        fmt::format("producer      {}", ingest::trace_producer_name(l.traces()[0].producer)),
+        format, text);
+    render_line("clocks        " + l.time_source(), format, text);
     if (format != OutputFormat::kMarkdown) text += "\n";
     render_table(profiler_file_table(l), format, text);
     bool first = true;
-    for (const auto& c : l.comms) {
+    for (const auto& c : l.comms()) {
       for (const auto& g : c.run.gaps) {
         if (first && format != OutputFormat::kMarkdown) text += "\n";
         if (first) render_line("gaps", format, text);
@@ -171,7 +102,7 @@ Result<int> run_json_profiler_info(const CommonOptions& o, const std::vector<std
     }
   }
   NPKIT_TRY(write_output(o, text, context));
-  print_warnings(l.diagnostics, o, context);
+  print_warnings(l.diagnostics(), o, context);
   return 0;
 }
 

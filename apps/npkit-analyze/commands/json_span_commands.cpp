@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "analysis/inventory/dump_inventory.hpp"
+#include "import/chrome_json/chrome_input.hpp"
 #include "import/chrome_json/json_span_source.hpp"
 #include "output/chrome_trace_writer.hpp"
 #include "output/render.hpp"
@@ -51,70 +52,6 @@ Status check_selected_ranks(const CommonOptions& o, const LoadedJsonSpans& loade
                            *seen.begin(), *seen.rbegin())};
 }
 
-// Feeds one sink: each track begun when first met, all ended after the read, in track order.
-class SinkFeeder : public ingest::JsonSpanTarget {
- public:
-  explicit SinkFeeder(SpanSink& sink) : sink_(sink) {}
-  void on_span(const Span& span, TimeDomain domain) override {
-    begin(span.track, domain);
-    sink_.on_span(span);
-  }
-  void on_unmatched(const UnmatchedEvent& event, TimeDomain domain) override {
-    begin(event.track, domain);
-    sink_.on_unmatched(event);
-  }
-  void finish(const std::vector<ingest::JsonTrack>& tracks) {
-    for (const auto& t : tracks) {
-      begin(t.track, t.stats.domain);
-      sink_.end_track(TrackFile{t.track, t.path, 0}, t.stats);
-    }
-  }
-
- private:
-  void begin(const TrackRef& track, TimeDomain domain) {
-    if (has_last_ && last_ == track) return;
-    if (begun_.insert(ingest::track_order(track)).second) {
-      sink_.begin_track(TrackFile{track, std::string(), 0}, domain);
-    }
-    last_ = track;
-    has_last_ = true;
-  }
-  SpanSink& sink_;
-  std::set<std::tuple<std::uint32_t, int, std::uint32_t>> begun_;
-  TrackRef last_;
-  bool has_last_ = false;
-};
-
-// The span source of the shared report code: one sink (the trace's tracks interleave; the sinks
-// fed this way — phase breakdown, inventory — keep no per-track state).
-class JsonSpanSource : public SpanSource {
- public:
-  explicit JsonSpanSource(LoadedJsonSpans& loaded) : loaded_(loaded) {}
-  const PhaseAssignment& phases() const override { return loaded_.input.names->phases(); }
-  unsigned threads(const CommonOptions&) const override { return 1; }
-  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override {
-    SinkFeeder feeder(*sinks.front());
-    NPKIT_TRY(
-        ingest::read_json_spans(loaded_.input, loaded_.read, loaded_.tracks, feeder, diagnostics));
-    feeder.finish(loaded_.tracks.tracks());
-    return Ok{};
-  }
-
- private:
-  LoadedJsonSpans& loaded_;
-};
-
-const PhaseReportWording& span_wording() {
-  static const PhaseReportWording wording{
-      "GPU collective time",
-      "top-level spans summed over buffers",
-      "CPU proxy span time",
-      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
-      "Per rank (GPU)",
-      ""};
-  return wording;
-}
-
 TextTable inventory_table(const InventorySink& inv) {
   const RankInventory totals = inv.totals();
   const TimeScale scale = time_scale_for(sat_sub(totals.last_ns, totals.first_ns));
@@ -131,8 +68,8 @@ TextTable inventory_table(const InventorySink& inv) {
   return t;
 }
 
-void write_span_info_json(const CommonOptions& o, const LoadedJsonSpans& loaded,
-                          const InventorySink& inv, std::string& out) {
+void write_span_info_json(const CommonOptions& o, ChromeSpanInput& loaded, const InventorySink& inv,
+                          std::string& out) {
   const RankInventory t = inv.totals();
   JsonWriter w(out);
   w.begin_object();
@@ -142,7 +79,7 @@ void write_span_info_json(const CommonOptions& o, const LoadedJsonSpans& loaded,
   w.field("variant", "Chrome trace JSON");
   w.key("files");
   w.begin_array();
-  for (const auto& f : loaded.input.files) {
+  for (const auto& f : loaded.spans().files) {
     w.begin_object();
     w.field("path", f.path);
     w.field("producer", ingest::trace_producer_name(f.identity.producer));
@@ -154,9 +91,9 @@ void write_span_info_json(const CommonOptions& o, const LoadedJsonSpans& loaded,
   w.end_array();
   w.key("event_table");
   w.begin_object();
-  w.field("name", loaded.input.names->table().label());
-  w.field("reason", loaded.input.table_reason);
-  w.field("names_added", loaded.input.names->names_added());
+  w.field("name", loaded.spans().names->table().label());
+  w.field("reason", loaded.spans().table_reason);
+  w.field("names_added", loaded.spans().names->names_added());
   w.end_object();
   w.key("totals");
   w.begin_object();
@@ -194,22 +131,23 @@ void write_span_info_json(const CommonOptions& o, const LoadedJsonSpans& loaded,
     w.end_object();
   }
   w.end_array();
-  write_warnings_json(w, loaded.diagnostics);
+  write_warnings_json(w, loaded.diagnostics());
   w.end_object();
 }
 
-void write_span_info_text(const CommonOptions& o, const LoadedJsonSpans& loaded,
-                          const InventorySink& inv, OutputFormat format, std::string& out) {
+void write_span_info_text(const CommonOptions& o, ChromeSpanInput& loaded, const InventorySink& inv,
+                          OutputFormat format, std::string& out) {
   const RankInventory t = inv.totals();
   std::vector<std::string> lines;
-  lines.push_back(fmt::format("trace         {} ({} file(s))", o.path, loaded.input.files.size()));
-  for (const auto& f : loaded.input.files) {
+  lines.push_back(
+      fmt::format("trace         {} ({} file(s))", o.path, loaded.spans().files.size()));
+  for (const auto& f : loaded.spans().files) {
     lines.push_back(fmt::format("producer      {}: {} ({}; {} events)", f.path,
                                 ingest::trace_producer_name(f.identity.producer), f.identity.reason,
                                 f.events));
   }
-  lines.push_back(fmt::format("event table   {} ({})", loaded.input.names->table().label(),
-                              loaded.input.table_reason));
+  lines.push_back(fmt::format("event table   {} ({})", loaded.spans().names->table().label(),
+                              loaded.spans().table_reason));
   if (t.first_ns <= t.last_ns) {
     const TimeScale scale = time_scale_for(sat_sub(t.last_ns, t.first_ns));
     lines.push_back(fmt::format("time span     {} {}, from {}",
@@ -235,12 +173,14 @@ void write_span_info_text(const CommonOptions& o, const LoadedJsonSpans& loaded,
   }
 }
 
-Result<int> info(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& context) {
-  auto merged = read_merged<InventorySink>(JsonSpanSource(loaded), o, loaded.diagnostics, [&] {
-    return InventorySink(loaded.input.names->table());
-  });
+Result<int> info(const CommonOptions& o, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  auto& loaded = dynamic_cast<ChromeSpanInput&>(**input);
+  Run run;
+  auto merged = read_run<InventorySink>(
+      loaded, run, [&] { return InventorySink(loaded.spans().names->table()); });
   if (!merged) return merged.error();
-  NPKIT_TRY(check_selected_ranks(o, loaded));
   std::string text;
   const OutputFormat format = output_format(o);
   if (format == OutputFormat::kJson) {
@@ -251,7 +191,7 @@ Result<int> info(const CommonOptions& o, LoadedJsonSpans& loaded, CliContext& co
     write_span_info_text(o, loaded, *merged, format, text);
   }
   NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded.diagnostics, o, context);
+  print_warnings(loaded.diagnostics(), o, context);
   return 0;
 }
 
@@ -337,9 +277,9 @@ Result<int> on_loaded(const CommonOptions& o, const std::vector<std::string>& fi
 
 }  // namespace
 
-Result<int> run_json_span_info(const CommonOptions& o, const std::vector<std::string>& files,
+Result<int> run_json_span_info(const CommonOptions& o, const std::vector<std::string>&,
                                CliContext& context) {
-  return on_loaded(o, files, [&](LoadedJsonSpans& loaded) { return info(o, loaded, context); });
+  return info(o, context);
 }
 
 Result<int> run_json_span_trace(const CommonOptions& o, const std::vector<std::string>& files,

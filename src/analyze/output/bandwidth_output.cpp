@@ -218,6 +218,22 @@ void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const 
 
 namespace {
 
+// One switch point as an object; `comm` ("" for none) names its communicator.
+void write_switch_point_json(JsonWriter& w, const SwitchPoint& s, const std::string& comm) {
+  w.begin_object();
+  if (!comm.empty()) w.field("comm", comm);
+  w.field("collective", s.func);
+  w.field("below_bytes", s.below_bytes);
+  w.field("at_bytes", s.at_bytes);
+  w.field("from_algo", s.from_algo);
+  w.field("from_proto", s.from_proto);
+  w.field("to_algo", s.to_algo);
+  w.field("to_proto", s.to_proto);
+  w.field("busbw_below_gbps", s.busbw_below_gbps);
+  w.field("busbw_at_gbps", s.busbw_at_gbps);
+  w.end_object();
+}
+
 void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
@@ -254,18 +270,8 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
   w.key("switch_points");
   w.begin_array();
   for (const auto& s : b.switches) {
-    w.begin_object();
-    w.field("comm", s.comm_hash == 0 ? b.run->path : fmt::format("{:016x}", s.comm_hash));
-    w.field("collective", s.func);
-    w.field("below_bytes", s.below_bytes);
-    w.field("at_bytes", s.at_bytes);
-    w.field("from_algo", s.from_algo);
-    w.field("from_proto", s.from_proto);
-    w.field("to_algo", s.to_algo);
-    w.field("to_proto", s.to_proto);
-    w.field("busbw_below_gbps", s.busbw_below_gbps);
-    w.field("busbw_at_gbps", s.busbw_at_gbps);
-    w.end_object();
+    write_switch_point_json(w, s,
+                            s.comm_hash == 0 ? b.run->path : fmt::format("{:016x}", s.comm_hash));
   }
   w.end_array();
   w.field("has_spans", b.has_spans);
@@ -387,18 +393,7 @@ void write_switch_points_json(JsonWriter& w, const std::vector<SwitchPoint>& swi
   w.key("switch_points");
   w.begin_array();
   for (const auto& s : switches) {
-    if (s.comm_hash != comm) continue;
-    w.begin_object();
-    w.field("collective", s.func);
-    w.field("below_bytes", s.below_bytes);
-    w.field("at_bytes", s.at_bytes);
-    w.field("from_algo", s.from_algo);
-    w.field("from_proto", s.from_proto);
-    w.field("to_algo", s.to_algo);
-    w.field("to_proto", s.to_proto);
-    w.field("busbw_below_gbps", s.busbw_below_gbps);
-    w.field("busbw_at_gbps", s.busbw_at_gbps);
-    w.end_object();
+    if (s.comm_hash == comm) write_switch_point_json(w, s, "");
   }
   w.end_array();
 }

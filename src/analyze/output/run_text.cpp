@@ -28,18 +28,6 @@ const char* input_kind_key(InputKind kind) {
   return "";
 }
 
-std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string comm_key(const RunCommunicator& comm) {
   return comm.hash == 0 ? comm.scope : fmt::format("{:016x}", comm.hash);
 }

@@ -14,6 +14,7 @@
 #include "import/spans/collective_spans.hpp"
 #include "npkit/format.hpp"
 #include "util/file_io.hpp"
+#include "util/rank_ranges.hpp"
 
 namespace npkit {
 namespace {
@@ -21,19 +22,6 @@ namespace {
 bool ends_with_npkt(const std::string& path) {
   const std::string_view ext = format::kFileExtension;
   return path.size() > ext.size() && std::string_view(path).substr(path.size() - ext.size()) == ext;
-}
-
-// "2-3,5" for a sorted list of ranks.
-std::string rank_ranges(const std::vector<std::int32_t>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size();) {
-    std::size_t j = i;
-    while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1) ++j;
-    if (!out.empty()) out += ",";
-    out += j == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[j]);
-    i = j + 1;
-  }
-  return out;
 }
 
 Status reject_legacy_options(const ImportOptions& o) {
