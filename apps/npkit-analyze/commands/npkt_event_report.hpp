@@ -13,11 +13,11 @@
 //   - kCsv: appends the phase spread table (after a blank line when `text` is not empty).
 //   - kJson: writes the field "event_phases" (an object) into the JSON object that `json` has
 //     open; `text` is untouched. `json` must not be null.
-//   Then the records across ranks (commands/cross_rank_output.hpp, event_cross_rank): in text
-//   and Markdown the cross-rank sections after the phase tables (or one line saying that no
-//   collective-level span was joined, and how to mark them with --phase-map); in JSON the key
-//   "cross_rank" inside "event_phases"; nothing in CSV. Its findings are appended to
-//   `findings` when given (the caller reports them with its own).
+//   Then the records across ranks (output/cross_rank_output.hpp; the event records'
+//   collective-level spans joined by occurrence): in text and Markdown the cross-rank sections
+//   after the phase tables (or one line saying that no collective-level span was joined, and how to
+//   mark them with --phase-map); in JSON the key "cross_rank" inside "event_phases"; nothing in
+//   CSV. Its findings are appended to `findings` when given (the caller reports them with its own).
 //   Warnings that arise while summing (spans whose children overlap beyond their end) are added
 //   to `diagnostics`: call it before the warnings are written or printed. Warnings about the
 //   records themselves (unmatched events, dropped records, unknown ids, clocks) are already in

@@ -7,8 +7,7 @@
 // time,
 //   count and reference per (domain, phase) — plus each span's exclusive time in the rank's
 //   sample of that phase.
-// - Collectives: the instances of `bandwidth`'s Collectives table (bandwidth/
-//   collective_bandwidth.hpp): on each GPU buffer the k-th top-level span of a collective rule
+// - Collectives: on each GPU buffer the k-th top-level span of a collective rule
 //   (not p2p) and size is the k-th instance of that size; a rank's time for it is the earliest
 //   ENTRY to the latest EXIT over its buffers. Names become NCCL's (allreduce -> AllReduce),
 //   algorithms upper case (ring -> RING); the protocol is unknown (""); S follows nccl-tests with
