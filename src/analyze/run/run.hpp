@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "run/cross_rank_input.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 
@@ -53,7 +54,7 @@ struct RunMember {
   std::uint32_t group = 0;
   std::uint32_t channels = 0;
 
-  std::int64_t duration_ns() const { return end_ns - start_ns; }
+  std::int64_t duration_ns() const { return sat_sub(end_ns, start_ns); }
 };
 
 struct RunInstance {

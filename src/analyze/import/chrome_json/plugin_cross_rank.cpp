@@ -97,11 +97,12 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
   for (const PluginRankTrace* t : comm.ranks) {
     if (t == nullptr) continue;
     std::map<std::pair<std::string_view, std::uint64_t>, std::uint32_t> occurrences;
+    std::uint32_t position = 0;  // in the trace, which lists its collectives in start order
     for (const auto& c : t->colls) {
       const std::string_view func = t->name(c.func);
       const std::uint32_t occ = occurrences[{func, c.seq}]++;
       joined[{func, c.seq, occ}].push_back(Member{t->rank, &c, t});
-      order.emplace(&c, static_cast<std::uint32_t>(order.size()));
+      order.emplace(&c, position++);
     }
   }
   const auto present = static_cast<std::uint32_t>(
