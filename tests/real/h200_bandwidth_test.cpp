@@ -13,13 +13,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
-#include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
-#include <optional>
 #include <sstream>
 
+#include "real/h200_raw_spans.hpp"
 #include "support/cli_runner.hpp"
 #include "support/test_data.hpp"
 
@@ -45,58 +43,15 @@ std::vector<DriverRow> read_driver_table(const std::string& path) {
   return rows;
 }
 
-std::uint64_t le(const std::string& b, std::size_t off, int bytes) {
-  std::uint64_t v = 0;
-  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | static_cast<unsigned char>(b[off + i]);
-  return v;
-}
-
-// Per rank, sorted, the k-th collective of `size` — earliest ENTRY to latest EXIT over the
-// rank's buffers, in ns: host = cpu_sync + round((ticks - gpu_sync) / 1.98 GHz).
+// Per rank, sorted, the duration in ns of each collective of `size` (h200_raw_spans.hpp).
 std::map<int, std::vector<double>> independent_times(const std::string& dump, std::uint64_t size,
                                                      int entry_id) {
-  std::map<std::pair<int, int>, std::pair<std::int64_t, std::int64_t>> inst;
-  for (const auto& e : std::filesystem::directory_iterator(dump)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("gpu_events_rank_", 0) != 0) continue;
-    const int rank = std::stoi(name.substr(16));
-    std::ifstream in(e.path(), std::ios::binary);
-    const std::string b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    std::int64_t cpu = 0;
-    std::int64_t start = 0;
-    std::optional<std::uint64_t> gpu;
-    int k = 0;
-    for (std::size_t off = 0; off + 16 <= b.size(); off += 16) {
-      const int id = static_cast<unsigned char>(b[off]);
-      const std::uint64_t ts = le(b, off + 8, 8);
-      if (id == 0x34) {
-        cpu = static_cast<std::int64_t>(ts);
-        gpu.reset();
-        continue;
-      }
-      if (id == 0x33) {
-        if (!gpu) gpu = ts;
-        continue;
-      }
-      if (!gpu) gpu = ts;
-      const auto delta = static_cast<std::int64_t>(ts - *gpu);
-      const std::int64_t ns = cpu + (delta * 2000000 + 1980000) / (2 * 1980000);
-      if (le(b, off + 1, 4) != size) continue;
-      if (id == entry_id) start = ns;
-      if (id == entry_id + 1) {
-        auto [it, fresh] = inst.try_emplace({rank, k++}, start, ns);
-        if (!fresh) {
-          it->second.first = std::min(it->second.first, start);
-          it->second.second = std::max(it->second.second, ns);
-        }
-      }
-    }
-  }
   std::map<int, std::vector<double>> times;
-  for (const auto& [key, span] : inst) {
-    times[key.first].push_back(static_cast<double>(span.second - span.first));
+  for (const auto& [rank, spans] : npkit::test::h200_raw_spans(dump, size, entry_id)) {
+    for (const auto& span : spans)
+      times[rank].push_back(static_cast<double>(span.end - span.start));
+    std::sort(times[rank].begin(), times[rank].end());
   }
-  for (auto& [rank, t] : times) std::sort(t.begin(), t.end());
   return times;
 }
 

@@ -2,8 +2,8 @@
 // .npkt profiler captures, for the real tests. It shares no code with the analyzer: the bytes
 // are read by dump_bytes_reader, and each figure is rebuilt here the simplest way the contracts
 // define it (docs/format.md; the comments of model/profiler_collectives.hpp,
-// model/profiler_kernel_channels.hpp, model/profiler_alltoall.hpp, proxy/proxy_step_breakdown.hpp
-// and sync/instance_sync.hpp), with no attempt at speed.
+// model/profiler_kernel_channels.hpp, model/profiler_alltoall.hpp,
+// import/npkt/proxy_step_breakdown.hpp and sync/instance_sync.hpp), with no attempt at speed.
 // Contract:
 // - read_capture(dir) reads every .npkt file of dir (REQUIREs that each parses without a problem)
 //   and returns one Rank per file, by rank.

@@ -10,12 +10,13 @@
 #include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/join/arrival_skew.hpp"
 #include "analysis/join/run_cross_rank.hpp"
-#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "analysis/proxy/proxy_rank_phases.hpp"
 #include "commands/html_report.hpp"
 #include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
+#include "import/npkt/proxy_step_breakdown.hpp"
 #include "output/bandwidth_output.hpp"
 #include "output/cross_rank_output.hpp"
 #include "output/text_table.hpp"
@@ -61,7 +62,7 @@ Report build_report(const LoadedCaptures& loaded, const Thresholds& thresholds) 
                          alltoall_peer_traffic(r->collectives, r->rank())});
     }
     c.skew = arrival_skew(comm);
-    c.cross = analyze_cross_rank(cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)),
+    c.cross = analyze_cross_rank(cross_rank_input(run.comms[i], proxy_rank_phases(run.comms[i])),
                                  thresholds);
     c.findings = communicator_findings(c.cross, report.rows, comm.comm_hash, thresholds);
     report.comms.push_back(std::move(c));

@@ -5,10 +5,8 @@
 #include <memory>
 #include <vector>
 
-#include "analysis/summary/summarize_legacy.hpp"
-#include "analysis/summary/summarize_npkt.hpp"
+#include "analysis/summary/summarize_run.hpp"
 #include "commands/gate_commands.hpp"
-#include "commands/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
 #include "util/file_io.hpp"
@@ -19,24 +17,15 @@ namespace {
 constexpr std::size_t kSniffBytes = 64;
 
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
-  if (is_npkt_path(o.path)) {
-    auto loaded = load_npkt_input(o);
-    if (!loaded) return loaded.error();
-    std::vector<const RankCapture*> files;
-    for (const auto& f : loaded->files) files.push_back(f.get());
-    RunSummary s = summarize_npkt(o.path, files, loaded->comms);
-    s.warnings = loaded->diagnostics.total();
-    print_warnings(loaded->diagnostics, o, context);
-    return s;
-  }
-  auto loaded = load_dump(o, context);
-  if (!loaded) return loaded.error();
-  auto sink =
-      read_merged<LegacySummarySink>(*loaded, o, [&] { return LegacySummarySink(loaded->phases); });
-  if (!sink) return sink.error();
-  RunSummary s = sink->summarize(o.path, loaded->dump);
-  s.warnings = loaded->diagnostics.total();
-  print_warnings(loaded->diagnostics, o, context);
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  Run run;
+  auto spans = read_run<SummarySpanSink>(in, run, [&] { return SummarySpanSink(in.phases()); });
+  if (!spans) return spans.error();
+  RunSummary s = summarize_run(run, *spans);
+  s.warnings = in.diagnostics().total();
+  print_warnings(in.diagnostics(), o, context);
   return s;
 }
 
@@ -96,7 +85,8 @@ void register_summarize(CLI::App& app, CliContext& context) {
       "Reduce dumps or summaries to one mergeable npkit-summary JSON (the input of diff and "
       "compare; merging node summaries gives the cluster's)");
   cmd->add_option("PATH", options->paths,
-                  "Dumps (.npkt file or directory, legacy NPKit directory) or npkit-summary files")
+                  "Runs (legacy NPKit directory, .npkt file or directory, Chrome-trace JSON) or "
+                  "npkit-summary files")
       ->required();
   cmd->add_option("-o,--output", options->common.output,
                   "Write the summary to FILE instead of standard output");

@@ -29,6 +29,8 @@
 #include <vector>
 
 #include "run/cross_rank_input.hpp"
+#include "run/proxy_steps.hpp"
+#include "run/run_config.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -42,6 +44,7 @@ struct RunRank {
   std::string host;   // "" = unknown
   std::string clock;  // how GPU time was put on the host clock, for the reader
   std::optional<double> clock_uncertainty_ns;
+  std::optional<ProxyStepBreakdown> proxy;  // where the input recorded NET proxy steps
 };
 
 struct RunMember {
@@ -97,6 +100,7 @@ struct RunCommunicator {
 struct Run {
   std::string path;
   InputKind kind = InputKind::kNpkt;
+  RunConfig config;  // formats, versions, environment, GPUs, hosts, files (communicators: empty)
   std::vector<RunCommunicator> comms;
 };
 

@@ -124,6 +124,8 @@ Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kChromeTrace;
+  run.config.formats.insert("chrome-trace");
+  run.config.files = input_.files.size();
   run.comms.push_back(collectives.join(
       path_,
       "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, as the "
@@ -171,6 +173,13 @@ Result<Run> ChromeProfilerInput::read(const std::vector<SpanSink*>&) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kChromeTrace;
+  run.config.formats.insert("chrome-trace");
+  std::set<std::string> files;
+  for (const auto& t : traces_) {
+    files.insert(t.path);
+    if (!t.host.empty()) run.config.hosts.insert(t.host);
+  }
+  run.config.files = files.size();
   for (const auto& c : comms_) run.comms.push_back(c.run);
   return run;
 }

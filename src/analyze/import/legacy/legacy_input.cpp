@@ -62,15 +62,18 @@ Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
   for (std::size_t i = 1; i < collectives.size(); ++i) {
     collectives[0]->merge(std::move(*collectives[i]));
   }
-  std::vector<std::int32_t> ranks;
-  for (const auto& r : dump_.layout.ranks) {
-    if (read_.ranks.contains(r.rank)) ranks.push_back(static_cast<std::int32_t>(r.rank));
-  }
-  const std::int32_t nranks = static_cast<std::int32_t>(
-      dump_.layout.ranks.empty() ? 0 : dump_.layout.ranks.back().rank + 1);
   Run run;
   run.path = path_;
   run.kind = InputKind::kLegacyDump;
+  run.config.formats.insert("npkit-legacy");
+  std::vector<std::int32_t> ranks;
+  for (const auto& r : dump_.layout.ranks) {
+    if (!read_.ranks.contains(r.rank)) continue;
+    ranks.push_back(static_cast<std::int32_t>(r.rank));
+    run.config.files += r.gpu.size() + r.cpu.size();
+  }
+  const std::int32_t nranks = static_cast<std::int32_t>(
+      dump_.layout.ranks.empty() ? 0 : dump_.layout.ranks.back().rank + 1);
   run.comms.push_back(collectives[0]->join(
       path_,
       "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, "

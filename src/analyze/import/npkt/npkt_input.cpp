@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <string_view>
 
 #include "import/npkt/event_span_reader.hpp"
@@ -85,6 +86,30 @@ std::string instance_name(const CollectiveInstance& inst) {
   std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
   if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
   return s;
+}
+
+constexpr std::string_view kEnvPrefix = "env.";
+
+// What one file says of how the run was set up (its metadata; run/run_config.hpp).
+void add_capture_config(const RankCapture& c, RunConfig& config) {
+  const ingest::NpktDump& d = c.dump;
+  auto add_if = [](std::set<std::string>& set, const std::string& v) {
+    if (!v.empty()) set.insert(v);
+  };
+  config.formats.insert("npkt");
+  add_if(config.nccl_versions, d.meta("nccl.version"));
+  add_if(config.gpus, d.meta("gpu.name"));
+  add_if(config.hosts, d.meta("hostname"));
+  for (const char* key : {"capture.events", "capture.buffer_size_mb", "capture.plugin_version"}) {
+    if (!d.meta(key).empty()) config.capture[key].insert(d.meta(key));
+  }
+  config.capture["profiler_api"].insert(std::to_string(d.comm.profiler_api));
+  for (const auto& [key, value] : d.metadata) {
+    if (key.size() > kEnvPrefix.size() && key.compare(0, kEnvPrefix.size(), kEnvPrefix) == 0) {
+      config.env[key.substr(kEnvPrefix.size())].insert(value);
+    }
+  }
+  ++config.files;
 }
 
 }  // namespace
@@ -180,6 +205,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
 
 Result<Run> NpktInput::read(const std::vector<SpanSink*>& sinks) {
   Run run = npkt_run(path_, loaded_.comms);
+  for (const auto& f : loaded_.files) add_capture_config(*f, run.config);
   if (loaded_.events.empty()) return run;
   const EventRecords& events = loaded_.events;
   CollectiveSpans collectives(events.phases, events.names.base_names(), "stream");

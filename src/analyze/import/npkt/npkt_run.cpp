@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "import/npkt/proxy_step_breakdown.hpp"
 #include "run/nccl_names.hpp"
 
 namespace npkit {
@@ -101,6 +102,8 @@ RunRank run_rank(const RankCapture& r) {
   out.host = r.dump.meta("hostname");
   out.clock = r.clock.method_name();
   out.clock_uncertainty_ns = r.clock.uncertainty_ns;
+  ProxyStepBreakdown steps = proxy_step_breakdown(r);
+  if (steps.steps > 0) out.proxy = std::move(steps);
   return out;
 }
 

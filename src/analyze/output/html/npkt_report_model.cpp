@@ -11,10 +11,11 @@
 #include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/join/run_cross_rank.hpp"
-#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "analysis/proxy/proxy_rank_phases.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
+#include "import/npkt/proxy_step_breakdown.hpp"
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/instance_choice.hpp"
@@ -250,7 +251,7 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
   for (std::size_t i = 0; i < in.comms->size(); ++i) {
     const Communicator& comm = (*in.comms)[i];
     analyses.push_back(analyze_cross_rank(
-        cross_rank_input(run.comms[i], proxy_rank_phases(comm.ranks)), in.thresholds));
+        cross_rank_input(run.comms[i], proxy_rank_phases(run.comms[i])), in.thresholds));
     const CrossRankAnalysis& a = analyses.back();
     for (auto& b : cross_rank_blocks(a, m.reduction)) waits.blocks.push_back(std::move(b));
     const auto found = communicator_findings(a, rows, comm.comm_hash, in.thresholds);

@@ -5,8 +5,8 @@
 //   between files);
 // - "phases": per communicator, GPU time per rank by collective (model/profiler_rank_summary)
 //   and, with NET proxy steps, their time per rank by phase and the ring AllReduce
-//   reduce_scatter / all_gather split (proxy/proxy_step_breakdown) — a paragraph instead of the
-//   per-collective bars when the communicator has no timed operation; then, for captures with
+//   reduce_scatter / all_gather split (import/npkt/proxy_step_breakdown) — a paragraph instead of
+//   the per-collective bars when the communicator has no timed operation; then, for captures with
 //   event records (device or host recorder), the per-rank phase bars of `event_ranks`
 //   (render/html/phase_bars) for GPU and host streams;
 // - "bandwidth": bandwidth_blocks over every row (--coll all) and switch point;

@@ -71,12 +71,6 @@ double RankPhase::share() const {
   return reference_ns > 0 ? static_cast<double>(ns) / static_cast<double>(reference_ns) : 0.0;
 }
 
-std::uint64_t RunConfig::rank_count() const {
-  std::uint64_t n = 0;
-  for (const auto& [hash, comm] : communicators) n += comm.ranks.size();
-  return n;
-}
-
 void merge_into(RunSummary& into, const RunSummary& other) {
   into.inputs.insert(into.inputs.end(), other.inputs.begin(), other.inputs.end());
   into.warnings = sat_add_count(into.warnings, other.warnings);

@@ -4,12 +4,12 @@
 // - Collective rows are keyed by (collective, nranks, size, size kind, algo, proto). The size is
 //   nccl-tests' S in bytes ("exact") or, for a collective whose run had more than
 //   kMaxExactSizes distinct sizes, the power of two at or below S ("pow2": S in [size, 2·size)).
-//   Each rank's sample holds that rank's GPU time of every instance of the row (per-rank GPU
-//   span for .npkt dumps; earliest ENTRY to latest EXIT over the rank's buffers for legacy
-//   NPKit dumps); bytes_sum adds S over the instances, so bytes_sum / instances is the mean S.
-// - Phase rows are keyed by (source, domain, phase): source "spans" (legacy NPKit dumps: the
+//   Each rank's sample holds that rank's GPU time of every instance of the row (a timed
+//   member's time, run/run.hpp); bytes_sum adds S over the instances, so bytes_sum / instances
+//   is the mean S. analysis/summary/summarize_run.hpp makes one of any run.
+// - Phase rows are keyed by (source, domain, phase): source "spans" (inputs with spans: the
 //   exclusive time of every span, as `report` attributes it; domain gpu or cpu) or "proxy"
-//   (.npkt NET proxy steps, analysis/proxy/proxy_step_breakdown.hpp; domain net). Per rank: total
+//   (NET proxy steps, run/proxy_steps.hpp; domain net). Per rank: total
 //   ns, the reference the share is of (GPU collective time, CPU span time, proxy step time), the
 //   span or step count and, for "spans", each span's exclusive time.
 // - Sync rows are keyed by (nranks, rank): per collective instance timed on at least two ranks,
@@ -29,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "run/run_config.hpp"
 #include "run/summary/duration_sample.hpp"
 
 namespace npkit {
@@ -104,27 +105,6 @@ struct SyncRank {
   std::uint64_t arrived_last = 0;
   DurationSample skew_ns;
   friend bool operator==(const SyncRank&, const SyncRank&) = default;
-};
-
-struct CommunicatorRanks {
-  std::int32_t nranks = 0;
-  std::set<std::int32_t> ranks;
-  friend bool operator==(const CommunicatorRanks&, const CommunicatorRanks&) = default;
-};
-
-struct RunConfig {
-  std::set<std::string> formats;  // "npkt", "npkit-legacy"
-  std::set<std::string> nccl_versions;
-  std::map<std::string, std::set<std::string>> env;  // NCCL_* and NPKIT_* variables
-  std::set<std::string> gpus;
-  std::set<std::string> hosts;
-  // capture.events, capture.buffer_size_mb, capture.plugin_version, profiler_api
-  std::map<std::string, std::set<std::string>> capture;
-  std::map<std::string, CommunicatorRanks> communicators;  // by comm hash (16 hex digits)
-  std::uint64_t files = 0;
-
-  std::uint64_t rank_count() const;  // (communicator, rank) pairs
-  friend bool operator==(const RunConfig&, const RunConfig&) = default;
 };
 
 struct RunSummary {

@@ -41,7 +41,7 @@ RunSummary resampled(const RunSummary& real, std::mt19937_64& rng, std::size_t s
 }  // namespace
 
 TEST_CASE("noise only: false-positive rate at the agreement capture's spread", "[diff][noise]") {
-  const RunSummary real = npkit::test::summarize_npkt_dir(
+  const RunSummary real = npkit::test::summarize_path(
       npkit::test::source_path("samples/nccl-h200/agree/dump"), "agree");
   REQUIRE(real.collectives.size() == 5);
   std::mt19937_64 rng(20261130);
@@ -72,7 +72,7 @@ TEST_CASE("noise only: false-positive rate at the agreement capture's spread", "
 
 TEST_CASE("noise plus a 15 % slowdown on rank 0: detected in at least 95 % of draws",
           "[diff][noise]") {
-  const RunSummary real = npkit::test::summarize_npkt_dir(
+  const RunSummary real = npkit::test::summarize_path(
       npkit::test::source_path("samples/nccl-h200/agree/dump"), "agree");
   std::mt19937_64 rng(7);
   for (std::size_t row = 0; row < real.collectives.size(); ++row) {

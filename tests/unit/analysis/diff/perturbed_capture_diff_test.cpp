@@ -55,8 +55,8 @@ const CollectiveDiff& row(const RunDiff& d, std::uint64_t size) {
 }
 
 RunDiff diff_against_agree(const std::string& candidate_dir) {
-  const RunSummary base = npkit::test::summarize_npkt_dir(source_path(kAgree), "base");
-  const RunSummary cand = npkit::test::summarize_npkt_dir(candidate_dir, "cand");
+  const RunSummary base = npkit::test::summarize_path(source_path(kAgree), "base");
+  const RunSummary cand = npkit::test::summarize_path(candidate_dir, "cand");
   return npkit::diff_runs(base, cand, npkit::NoiseRule{});
 }
 
@@ -142,7 +142,7 @@ TEST_CASE("perturbed capture: identical runs never flag", "[diff][real]") {
   for (const char* run : {"agree", "nvlink", "socket", "torch", "exit"}) {
     INFO(run);
     const std::string dir = source_path(std::string("samples/nccl-h200/") + run + "/dump");
-    const RunSummary s = npkit::test::summarize_npkt_dir(dir, run);
+    const RunSummary s = npkit::test::summarize_path(dir, run);
     const RunDiff d = npkit::diff_runs(s, s, npkit::NoiseRule{});
     CHECK(d.config.empty());
     CHECK_FALSE(d.collectives.empty());

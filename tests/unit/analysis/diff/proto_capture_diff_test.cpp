@@ -15,9 +15,9 @@ using npkit::test::source_path;
 
 TEST_CASE("real captures: NCCL_PROTO=LL against Simple names the setting", "[diff][real]") {
   const RunSummary ll =
-      npkit::test::summarize_npkt_dir(source_path("samples/nccl-h200/proto-ll/dump"), "ll");
+      npkit::test::summarize_path(source_path("samples/nccl-h200/proto-ll/dump"), "ll");
   const RunSummary simple =
-      npkit::test::summarize_npkt_dir(source_path("samples/nccl-h200/proto-simple/dump"), "simple");
+      npkit::test::summarize_path(source_path("samples/nccl-h200/proto-simple/dump"), "simple");
   const auto d = npkit::diff_runs(ll, simple, npkit::NoiseRule{});
 
   // ENV.txt of the two runs: NCCL_PROTO differs; the dump directory and the debug log path

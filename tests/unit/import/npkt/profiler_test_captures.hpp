@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analysis/join/run_cross_rank.hpp"
-#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "analysis/proxy/proxy_rank_phases.hpp"
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/npkt_run.hpp"
@@ -60,7 +60,8 @@ inline std::vector<const RankCapture*> pointers(
 
 // The cross-rank input of one joined communicator, as `report` builds it.
 inline CrossRankInput cross_rank_of(const Communicator& comm) {
-  return cross_rank_input(npkt_run("", {comm}).comms[0], proxy_rank_phases(comm.ranks));
+  const Run run = npkt_run("", {comm});
+  return cross_rank_input(run.comms[0], proxy_rank_phases(run.comms[0]));
 }
 
 }  // namespace npkit::test

@@ -57,7 +57,7 @@ TEST_CASE("summary json: real summaries and spilled samples read back equal",
           "[summary][json][real]") {
   for (const char* run : {"agree", "nvlink", "socket", "torch"}) {
     INFO(run);
-    const RunSummary s = npkit::test::summarize_npkt_dir(
+    const RunSummary s = npkit::test::summarize_path(
         source_path(std::string("samples/nccl-h200/") + run + "/dump"), run);
     auto back = npkit::parse_summary("x", written(s));
     REQUIRE(back.ok());

@@ -10,8 +10,7 @@
 using npkit::CollectiveRow;
 using npkit::RunSummary;
 using npkit::test::source_path;
-using npkit::test::summarize_npkt_dir;
-using npkit::test::summarize_npkt_files;
+using npkit::test::summarize_path;
 
 namespace {
 
@@ -26,12 +25,12 @@ RunSummary merged(std::initializer_list<const RunSummary*> parts) {
 TEST_CASE("summary merge: one summary per rank file merges to the whole run's rank samples",
           "[summary][merge][real]") {
   const std::string dir = source_path("samples/nccl-h200/agree/dump");
-  const RunSummary whole = summarize_npkt_dir(dir, "agree");
+  const RunSummary whole = summarize_path(dir, "agree");
   auto files = npkit::ingest::find_npkt_files(dir);
   REQUIRE(files.ok());
   REQUIRE(files->size() == 2);
-  const RunSummary r0 = summarize_npkt_files({(*files)[0]}, "rank0");
-  const RunSummary r1 = summarize_npkt_files({(*files)[1]}, "rank1");
+  const RunSummary r0 = summarize_path((*files)[0], "rank0");
+  const RunSummary r1 = summarize_path((*files)[1], "rank1");
   const RunSummary nodes = merged({&r0, &r1});
 
   // The driver ran 5 sizes (1 MiB .. 256 MiB, x4): 2 warm-up, 20 timed and 1 check AllReduce
@@ -59,9 +58,9 @@ TEST_CASE("summary merge: one summary per rank file merges to the whole run's ra
 
 TEST_CASE("summary merge: associative, and commutative but for the order of inputs",
           "[summary][merge][real]") {
-  const RunSummary a = summarize_npkt_dir(source_path("samples/nccl-h200/agree/dump"), "a");
-  const RunSummary b = summarize_npkt_dir(source_path("samples/nccl-h200/nvlink/dump"), "b");
-  const RunSummary c = summarize_npkt_dir(source_path("samples/nccl-h200/socket/dump"), "c");
+  const RunSummary a = summarize_path(source_path("samples/nccl-h200/agree/dump"), "a");
+  const RunSummary b = summarize_path(source_path("samples/nccl-h200/nvlink/dump"), "b");
+  const RunSummary c = summarize_path(source_path("samples/nccl-h200/socket/dump"), "c");
   const RunSummary ab = merged({&a, &b});
   const RunSummary bc = merged({&b, &c});
   const RunSummary left = merged({&ab, &c});

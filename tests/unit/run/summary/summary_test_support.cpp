@@ -2,34 +2,23 @@
 
 #include <catch2/catch.hpp>
 
-#include <memory>
-
-#include "analysis/summary/summarize_npkt.hpp"
-#include "import/npkt/communicator_join.hpp"
-#include "import/npkt/npkt_directory.hpp"
-#include "import/npkt/npkt_dump.hpp"
-#include "import/npkt/profiler_capture.hpp"
+#include "analysis/summary/summarize_run.hpp"
+#include "import/run_input.hpp"
 
 namespace npkit::test {
 
-RunSummary summarize_npkt_files(const std::vector<std::string>& paths, const std::string& label) {
-  std::vector<std::unique_ptr<RankCapture>> owned;
-  std::vector<const RankCapture*> files;
-  for (const auto& path : paths) {
-    auto dump = ingest::read_npkt_file(path);
-    REQUIRE(dump.ok());
-    owned.push_back(build_rank_capture(std::move(*dump)));
-    files.push_back(owned.back().get());
-  }
-  Diagnostics diagnostics;
-  const auto comms = join_communicators(files, diagnostics);
-  return summarize_npkt(label, files, comms);
-}
-
-RunSummary summarize_npkt_dir(const std::string& dir, const std::string& label) {
-  auto paths = ingest::find_npkt_files(dir);
-  REQUIRE(paths.ok());
-  return summarize_npkt_files(*paths, label);
+RunSummary summarize_path(const std::string& path, const std::string& label) {
+  ImportOptions options;
+  options.path = path;
+  auto input = open_run_input(options);
+  REQUIRE(input.ok());
+  Run run;
+  auto spans =
+      read_run<SummarySpanSink>(**input, run, [&] { return SummarySpanSink((*input)->phases()); });
+  REQUIRE(spans.ok());
+  RunSummary s = summarize_run(run, *spans);
+  s.inputs = {label};
+  return s;
 }
 
 CollectiveRow synthetic_row(const std::string& collective, std::uint64_t size,

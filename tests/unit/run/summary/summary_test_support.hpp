@@ -1,6 +1,6 @@
-// summary_test_support.hpp — test helpers for summaries: a .npkt directory summarized through
-// the library (read, capture, join, summarize_npkt), and small synthetic summaries.
-// Contract: summarize_npkt_dir REQUIREs that every file reads; `label` is recorded as the input.
+// summary_test_support.hpp — test helpers for summaries: an input summarized through the library
+// as `summarize` does it (open_run_input, read_run, summarize_run), and small synthetic summaries.
+// Contract: summarize_path REQUIREs that the input reads; `label` is recorded as the input.
 // synthetic_row builds a collective row whose rank r holds durations[r].
 #pragma once
 
@@ -12,9 +12,8 @@
 
 namespace npkit::test {
 
-RunSummary summarize_npkt_dir(const std::string& dir, const std::string& label);
-// The same for an explicit list of .npkt files (e.g. one rank's file).
-RunSummary summarize_npkt_files(const std::vector<std::string>& files, const std::string& label);
+// `path`: any input (a .npkt file or directory, a legacy dump, a Chrome trace).
+RunSummary summarize_path(const std::string& path, const std::string& label);
 
 CollectiveRow synthetic_row(const std::string& collective, std::uint64_t size,
                             const std::string& algo, const std::string& proto,

@@ -1,5 +1,5 @@
 // Proxy step time by state and phase, ring positions of AllReduce steps, clamping of marks.
-#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "import/npkt/proxy_step_breakdown.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,5 @@
-// analysis/proxy/proxy_step_breakdown.hpp — where one rank's NET proxy steps spend their time.
+// import/npkt/proxy_step_breakdown.hpp — where one rank's NET proxy steps spend their time, cut
+// from a capture's ProxyStep records into the run model's aggregate (run/proxy_steps.hpp).
 // Contract:
 // - Each ProxyStep with a stop contributes stop − start (a stop before the start counts 0). Its
 //   state marks cut that span in record order: [start, first mark) is "other" (before any
@@ -15,44 +16,13 @@
 //   Positions below n − 1 are reduce_scatter, the rest all_gather (the first n − 1 sends of a
 //   ring loop reduce, the last n − 1 forward the reduced chunks). Other steps count as
 //   not_ring_allreduce.
-// - proxy_rank_phases: for the cross-rank analysis (run/cross_rank_input.hpp), each file of rank
-//   >= 0 with steps as a RankInfo: phases net_send, net_recv, sync and other of the step time
-//   (reference = step time) and its NetWait; files without steps are left out.
 #pragma once
 
-#include <cstdint>
-#include <map>
-#include <vector>
-
 #include "import/npkt/profiler_capture.hpp"
-#include "run/cross_rank_input.hpp"
+#include "run/proxy_steps.hpp"
 
 namespace npkit {
 
-struct StateTime {
-  std::int64_t ns = 0;
-  std::uint64_t intervals = 0;
-};
-
-struct ProxyStepBreakdown {
-  std::uint64_t steps = 0;
-  std::uint64_t steps_never_stopped = 0;
-  std::int64_t step_ns = 0;
-  std::int64_t net_send_ns = 0;
-  std::int64_t net_recv_ns = 0;
-  std::int64_t sync_ns = 0;
-  std::int64_t other_ns = 0;
-  std::map<std::uint32_t, StateTime> states;  // by state number
-  std::uint64_t ring_allreduce_steps = 0;
-  std::int64_t reduce_scatter_ns = 0;
-  std::int64_t all_gather_ns = 0;
-  std::int64_t not_ring_allreduce_ns = 0;
-
-  double explained() const;
-};
-
 ProxyStepBreakdown proxy_step_breakdown(const RankCapture& capture);
-
-std::vector<RankInfo> proxy_rank_phases(const std::vector<const RankCapture*>& captures);
 
 }  // namespace npkit

@@ -1,4 +1,4 @@
-#include "analysis/proxy/proxy_step_breakdown.hpp"
+#include "import/npkt/proxy_step_breakdown.hpp"
 
 #include <algorithm>
 
@@ -61,12 +61,6 @@ RingShape ring_shape(const RankCapture& c, std::uint32_t step_event) {
 
 }  // namespace
 
-double ProxyStepBreakdown::explained() const {
-  if (step_ns <= 0) return 0.0;
-  const std::int64_t mapped = sat_add(sat_add(net_send_ns, net_recv_ns), sync_ns);
-  return static_cast<double>(mapped) / static_cast<double>(step_ns);
-}
-
 ProxyStepBreakdown proxy_step_breakdown(const RankCapture& c) {
   const ProfilerEvents& ev = c.events;
   ProxyStepBreakdown b;
@@ -114,26 +108,6 @@ ProxyStepBreakdown proxy_step_breakdown(const RankCapture& c) {
     slot = sat_add(slot, duration);
   }
   return b;
-}
-
-std::vector<RankInfo> proxy_rank_phases(const std::vector<const RankCapture*>& captures) {
-  std::vector<RankInfo> out;
-  for (const RankCapture* r : captures) {
-    const ProxyStepBreakdown steps = proxy_step_breakdown(*r);
-    if (r->rank() < 0 || steps.steps == 0) continue;
-    RankInfo info;
-    info.rank = r->rank();
-    info.host = r->dump.meta("hostname");
-    info.reference_ns = steps.step_ns;
-    info.phases = {{"net_send", steps.net_send_ns},
-                   {"net_recv", steps.net_recv_ns},
-                   {"sync", steps.sync_ns},
-                   {"other", steps.other_ns}};
-    info.net =
-        NetWait{steps.step_ns, steps.net_send_ns + steps.net_recv_ns, steps.sync_ns, steps.steps};
-    out.push_back(std::move(info));
-  }
-  return out;
 }
 
 }  // namespace npkit

@@ -1,0 +1,149 @@
+#include "analysis/summary/summarize_run.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "run/summary/saturating_count.hpp"
+#include "run/summary/size_bucket.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+using SyncRows = std::map<std::pair<std::int32_t, std::int32_t>, SyncRank>;
+using PhaseRows = std::map<PhaseKey, std::map<std::int32_t, RankPhase>>;
+
+void add_communicators(const Run& run, RunConfig& config) {
+  for (const auto& comm : run.comms) {
+    CommunicatorRanks& c = config.communicators[communicator_key(comm.hash)];
+    c.nranks = std::max(c.nranks, comm.nranks);
+    for (const auto& r : comm.ranks) c.ranks.insert(r.rank);
+  }
+}
+
+void add_sync(const RunCommunicator& comm, const RunInstance& inst, SyncRows& sync) {
+  if (inst.is_pair() || inst.timed_members() < 2) return;
+  std::int64_t first = INT64_MAX;
+  std::int64_t last = INT64_MIN;
+  for (const auto& m : inst.members) {
+    if (!m.timed) continue;
+    first = std::min(first, m.start_ns);
+    last = std::max(last, m.start_ns);
+  }
+  for (const auto& m : inst.members) {
+    if (!m.timed) continue;
+    SyncRank& s = sync[{comm.nranks, m.rank}];
+    s.nranks = comm.nranks;
+    s.rank = m.rank;
+    ++s.instances;
+    if (m.start_ns == last) ++s.arrived_last;
+    s.skew_ns.add(sat_sub(m.start_ns, first));
+  }
+}
+
+void add_collectives(const Run& run, RunSummary& s) {
+  SizeBuckets buckets;
+  for (const auto& comm : run.comms) {
+    for (const auto& inst : comm.instances) {
+      if (!inst.members.empty()) buckets.see(inst.func, inst.bytes);
+    }
+  }
+  std::map<CollectiveKey, CollectiveRow> rows;
+  SyncRows sync;
+  for (const auto& comm : run.comms) {
+    for (const auto& inst : comm.instances) {
+      if (inst.members.empty()) continue;
+      CollectiveKey key{inst.func, comm.nranks, 0, SizeKind::kExact, inst.algo, inst.proto};
+      buckets.assign(inst.func, inst.bytes, key);
+      CollectiveRow& row = rows[key];
+      row.key = key;
+      ++row.instances;
+      row.bytes_sum = sat_add_count(row.bytes_sum, inst.bytes);
+      for (const auto& m : inst.members) {
+        if (m.timed) row.rank_sample(m.rank).add(m.duration_ns());
+      }
+      if (inst.timed_members() == 0) ++row.untimed_instances;
+      add_sync(comm, inst, sync);
+    }
+  }
+  for (auto& [key, row] : rows) s.collectives.push_back(std::move(row));
+  for (auto& [key, r] : sync) s.sync.push_back(std::move(r));
+}
+
+void add_span_phases(const SummarySpanSink& spans, PhaseRows& rows) {
+  for (const auto& r : spans.breakdown().ranks()) {
+    for (const bool gpu : {true, false}) {
+      const auto& totals = gpu ? r.gpu : r.cpu;
+      for (std::size_t p = 0; p < totals.size(); ++p) {
+        const PhaseTotal& t = totals[p];
+        const auto sample = spans.span_ns().find({r.rank, gpu, static_cast<std::uint16_t>(p)});
+        if (t.ns == 0 && t.count == 0 && sample == spans.span_ns().end()) continue;
+        const auto rank = static_cast<std::int32_t>(r.rank);
+        rows[PhaseKey{"spans", gpu ? "gpu" : "cpu", spans.phases().phase_names[p]}][rank] =
+            RankPhase{rank, t.ns, gpu ? r.gpu_reference_ns : r.cpu_reference_ns, t.count,
+                      sample == spans.span_ns().end() ? DurationSample{} : sample->second};
+      }
+    }
+  }
+}
+
+void add_proxy_phases(const RunRank& r, PhaseRows& rows) {
+  if (!r.proxy || r.proxy->steps == r.proxy->steps_never_stopped) return;
+  const ProxyStepBreakdown& b = *r.proxy;
+  const std::uint64_t stopped = b.steps - b.steps_never_stopped;
+  auto add = [&](const char* phase, std::int64_t ns, std::uint64_t count) {
+    RankPhase& p = rows[PhaseKey{"proxy", "net", phase}][r.rank];
+    p.rank = r.rank;
+    p.ns = sat_add(p.ns, ns);
+    p.reference_ns = sat_add(p.reference_ns, b.step_ns);
+    p.count = sat_add_count(p.count, count);
+  };
+  add("net_send", b.net_send_ns, stopped);
+  add("net_recv", b.net_recv_ns, stopped);
+  add("sync", b.sync_ns, stopped);
+  add("other", b.other_ns, stopped);
+  if (b.ring_allreduce_steps > 0) {
+    add("reduce_scatter", b.reduce_scatter_ns, b.ring_allreduce_steps);
+    add("all_gather", b.all_gather_ns, b.ring_allreduce_steps);
+  }
+}
+
+}  // namespace
+
+SummarySpanSink::SummarySpanSink(const PhaseAssignment& phases)
+    : phases_(phases), breakdown_(phases) {}
+
+void SummarySpanSink::begin_track(const TrackFile& file, TimeDomain domain) {
+  breakdown_.begin_track(file, domain);
+}
+
+void SummarySpanSink::on_span(const Span& span) {
+  breakdown_.on_span(span);
+  const bool gpu = span.track.kind == TrackKind::kGpu;
+  span_ns_[{span.track.rank, gpu, span.phase}].add(sat_sub(span.duration_ns(), span.child_ns));
+}
+
+void SummarySpanSink::merge(const SummarySpanSink& other) {
+  breakdown_.merge(other.breakdown_);
+  for (const auto& [key, sample] : other.span_ns_) span_ns_[key].merge(sample);
+}
+
+RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
+  RunSummary s;
+  s.inputs.push_back(run.path);
+  s.config = run.config;
+  add_communicators(run, s.config);
+  add_collectives(run, s);
+  PhaseRows phases;
+  add_span_phases(spans, phases);
+  for (const auto& comm : run.comms) {
+    for (const auto& r : comm.ranks) add_proxy_phases(r, phases);
+  }
+  for (auto& [key, ranks] : phases) {
+    PhaseRow& row = s.phases.emplace_back(PhaseRow{key, {}});
+    for (auto& [rank, r] : ranks) row.ranks.push_back(std::move(r));
+  }
+  return s;
+}
+
+}  // namespace npkit
