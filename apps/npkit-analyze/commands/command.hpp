@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/report/run_report.hpp"
 #include "import/legacy/legacy_dump.hpp"
 #include "import/legacy/span_reader.hpp"
 #include "import/npkt/event_records.hpp"
@@ -138,11 +139,6 @@ Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeS
 }
 
 // ---- The phase split of `report` (report.cpp), for any span source ----
-
-struct PhaseReport {
-  PhaseBreakdownSink breakdown;
-  std::vector<PhaseSpread> spreads;
-};
 
 // Sums the spans of `source` by rank and phase; spans whose children overlap beyond their end
 // are an "overlapping children" warning.

@@ -5,20 +5,15 @@
 #include <algorithm>
 #include <optional>
 
-#include "analysis/bandwidth/bandwidth_table.hpp"
-#include "analysis/join/run_cross_rank.hpp"
-#include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/report/run_report.hpp"
 #include "commands/gate_commands.hpp"
-#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
-#include "import/legacy/legacy_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
-#include "output/cross_rank_output.hpp"
 #include "output/html/instance_choice.hpp"
-#include "output/html/legacy_report_model.hpp"
 #include "output/html/legacy_timeline.hpp"
 #include "output/html/npkt_report_model.hpp"
 #include "output/html/page.hpp"
+#include "output/html/run_report_model.hpp"
 #include "output/html/summary_report_model.hpp"
 #include "output/html/svg.hpp"
 
@@ -43,67 +38,71 @@ std::vector<std::string> warning_lines(const Diagnostics& d) {
   return out;
 }
 
-Result<html::ReportModel> legacy_model(const CommonOptions& o, CliContext& context,
-                                       Diagnostics& diagnostics) {
+// The first joined instance with a window over its spans, in communicator order.
+const std::vector<JoinedInstance>* timeline_instances(const RunReport& report) {
+  for (const auto& c : report.comms) {
+    const auto& instances = c.cross.input.instances;
+    if (std::any_of(instances.begin(), instances.end(),
+                    [](const JoinedInstance& i) { return html::window_of(i).has_value(); })) {
+      return &instances;
+    }
+  }
+  return nullptr;
+}
+
+// Legacy dumps and Chrome traces: `report`'s one result (analysis/report/run_report.hpp), and a
+// second pass over the input for the spans inside the timeline's window.
+Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
+                                    Diagnostics& diagnostics) {
   auto input = open_input(o, context);
   if (!input) return input.error();
-  auto* legacy = dynamic_cast<LegacyInput*>(input->get());
+  RunInput& in = **input;
   Run run;
-  auto phases = read_run<PhaseBreakdownSink>(*legacy, run,
-                                             [&] { return PhaseBreakdownSink(legacy->phases()); });
-  if (!phases) return phases.error();
-  if (phases->clamped_spans() > 0) {
-    legacy->diagnostics().warn(
-        "overlapping children",
-        std::to_string(phases->clamped_spans()) +
-            " span(s) end before their nested events; their own time counts as 0",
-        phases->clamped_spans());
-  }
-  const CrossRankAnalysis cross = analyze_cross_rank(
-      cross_rank_input(run.comms.front(), gpu_phase_infos(phases->ranks(), legacy->phases())),
-      Thresholds{});
-  html::LegacyReportInput in;
-  in.path = o.path;
-  in.dump = &legacy->dump();
-  in.phases = &legacy->phases();
-  in.ranks = &phases->ranks();
-  in.bandwidth = bandwidth_rows(run, "all");
-  in.switches = switch_points(in.bandwidth);
-  in.cross = &cross;
-  const auto& instances = cross.input.instances;
-  const bool any = std::any_of(instances.begin(), instances.end(), [](const JoinedInstance& i) {
-    return html::window_of(i).has_value();
-  });
-  if (any || html_options().iteration) {
-    auto index = html::choose_instance(instances, html_options().iteration);
+  auto sink = read_run<RunReportSink>(
+      in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
+  if (!sink) return sink.error();
+  const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
+                                            in.span_names(), in.diagnostics());
+  html::RunReportInput model;
+  model.path = o.path;
+  model.facts = in.facts();
+  model.phases = &in.phases();
+  model.report = &report;
+  const auto* instances = timeline_instances(report);
+  if (!in.has_spans()) {
+    model.timeline_absent =
+        "No timeline: this input holds no spans below the collectives to draw inside one.";
+  } else if (instances != nullptr || html_options().iteration) {
+    static const std::vector<JoinedInstance> none;
+    if (instances == nullptr) instances = &none;  // --iteration: choose_instance says why not
+    auto index = html::choose_instance(*instances, html_options().iteration);
     if (!index) return index.error();
-    const JoinedInstance& inst = instances[*index];
+    const JoinedInstance& inst = (*instances)[*index];
     const html::InstanceWindow window = *html::window_of(inst);
-    // A second pass over the dump for the spans inside the window (its warnings repeat the
-    // first pass's and are not kept).
+    // The spans inside the window (the second pass's warnings repeat the first's: not kept).
     auto again = open_input(o, context);
     if (!again) return again.error();
     Run unused;
     auto spans = read_run<html::WindowSpans>(
         **again, unused, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
     if (!spans) return spans.error();
-    in.timeline =
-        html::legacy_timeline(*spans, legacy->span_names(), legacy->phases(), window,
+    model.timeline =
+        html::legacy_timeline(*spans, in.span_names(), in.phases(), window,
                               fmt::format("Timeline of {} ({})", inst.label,
                                           html::format_bytes(static_cast<double>(inst.bytes))),
-                              html::describe_choice(inst, *index, instances.size(),
+                              html::describe_choice(inst, *index, instances->size(),
                                                     html_options().iteration.has_value()));
-    in.reduction.push_back(fmt::format(
-        "Timeline: one collective instance only (#{} of {}), {}.", *index, instances.size(),
+    model.reduction.push_back(fmt::format(
+        "Timeline: one collective instance only (#{} of {}), {}.", *index, instances->size(),
         html_options().iteration ? "chosen with --iteration" : "the one of median duration"));
   } else {
-    in.timeline_absent =
+    model.timeline_absent =
         "No collective-level span (e.g. ALL_REDUCE_RING) was joined across ranks: nothing to draw.";
   }
-  in.warnings = warning_lines(legacy->diagnostics());
-  html::ReportModel model = html::build_legacy_report_model(std::move(in));
-  diagnostics = std::move(legacy->diagnostics());
-  return model;
+  model.warnings = warning_lines(in.diagnostics());
+  html::ReportModel built = html::build_run_report_model(std::move(model));
+  diagnostics = std::move(in.diagnostics());
+  return built;
 }
 
 Result<html::ReportModel> npkt_model(const CommonOptions& o, Diagnostics& diagnostics) {
@@ -146,16 +145,10 @@ void add_html_report_options(CLI::App& report) {
 }
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
-  if (!is_summary_file(o.path) && is_json_input(o.path)) {
-    return Error{o.path +
-                 " is a Chrome-trace JSON: report draws HTML from NPKit dump directories, .npkt "
-                 "captures and npkit summaries; for a JSON trace use --format table, json, csv "
-                 "or md, or open it in Perfetto"};
-  }
   Diagnostics diagnostics;
   auto model = is_summary_file(o.path) ? summary_model(o)
                : is_npkt_path(o.path)  ? npkt_model(o, diagnostics)
-                                       : legacy_model(o, context, diagnostics);
+                                       : run_model(o, context, diagnostics);
   if (!model) return model.error();
   NPKIT_TRY(write_output(o, html::render_report_html(*model), context));
   print_warnings(diagnostics, o, context);

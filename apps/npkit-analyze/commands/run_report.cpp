@@ -5,9 +5,7 @@
 #include <algorithm>
 #include <map>
 
-#include "analysis/bandwidth/bandwidth_table.hpp"
-#include "analysis/diagnose/communicator_findings.hpp"
-#include "analysis/join/run_cross_rank.hpp"
+#include "analysis/report/run_report.hpp"
 #include "output/bandwidth_output.hpp"
 #include "output/cross_rank_output.hpp"
 #include "output/run_text.hpp"
@@ -20,49 +18,6 @@ namespace {
 constexpr double kHintBelow = 0.5;
 constexpr std::size_t kHintNames = 3;
 
-// The phase split, and the exclusive GPU time of the spans left in "other", by name.
-struct ReportSinks : SpanSink {
-  PhaseBreakdownSink phases;
-  std::vector<std::int64_t> other_ns;  // by base name
-  std::uint16_t other_phase;
-  ReportSinks(const PhaseAssignment& assignment, std::size_t names)
-      : phases(assignment), other_ns(names, 0), other_phase(assignment.other_phase) {}
-  void on_span(const Span& s) override {
-    phases.on_span(s);
-    if (s.track.kind == TrackKind::kGpu && s.phase == other_phase && s.base < other_ns.size()) {
-      other_ns[s.base] = sat_add(other_ns[s.base],
-                                 std::max<std::int64_t>(0, sat_sub(s.duration_ns(), s.child_ns)));
-    }
-  }
-  void merge(ReportSinks&& other) {
-    phases.merge(other.phases);
-    for (std::size_t b = 0; b < other.other_ns.size() && b < other_ns.size(); ++b) {
-      other_ns[b] = sat_add(other_ns[b], other.other_ns[b]);
-    }
-  }
-};
-
-struct Unassigned {
-  std::string name;
-  std::int64_t ns = 0;
-};
-
-struct CommSection {
-  const RunCommunicator* comm = nullptr;
-  CrossRankAnalysis cross;
-  std::vector<Finding> findings;
-};
-
-struct RunReport {
-  const Run* run = nullptr;
-  std::optional<PhaseReport> phases;
-  std::vector<Unassigned> unassigned;  // most time first
-  std::vector<CommSection> comms;
-  std::vector<BandwidthRow> rows;
-  std::vector<SwitchPoint> switches;
-  std::vector<LatencyBucket> latency;
-};
-
 const PhaseReportWording& wording() {
   static const PhaseReportWording w{
       "GPU span time",
@@ -72,16 +27,6 @@ const PhaseReportWording& wording() {
       "Per rank (GPU)",
       "Per rank (CPU)"};
   return w;
-}
-
-double explained_share(const PhaseReport& p) {
-  std::int64_t total = 0;
-  for (const auto& r : p.breakdown.ranks()) total = sat_add(total, r.gpu_reference_ns);
-  std::int64_t other = 0;
-  for (const auto& s : p.spreads) {
-    if (s.gpu && s.phase == "other") other = s.total_ns;
-  }
-  return total > 0 ? static_cast<double>(sat_sub(total, other)) / static_cast<double>(total) : 1.0;
 }
 
 // Per rank and collective: instances, timed, total and median time.
@@ -106,44 +51,6 @@ TextTable collectives_per_rank(const RunCommunicator& comm) {
                v.empty() ? "-" : us(total), v.empty() ? "-" : us(sorted_quantile(v, 0.5))});
   }
   return t;
-}
-
-RunReport build(RunInput& in, Run& run, ReportSinks& sinks) {
-  RunReport r;
-  r.run = &run;
-  if (in.has_spans()) {
-    const PhaseAssignment& phases = in.phases();
-    PhaseReport p{std::move(sinks.phases), {}};
-    p.spreads = phase_spreads(p.breakdown.ranks(), phases);
-    if (p.breakdown.clamped_spans() > 0) {
-      in.diagnostics().warn("overlapping children",
-                            std::to_string(p.breakdown.clamped_spans()) +
-                                " span(s) end before their nested events; their own time counts "
-                                "as 0",
-                            p.breakdown.clamped_spans());
-    }
-    for (std::size_t b = 0; b < sinks.other_ns.size(); ++b) {
-      if (sinks.other_ns[b] > 0) r.unassigned.push_back({in.span_names()[b], sinks.other_ns[b]});
-    }
-    std::stable_sort(r.unassigned.begin(), r.unassigned.end(),
-                     [](const Unassigned& a, const Unassigned& b) { return a.ns > b.ns; });
-    r.phases.emplace(std::move(p));
-  }
-  r.rows = bandwidth_rows(run, "all");
-  r.switches = switch_points(r.rows);
-  r.latency = latency_distributions(run);
-  const std::vector<RankInfo> infos =
-      r.phases ? gpu_phase_infos(r.phases->breakdown.ranks(), in.phases())
-               : std::vector<RankInfo>{};
-  for (const auto& comm : run.comms) {
-    CommSection c;
-    c.comm = &comm;
-    c.cross = analyze_cross_rank(
-        cross_rank_input(comm, comm.hash == 0 ? infos : std::vector<RankInfo>{}), Thresholds{});
-    c.findings = communicator_findings(c.cross, r.rows, comm.hash, Thresholds{});
-    r.comms.push_back(std::move(c));
-  }
-  return r;
 }
 
 std::string hint(const RunReport& r) {
@@ -247,10 +154,11 @@ Result<int> run_run_report(const CommonOptions& o, CliContext& context) {
   if (!input) return input.error();
   RunInput& in = **input;
   Run run;
-  auto sinks = read_run<ReportSinks>(
-      in, run, [&] { return ReportSinks(in.phases(), in.span_names().size()); });
-  if (!sinks) return sinks.error();
-  const RunReport report = build(in, run, *sinks);
+  auto sink = read_run<RunReportSink>(
+      in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
+  if (!sink) return sink.error();
+  const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
+                                            in.span_names(), in.diagnostics());
   std::string text;
   const OutputFormat f = output_format(o);
   if (f == OutputFormat::kJson) {

@@ -52,6 +52,12 @@ struct ImportOptions {
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
+// One line of what an input is, e.g. {"format", "NPKit dump directory"}.
+struct InputFact {
+  std::string name;
+  std::string value;
+};
+
 class RunInput {
  public:
   virtual ~RunInput() = default;
@@ -65,6 +71,9 @@ class RunInput {
   virtual unsigned threads() const = 0;
   // Whether read() streams any span (a capture of profiler events alone has none).
   virtual bool has_spans() const = 0;
+  // What the input is, a line each (format, files, event table, clocks, hosts), for the headers
+  // of reports; known once the input is open.
+  virtual std::vector<InputFact> facts() const = 0;
   virtual Result<Run> read(const std::vector<SpanSink*>& sinks) = 0;
   Diagnostics& diagnostics() { return diagnostics_; }
 

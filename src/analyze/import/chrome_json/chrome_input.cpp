@@ -107,6 +107,20 @@ Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
   return input;
 }
 
+std::vector<InputFact> ChromeSpanInput::facts() const {
+  std::vector<InputFact> out;
+  out.push_back({"format", "Chrome trace JSON of NPKit spans"});
+  for (const auto& f : input_.files) {
+    out.push_back({"file", fmt::format("{}: {} ({}; {} events)", f.path,
+                                       ingest::trace_producer_name(f.identity.producer),
+                                       f.identity.reason, f.events)});
+  }
+  out.push_back({"event table", input_.names->table().label() + " (" + input_.table_reason + ")"});
+  out.push_back({"clock", "times read from the trace (microseconds, to the nearest ns)"});
+  out.push_back({"hosts, GPUs, NCCL", "not recorded in the trace"});
+  return out;
+}
+
 Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
   CollectiveSpans collectives(phases(), span_names());
   WithCollectiveSpans tee(*sinks.front(), collectives);
@@ -167,6 +181,25 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
       ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
   input->phases_ = assign_phases(PhaseMap{}, EventTable{});
   return input;
+}
+
+std::vector<InputFact> ChromeProfilerInput::facts() const {
+  std::vector<InputFact> out;
+  out.push_back({"format", "Chrome trace JSON of profiler-plugin events"});
+  std::set<std::string> files;
+  std::set<std::string> hosts;
+  for (const auto& t : traces_) {
+    files.insert(t.path);
+    if (!t.host.empty()) hosts.insert(t.host);
+  }
+  out.push_back({"producer", ingest::trace_producer_name(traces_.front().producer)});
+  out.push_back({"traces", fmt::format("{} rank trace(s) in {} file(s), {} communicator(s)",
+                                       traces_.size(), files.size(), comms_.size())});
+  out.push_back({"clock", time_source_});
+  std::string host_list;
+  for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ", ") + h;
+  out.push_back({"hosts", hosts.empty() ? "not recorded in the trace" : host_list});
+  return out;
 }
 
 Result<Run> ChromeProfilerInput::read(const std::vector<SpanSink*>&) {

@@ -42,6 +42,7 @@ class ChromeSpanInput : public RunInput {
   }
   bool has_spans() const override { return true; }
   unsigned threads() const override { return 1; }
+  std::vector<InputFact> facts() const override;
   Result<Run> read(const std::vector<SpanSink*>& sinks) override;
   const ingest::JsonSpanInput& spans() const { return input_; }
   const ingest::TrackBook& tracks() const { return tracks_; }
@@ -63,6 +64,7 @@ class ChromeProfilerInput : public RunInput {
   const std::vector<std::string>& span_names() const override { return no_names_; }
   bool has_spans() const override { return false; }
   unsigned threads() const override { return 1; }
+  std::vector<InputFact> facts() const override;
   Result<Run> read(const std::vector<SpanSink*>& sinks) override;
   const std::vector<ingest::PluginRankTrace>& traces() const { return traces_; }
   const std::vector<ingest::PluginCommunicator>& comms() const { return comms_; }

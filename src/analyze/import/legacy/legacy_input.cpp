@@ -1,6 +1,9 @@
 #include "import/legacy/legacy_input.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <map>
 #include <thread>
 
 #include "import/spans/collective_spans.hpp"
@@ -47,6 +50,42 @@ Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
   input->phases_ = assign_phases(PhaseMap::builtin().with_user_rules(user), input->dump_.table);
   input->threads_ = reader_threads(input->dump_, o.threads);
   return input;
+}
+
+std::vector<InputFact> LegacyInput::facts() const {
+  const LegacyDump& d = dump_;
+  std::vector<InputFact> out;
+  out.push_back({"format", d.variant.empty() ? "NPKit dump directory" : d.variant});
+  std::size_t gpu = 0;
+  std::size_t cpu = 0;
+  for (const auto& r : d.layout.ranks) {
+    gpu += r.gpu.size();
+    cpu += r.cpu.size();
+  }
+  out.push_back({"ranks", fmt::format("{} ({} GPU buffer file(s), {} CPU channel file(s))",
+                                      d.layout.ranks.size(), gpu, cpu)});
+  out.push_back(
+      {"event table",
+       d.table.label() + (d.table_reason.empty() ? std::string() : " (" + d.table_reason + ")")});
+  out.push_back(
+      {"CPU record size", fmt::format("{} bytes ({})", d.cpu_record_size, d.cpu_record_reason)});
+  std::map<std::string, std::size_t> gpu_clocks;
+  std::map<std::string, std::size_t> cpu_clocks;
+  for (const auto& c : d.clocks) {
+    ++gpu_clocks[c.gpu_source];
+    ++cpu_clocks[c.cpu_source];
+  }
+  auto join = [](const std::map<std::string, std::size_t>& m) {
+    std::string s;
+    for (const auto& [k, n] : m) s += fmt::format("{}{} ({} rank(s))", s.empty() ? "" : "; ", k, n);
+    return s;
+  };
+  out.push_back({"GPU clock", join(gpu_clocks)});
+  out.push_back({"CPU clock", join(cpu_clocks)});
+  out.push_back({"hosts, GPUs, NCCL",
+                 "not recorded: NPKit dumps carry no metadata (all ranks are treated as one "
+                 "host)"});
+  return out;
 }
 
 Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {

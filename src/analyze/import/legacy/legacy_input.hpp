@@ -26,6 +26,7 @@ class LegacyInput : public RunInput {
   const std::vector<std::string>& span_names() const override { return dump_.table.base_names(); }
   bool has_spans() const override { return true; }
   unsigned threads() const override { return threads_; }
+  std::vector<InputFact> facts() const override;
   Result<Run> read(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
 

@@ -55,7 +55,7 @@ LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_ax
 }
 
 std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
-                                    const std::vector<SwitchPoint>& switches) {
+                                    const std::vector<SwitchPoint>& switches, const Run& run) {
   std::vector<Block> out;
   const bool several_comms = [&] {
     for (const auto& r : rows) {
@@ -112,10 +112,13 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
           fmt::format("{}{} from {} (busbw {} → {} GB/s)", switch_text.empty() ? "" : "; ", label,
                       format_bytes(s.at_bytes), gbps(s.busbw_below_gbps), gbps(s.busbw_at_gbps));
     }
-    const std::string note =
-        "One point per (size, algorithm/protocol) row; time = GPU span per rank (first KernelCh "
-        "start to last stop), median over instances, mean over ranks, as in `bandwidth`. Dashed "
-        "lines: sizes where NCCL's choice changes.";
+    std::string source = "a rank's time of an instance";
+    for (const auto& c : run.comms) {
+      if (c.hash == first.comm_hash && !c.time_source.empty()) source = c.time_source;
+    }
+    const std::string note = "One point per (size, algorithm/protocol) row; time = " + source +
+                             ", median over instances, mean over ranks, as in `bandwidth`. "
+                             "Dashed lines: sizes where NCCL's choice changes.";
     LinePlot bw = size_plot(who + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
                             "busbw (GB/s)");
     bw.series = std::move(busbw.series);

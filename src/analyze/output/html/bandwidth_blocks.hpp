@@ -4,7 +4,8 @@
 // Contract (rows of analysis/bandwidth/bandwidth_table.hpp): per (communicator, collective)
 // in row order, a busbw plot and a time plot (log2 size axis; the time axis logarithmic), one
 // series per (algo, proto) — "-" when a row has none — with one point per timed row at x = S
-// (nccl-tests' size) and y = busbw or time (the GPU-span convention of `bandwidth`), and one marker
+// (nccl-tests' size) and y = busbw or time (`bandwidth`'s; the note names what a rank's time of an
+// instance is: the time source of the row's communicator in `run`), and one marker
 // per switch point of that collective ("Ring/LL → Ring/Simple"). Then the rows as a table (the
 // columns of `bandwidth`). Untimed rows appear in the table only.
 #pragma once
@@ -19,7 +20,7 @@
 namespace npkit::html {
 
 std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
-                                    const std::vector<SwitchPoint>& switches);
+                                    const std::vector<SwitchPoint>& switches, const Run& run);
 
 // An empty plot against S (nccl-tests' size, log2 bytes axis) with these labels and y axis.
 LinePlot size_plot(const std::string& title, const std::string& note, YAxis y_axis, Unit y_unit,

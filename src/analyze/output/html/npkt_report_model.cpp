@@ -242,7 +242,7 @@ Result<ReportModel> build_npkt_report_model(const NpktReportInput& in) {
   const Run run = npkt_run(in.path, *in.comms);
   const auto rows = bandwidth_rows(run, "all");
   const auto switches = switch_points(rows);
-  bandwidth.blocks = bandwidth_blocks(rows, switches);
+  bandwidth.blocks = bandwidth_blocks(rows, switches, run);
   if (rows.empty()) bandwidth.blocks.emplace_back(Paragraph{"No collectives to time."});
 
   Section waits{"waits", "Stragglers and waits", {}};

@@ -126,9 +126,9 @@ void render_list(const char* cls, const char* heading, const std::vector<std::st
 
 }  // namespace
 
-void render_block(const Block& block, std::string& out) {
+void render_block(const Block& block, std::string& out, ColourBook* colours) {
   std::visit(
-      [&out](const auto& b) {
+      [&out, colours](const auto& b) {
         using T = std::decay_t<decltype(b)>;
         if constexpr (std::is_same_v<T, Paragraph>) {
           out += "<p>";
@@ -140,12 +140,12 @@ void render_block(const Block& block, std::string& out) {
           render_findings(b, out);
         } else {
           figure_start(b.title, b.note, out);
-          if constexpr (std::is_same_v<T, StackedBars>) render_stacked_bars(b, out);
+          if constexpr (std::is_same_v<T, StackedBars>) render_stacked_bars(b, out, colours);
           if constexpr (std::is_same_v<T, LinePlot>) render_line_plot(b, out);
           if constexpr (std::is_same_v<T, Heatmap>) render_heatmap(b, out);
           if constexpr (std::is_same_v<T, RegressionBars>) render_regression_bars(b, out);
           if constexpr (std::is_same_v<T, Timeline>) {
-            render_timeline(b, out);
+            render_timeline(b, out, colours);
             out += "<p class=\"hint\">Mouse wheel zooms, drag pans, double-click resets.</p>\n";
           }
           out += "</figure>\n";
@@ -198,13 +198,14 @@ std::string render_report_html(const ReportModel& model) {
     out += "</ol></nav>\n";
   }
   out += "</header>\n<main>\n";
+  ColourBook colours;  // one colour per phase name on every chart of the page
   for (const auto& s : model.sections) {
     out += "<section id=\"";
     append_escaped(out, s.id);
     out += "\">\n<h2>";
     append_escaped(out, s.title);
     out += "</h2>\n";
-    for (const auto& b : s.blocks) render_block(b, out);
+    for (const auto& b : s.blocks) render_block(b, out, &colours);
     out += "</section>\n";
   }
   out += "</main>\n<footer>Made by npkit-analyze " NPKIT_VERSION_STRING

@@ -12,18 +12,20 @@
 //   npkit-analyze version. Every text of the model is escaped.
 // - Blocks: a paragraph is a <p>; a table a <table class="data"> (numeric cells right-aligned)
 //   with its title as caption; a plot a <figure> with the plot's title, its note and the SVG; a
-//   finding list a <ul class="findings"> (or its empty text).
+//   finding list a <ul class="findings"> (or its empty text). Stacked bars and timelines colour
+//   their categories from one ColourBook per page, so a phase has one colour on every chart.
 #pragma once
 
 #include <string>
 
 #include "output/html/report_model.hpp"
+#include "output/html/svg.hpp"
 
 namespace npkit::html {
 
 std::string render_report_html(const ReportModel& model);
 
 // One block as the page shows it (also used by tests and by other pages).
-void render_block(const Block& block, std::string& out);
+void render_block(const Block& block, std::string& out, ColourBook* colours = nullptr);
 
 }  // namespace npkit::html

@@ -11,14 +11,18 @@
 
 namespace npkit::html {
 
-void render_stacked_bars(const StackedBars& model, std::string& out) {
+void render_stacked_bars(const StackedBars& model, std::string& out, ColourBook* book) {
   constexpr double kWidth = 960;
   const std::size_t n = model.bars.size();
   const double legend = legend_height(kWidth - 100, model.segments);
   const PlotArea area{80, 16 + legend, kWidth - 100, 220};
   const double height = area.bottom() + 58;
   Svg svg(out, kWidth, height, "stacked-bars", model.title);
-  draw_legend(svg, area.left, 6, area.width, model.segments);
+  std::vector<std::string> colours;
+  for (std::size_t s = 0; s < model.segments.size(); ++s) {
+    colours.emplace_back(book != nullptr ? book->colour(model.segments[s]) : category_colour(s));
+  }
+  draw_legend(svg, area.left, 6, area.width, model.segments, colours);
 
   double tallest = 0;
   for (const auto& bar : model.values) {
@@ -53,7 +57,7 @@ void render_stacked_bars(const StackedBars& model, std::string& out) {
       const std::string tooltip = fmt::format("{} · {}: {} ({:.1f}% of {})", model.bars[i],
                                               model.segments[s], format_value(v, model.unit),
                                               100.0 * v / total, format_value(total, model.unit));
-      svg.rect(x, top, width, bottom - top, category_colour(s), "bar", tooltip);
+      svg.rect(x, top, width, bottom - top, colours[s], "bar", tooltip);
       base += v;
     }
     if (i % label_every == 0) {

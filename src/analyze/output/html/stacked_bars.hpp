@@ -4,14 +4,16 @@
 // colour with a tooltip naming the bar, the segment, the value and its share of the bar; zero
 // values draw nothing. The value axis is linear from 0 to the tallest bar. With more bars than
 // fit a label each, every k-th bar is labelled. An empty model draws a plot saying "no data".
+// Segment colours come from `colours` by segment name (page-wide), else by segment index.
 #pragma once
 
 #include <string>
 
 #include "output/html/report_model.hpp"
+#include "output/html/svg.hpp"
 
 namespace npkit::html {
 
-void render_stacked_bars(const StackedBars& bars, std::string& out);
+void render_stacked_bars(const StackedBars& bars, std::string& out, ColourBook* colours = nullptr);
 
 }  // namespace npkit::html

@@ -82,6 +82,11 @@ std::string_view category_colour(std::size_t index) {
   return kPalette[index % kPalette.size()];
 }
 
+std::string_view ColourBook::colour(const std::string& name) {
+  const auto [it, fresh] = index_.emplace(name, index_.size());
+  return category_colour(it->second);
+}
+
 std::string sequential_colour(double t) {
   if (!std::isfinite(t)) t = 0;
   t = std::clamp(t, 0.0, 1.0);

@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -32,6 +33,16 @@ std::string format_duration(double ns);
 std::string format_value(double value, Unit unit);
 
 std::string_view category_colour(std::size_t index);
+
+// Colours by name, for one page: a name gets category_colour(k) when it is the k-th distinct name
+// asked for, so a phase keeps its colour on every chart of the page that names it.
+class ColourBook {
+ public:
+  std::string_view colour(const std::string& name);
+
+ private:
+  std::map<std::string, std::size_t> index_;
+};
 std::string sequential_colour(double t);
 
 enum class Anchor { kStart, kMiddle, kEnd };

@@ -12,7 +12,7 @@
 
 namespace npkit::html {
 
-void render_timeline(const Timeline& model, std::string& out) {
+void render_timeline(const Timeline& model, std::string& out, ColourBook* book) {
   constexpr double kWidth = 960;
   constexpr double kLeft = 130;
   constexpr double kTop = 30;
@@ -22,11 +22,15 @@ void render_timeline(const Timeline& model, std::string& out) {
   const double plot_height = row_h * static_cast<double>(std::max<std::size_t>(rows, 1));
 
   std::vector<std::string> categories;
-  std::map<std::string, std::size_t> colour_of;
+  std::map<std::string, std::string> colour_of;
   std::int64_t lo = std::numeric_limits<std::int64_t>::max();
   std::int64_t hi = std::numeric_limits<std::int64_t>::min();
   for (const auto& s : model.spans) {
-    if (colour_of.emplace(s.category, categories.size()).second) categories.push_back(s.category);
+    if (colour_of.count(s.category) == 0) {
+      colour_of.emplace(s.category, book != nullptr ? book->colour(s.category)
+                                                    : category_colour(categories.size()));
+      categories.push_back(s.category);
+    }
     lo = std::min(lo, s.start_ns);
     hi = std::max(hi, std::max(s.start_ns, s.end_ns));
   }
@@ -98,10 +102,12 @@ void render_timeline(const Timeline& model, std::string& out) {
         format_duration(static_cast<double>(std::max(s.start_ns, s.end_ns) - s.start_ns)));
     if (!s.tooltip.empty()) tooltip += "\n" + s.tooltip;
     svg.rect(x0, row_h * static_cast<double>(s.row) + inset, std::max(0.5, x1 - x0),
-             row_h - 2 * inset, category_colour(colour_of[s.category]), "span", tooltip);
+             row_h - 2 * inset, colour_of[s.category], "span", tooltip);
   }
   svg.raw("</svg>\n");
-  draw_legend(svg, kLeft, kTop + plot_height + 12, plot_width, categories);
+  std::vector<std::string> colours;
+  for (const auto& c : categories) colours.push_back(colour_of[c]);
+  draw_legend(svg, kLeft, kTop + plot_height + 12, plot_width, categories, colours);
 }
 
 }  // namespace npkit::html

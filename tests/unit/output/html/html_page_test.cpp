@@ -99,3 +99,47 @@ TEST_CASE("html: an empty model is still a whole page", "[html]") {
   CHECK(page.find("<nav>") == std::string::npos);
   CHECK(page.find("</html>") != std::string::npos);
 }
+
+namespace {
+
+// The fill of the first <rect> whose tooltip starts with `title`.
+std::string fill_of(const std::string& page, const std::string& title) {
+  const auto t = page.find("<title>" + title);
+  REQUIRE(t != std::string::npos);
+  const auto fill = page.rfind("fill=\"", t);
+  REQUIRE(fill != std::string::npos);
+  return page.substr(fill + 6, 7);
+}
+
+}  // namespace
+
+TEST_CASE("html page: a phase has one colour on every chart of the page", "[html]") {
+  using namespace npkit::html;
+  // GPU bars list "other" second, CPU bars first, the timeline after "sync": by index each
+  // chart would give it another colour.
+  StackedBars gpu;
+  gpu.title = "GPU";
+  gpu.segments = {"reduce_scatter", "other"};
+  gpu.bars = {"rank 0"};
+  gpu.values = {{10, 20}};
+  StackedBars cpu;
+  cpu.title = "CPU";
+  cpu.segments = {"other", "net_send"};
+  cpu.bars = {"rank 0"};
+  cpu.values = {{30, 40}};
+  Timeline tl;
+  tl.title = "timeline";
+  tl.groups = {"rank 0"};
+  tl.rows = {TimelineRow{"ch 0", 0}};
+  tl.spans = {TimelineSpan{0, 0, 100, "sync", "", ""}, TimelineSpan{0, 100, 200, "other", "", ""}};
+  ReportModel m;
+  m.title = "colours";
+  m.sections.push_back(Section{"a", "A", {gpu, cpu, tl}});
+  const std::string page = render_report_html(m);
+
+  const std::string other = fill_of(page, "rank 0 · other:");
+  CHECK(fill_of(page.substr(page.find("<h3>CPU</h3>")), "rank 0 · other:") == other);
+  CHECK(fill_of(page.substr(page.find("<h3>timeline</h3>")), "other") == other);
+  CHECK(fill_of(page, "rank 0 · reduce_scatter:") != other);
+  CHECK(fill_of(page.substr(page.find("<h3>CPU</h3>")), "rank 0 · net_send:") != other);
+}

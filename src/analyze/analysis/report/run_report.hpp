@@ -1,0 +1,78 @@
+// analysis/report/run_report.hpp — what `report` computes of a run, whatever it was read from:
+// the phase split of its spans, the event names left unassigned, per communicator the
+// cross-rank analysis and findings, and the bandwidth rows, switch points and latency buckets.
+// The text, JSON and HTML renderings all read this one result.
+// Contract:
+// - RunReportSink is a SpanSink: the phase split (analysis/phases/phase_breakdown.hpp) and the
+//   exclusive GPU time of the spans left in "other", by span name; sinks of disjoint tracks merge
+//   in order.
+// - build_run_report: `phases` is set when the input has spans (its spreads computed; spans
+//   whose children overlap beyond their end are an "overlapping children" warning into
+//   `diagnostics`); `unassigned` lists the names with unassigned time, most first. Per
+//   communicator of the run (in run order): the cross-rank analysis — the ranks' GPU phase
+//   totals attached to the communicator without a hash (the one of span inputs) — and its
+//   findings (analysis/diagnose/communicator_findings.hpp); rows, switch points and latency
+//   over the whole run (analysis/bandwidth/bandwidth_table.hpp).
+// - explained_share: the share of the GPU span time in a named phase (1 without GPU time).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/diagnose/findings.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/sync/cross_rank_report.hpp"
+#include "run/run.hpp"
+#include "util/diagnostics.hpp"
+
+namespace npkit {
+
+struct PhaseReport {
+  PhaseBreakdownSink breakdown;
+  std::vector<PhaseSpread> spreads;
+};
+
+class RunReportSink : public SpanSink {
+ public:
+  RunReportSink(const PhaseAssignment& phases, std::size_t names);
+  void on_span(const Span& span) override;
+  void merge(RunReportSink&& other);
+
+  PhaseBreakdownSink phases;
+  std::vector<std::int64_t> other_ns;  // by span base name
+
+ private:
+  std::uint16_t other_phase_;
+};
+
+struct UnassignedTime {
+  std::string name;
+  std::int64_t ns = 0;
+};
+
+struct CommunicatorReport {
+  const RunCommunicator* comm = nullptr;
+  CrossRankAnalysis cross;
+  std::vector<Finding> findings;
+};
+
+struct RunReport {
+  const Run* run = nullptr;
+  std::optional<PhaseReport> phases;
+  std::vector<UnassignedTime> unassigned;  // most time first
+  std::vector<CommunicatorReport> comms;
+  std::vector<BandwidthRow> rows;
+  std::vector<SwitchPoint> switches;
+  std::vector<LatencyBucket> latency;
+};
+
+RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
+                           const PhaseAssignment& phases,
+                           const std::vector<std::string>& span_names, Diagnostics& diagnostics);
+
+double explained_share(const PhaseReport& report);
+
+}  // namespace npkit
