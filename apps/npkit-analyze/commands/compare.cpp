@@ -131,8 +131,8 @@ Result<int> run_compare(const CompareOptions& o, CliContext& context) {
     if (format == OutputFormat::kTable) text += "\n";
     TextTable rows_t = rows_table(c);
     rows_t.title =
-        "Median GPU time per rank and iteration; best = lowest median; vs [1] = best against "
-        "run [1]";
+        "Time: each rank's median GPU time per iteration, mean over ranks (as in bandwidth); "
+        "best = lowest time; vs [1] = best against run [1]";
     render_table(rows_t, format, text);
   }
   NPKIT_TRY(write_output(o.common, text, context));

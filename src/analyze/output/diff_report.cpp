@@ -61,13 +61,13 @@ TextTable phase_table(const RunDiff& diff, bool changed_only) {
     const RowJudgement& j = d.judgement;
     if (changed_only && j.verdict == Verdict::kUnchanged) continue;
     const bool spans = j.pooled.base_count > 0 && j.pooled.cand_count > 0;
-    t.add_row(
-        {verdict_name(j.verdict), d.key.source, d.key.domain, d.key.phase,
-         d.in_base ? percent_of(d.base_share) : "-", d.in_cand ? percent_of(d.cand_share) : "-",
-         spans ? micros(j.pooled.base_median) : "-", spans ? micros(j.pooled.cand_median) : "-",
-         spans ? signed_percent(j.pooled.change) : "-", spans ? p_label(j.pooled) : "-",
-         spans || !j.compared ? row_detail(j, diff)
-                              : "totals only: shown for attribution, not tested"});
+    t.add_row({verdict_name(j.verdict), d.key.source, d.key.domain, d.key.phase,
+               d.in_base ? percent_of(d.base_share) : "-",
+               d.in_cand ? percent_of(d.cand_share) : "-", spans ? micros(j.pooled.base_time) : "-",
+               spans ? micros(j.pooled.cand_time) : "-",
+               spans ? signed_percent(j.pooled.change) : "-", spans ? p_label(j.pooled) : "-",
+               spans || !j.compared ? row_detail(j, diff)
+                                    : "totals only: shown for attribution, not tested"});
   }
   return t;
 }
@@ -86,9 +86,11 @@ TextTable sync_table(const RunDiff& diff) {
 
 std::string rule_text(const NoiseRule& r) {
   return fmt::format(
-      "Rule: a row changes when its median moves by at least {:.1f}% (--threshold) and a "
+      "Rule: a row changes when its time moves by at least {:.1f}% (--threshold) and a "
       "two-sided Mann-Whitney test over the iterations gives p < {} (at least {} iterations per "
-      "side); each row is judged on the ranks pooled and on every rank.",
+      "side); each row is judged on its ranks together (time: each rank's median, mean over "
+      "ranks, as bandwidth shows it; the test on the iterations pooled) and on every rank (its "
+      "median).",
       100.0 * r.min_effect, r.alpha, r.min_samples);
 }
 
@@ -122,7 +124,9 @@ void render_text_body(const RunDiff& diff, FailOn fail_on, std::string& out) {
   config_lines(diff, false, out);
   out += rule_text(diff.rule) + "\n\n";
   TextTable c = collective_table(diff, false);
-  c.title = "Collectives (time: GPU time per rank and iteration, median over the ranks pooled)";
+  c.title =
+      "Collectives (time: each rank's median GPU time per iteration, mean over ranks, as in "
+      "bandwidth)";
   if (c.rows.empty()) {
     out += "Collectives: none in either run\n";
   } else {
@@ -164,7 +168,9 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
   }
   out += "<details><summary>Every row</summary>\n\n";
   TextTable all = collective_table(diff, false);
-  all.title = "Collectives (GPU time per rank and iteration, median over the ranks pooled)";
+  all.title =
+      "Collectives (time: each rank's median GPU time per iteration, mean over ranks, as "
+      "in bandwidth)";
   render_markdown(all, out);
   if (!diff.phases.empty()) {
     TextTable p = phase_table(diff, false);
@@ -182,8 +188,8 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
 void comparison_json(JsonWriter& w, const SampleComparison& c) {
   w.field("baseline_count", c.base_count);
   w.field("candidate_count", c.cand_count);
-  w.field("baseline_median_ns", c.base_median);
-  w.field("candidate_median_ns", c.cand_median);
+  w.field("baseline_time_ns", c.base_time);
+  w.field("candidate_time_ns", c.cand_time);
   w.field("change", c.change);
   if (c.tested) w.field("p_value", c.p_value);
   w.field("verdict", verdict_name(c.verdict));
@@ -265,9 +271,9 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
 std::string case_message(const RowJudgement& j, const RunDiff& diff) {
   std::string m = verdict_name(j.verdict);
   if (has_medians(j)) {
-    m += fmt::format(": median {} → {} us ({}, p {})", micros(j.pooled.base_median),
-                     micros(j.pooled.cand_median), signed_percent(j.pooled.change),
-                     p_label(j.pooled));
+    m +=
+        fmt::format(": time {} → {} us ({}, p {})", micros(j.pooled.base_time),
+                    micros(j.pooled.cand_time), signed_percent(j.pooled.change), p_label(j.pooled));
   }
   const std::string detail = row_detail(j, diff);
   if (!detail.empty()) m += "; " + detail;
@@ -338,7 +344,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.diff");
-  w.field("schema_version", 1);
+  w.field("schema_version", 2);
   w.key("baseline");
   w.begin_array();
   for (const auto& s : diff.base_inputs) w.value(s);

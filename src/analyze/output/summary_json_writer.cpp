@@ -114,15 +114,14 @@ void collective(std::string& out, const CollectiveRow& r) {
   append_json_string(out, r.key.proto);
   fmt::format_to(Out(out), ", \"instances\": {}, \"untimed_instances\": {}, \"bytes_sum\": {}",
                  r.instances, r.untimed_instances, r.bytes_sum);
-  const DurationSample all = r.pooled();
-  if (!all.empty()) {
-    const double median = all.median();
-    out += ", \"median_ns\": ";
-    number(out, median);
+  const double time = r.time_ns();
+  if (time > 0) {
+    out += ", \"time_ns\": ";
+    number(out, time);
     out += ", \"algbw_gbps\": ";
-    number(out, row_algbw_gbps(r.key, r.mean_bytes(), median));
+    number(out, row_algbw_gbps(r.key, r.mean_bytes(), time));
     out += ", \"busbw_gbps\": ";
-    number(out, row_busbw_gbps(r.key, r.mean_bytes(), median));
+    number(out, row_busbw_gbps(r.key, r.mean_bytes(), time));
   }
   out += ",\n     \"ranks\": [";
   for (std::size_t i = 0; i < r.ranks.size(); ++i) {

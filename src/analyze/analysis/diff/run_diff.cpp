@@ -16,12 +16,29 @@ struct RankSample {
   const DurationSample* sample = nullptr;
 };
 
+bool kept(const std::vector<std::int32_t>& keep, std::int32_t rank) {
+  return keep.empty() || std::binary_search(keep.begin(), keep.end(), rank);
+}
+
 DurationSample pool(const std::vector<RankSample>& ranks, const std::vector<std::int32_t>& keep) {
   DurationSample all;
   for (const auto& r : ranks) {
-    if (keep.empty() || std::binary_search(keep.begin(), keep.end(), r.rank)) all.merge(*r.sample);
+    if (kept(keep, r.rank)) all.merge(*r.sample);
   }
   return all;
+}
+
+// Each kept rank's median, averaged over the ranks with a sample (`bandwidth`'s time of a row).
+double rank_median_mean(const std::vector<RankSample>& ranks,
+                        const std::vector<std::int32_t>& keep) {
+  double sum = 0;
+  std::size_t n = 0;
+  for (const auto& r : ranks) {
+    if (!kept(keep, r.rank) || r.sample->empty()) continue;
+    sum += r.sample->median();
+    ++n;
+  }
+  return n > 0 ? sum / static_cast<double>(n) : 0.0;
 }
 
 // Pooled and per-rank comparisons folded into one verdict (contract in the header).
@@ -37,7 +54,9 @@ RowJudgement judge(const std::vector<RankSample>& base, const std::vector<RankSa
     shared.push_back(b.rank);
     j.ranks.push_back({b.rank, compare_samples(*b.sample, *c->sample, rule)});
   }
-  j.pooled = compare_samples(pool(base, shared), pool(cand, shared), rule);
+  j.pooled =
+      compare_samples_at(pool(base, shared), pool(cand, shared), rank_median_mean(base, shared),
+                         rank_median_mean(cand, shared), rule);
   auto consider = [&](std::int32_t rank, const SampleComparison& c) {
     if (c.verdict == Verdict::kRegression &&
         (j.verdict != Verdict::kRegression || c.change > j.deciding_change)) {
@@ -147,7 +166,8 @@ void diff_collectives(const RunSummary& base, const RunSummary& cand, const Nois
       d.judgement.verdict = Verdict::kNotComparable;
       if (i < pairs) {
         d.judgement.reason = change_reason(b->key, c->key);
-        d.judgement.pooled = compare_samples(b->pooled(), c->pooled(), rule);
+        d.judgement.pooled =
+            compare_samples_at(b->pooled(), c->pooled(), b->time_ns(), c->time_ns(), rule);
         d.judgement.deciding_change = d.judgement.pooled.change;
       } else {
         d.judgement.reason = b != nullptr ? "only in baseline" : "only in candidate";

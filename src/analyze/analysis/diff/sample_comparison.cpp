@@ -20,12 +20,17 @@ const char* verdict_name(Verdict v) {
 
 SampleComparison compare_samples(const DurationSample& base, const DurationSample& cand,
                                  const NoiseRule& rule) {
+  return compare_samples_at(base, cand, base.median(), cand.median(), rule);
+}
+
+SampleComparison compare_samples_at(const DurationSample& base, const DurationSample& cand,
+                                    double base_time, double cand_time, const NoiseRule& rule) {
   SampleComparison c;
   c.base_count = base.count();
   c.cand_count = cand.count();
-  c.base_median = base.median();
-  c.cand_median = cand.median();
-  c.change = c.base_median > 0 ? c.cand_median / c.base_median - 1.0 : 0.0;
+  c.base_time = base_time;
+  c.cand_time = cand_time;
+  c.change = c.base_time > 0 ? c.cand_time / c.base_time - 1.0 : 0.0;
   c.tested = c.base_count >= rule.min_samples && c.cand_count >= rule.min_samples;
   if (!c.tested) return c;
   c.p_value = mann_whitney(cand.points(), base.points()).p_value;

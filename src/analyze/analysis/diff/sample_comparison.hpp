@@ -1,7 +1,9 @@
 // analysis/diff/sample_comparison.hpp — is a candidate's duration different from the baseline's,
 // beyond noise and by at least the minimum effect? Contract:
-// - change = median(candidate) / median(baseline) − 1 (0 when the baseline median is 0);
-//   durations: a positive change is slower.
+// - change = time(candidate) / time(baseline) − 1 (0 when the baseline time is 0); durations: a
+//   positive change is slower. compare_samples takes a sample's median as its time;
+//   compare_samples_at is given the times (a row pooled over ranks: `bandwidth`'s time, each
+//   rank's median averaged over the ranks, so the change is of the times every command shows).
 // - The noise test is the two-sided Mann–Whitney test (mann_whitney.hpp) over the samples'
 //   points; it runs only when both sides hold at least min_samples values (else `tested` is
 //   false and the verdict is unchanged: too few iterations to tell a change from noise).
@@ -29,8 +31,8 @@ struct NoiseRule {
 struct SampleComparison {
   std::uint64_t base_count = 0;
   std::uint64_t cand_count = 0;
-  double base_median = 0;
-  double cand_median = 0;
+  double base_time = 0;  // ns
+  double cand_time = 0;
   double change = 0;
   bool tested = false;
   double p_value = 1;
@@ -39,5 +41,7 @@ struct SampleComparison {
 
 SampleComparison compare_samples(const DurationSample& base, const DurationSample& cand,
                                  const NoiseRule& rule);
+SampleComparison compare_samples_at(const DurationSample& base, const DurationSample& cand,
+                                    double base_time, double cand_time, const NoiseRule& rule);
 
 }  // namespace npkit

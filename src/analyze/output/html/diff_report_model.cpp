@@ -24,7 +24,7 @@ std::string us_text(double ns) {
 
 std::string median_text(const RowJudgement& j, bool base) {
   if (!j.compared) return "-";
-  return us_text(base ? j.pooled.base_median : j.pooled.cand_median);
+  return us_text(base ? j.pooled.base_time : j.pooled.cand_time);
 }
 
 // The change that decided the row (a rank's, when one did), as the text report shows it.

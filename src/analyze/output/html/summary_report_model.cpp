@@ -62,8 +62,9 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
   const auto convention =
       nccl_tests_convention(lowercase(first.collective), static_cast<std::uint32_t>(first.nranks));
   const std::string note =
-      "One point per (size, algo/proto); time = median of every rank's GPU time per instance "
-      "(pooled), busbw by nccl-tests' conventions from it. Sizes summarized as power-of-two "
+      "One point per (size, algo/proto); time = each rank's median GPU time per instance, mean "
+      "over ranks (as `bandwidth`), busbw by nccl-tests' conventions from it. Sizes summarized as "
+      "power-of-two "
       "buckets are drawn at the bucket's lower bound.";
   LinePlot bw =
       size_plot(who + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps, "busbw (GB/s)");
@@ -71,19 +72,18 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
                            "time per operation");
   TextTable table;
   table.title = who + ": rows";
-  table.columns = {"size (B)",      "algo/proto", "instances", "ranks",
-                   "time p50 (us)", "min (us)",   "max (us)",  "busbw (GB/s)"};
+  table.columns = {"size (B)",  "algo/proto", "instances", "ranks",
+                   "time (us)", "min (us)",   "max (us)",  "busbw (GB/s)"};
   std::string previous_choice;
   for (const CollectiveRow* row : rows) {
     const DurationSample pooled = row->pooled();
     const std::string choice = choice_label(row->key.algo, row->key.proto);
-    const double median = pooled.median();
+    const double time = row->time_ns();
     const double size = static_cast<double>(row->key.size_bytes);
-    const double busbw =
-        convention && median > 0 ? gb_per_s(size, median) * convention->factor : 0.0;
+    const double busbw = convention && time > 0 ? gb_per_s(size, time) * convention->factor : 0.0;
     table.add_row({size_label(row->key.size_bytes, row->key.size_kind), choice,
                    std::to_string(row->instances), std::to_string(row->ranks.size()),
-                   pooled.count() > 0 ? us_text(median) : "-",
+                   time > 0 ? us_text(time) : "-",
                    pooled.count() > 0 ? us_text(pooled.quantile(0)) : "-",
                    pooled.count() > 0 ? us_text(pooled.quantile(1)) : "-",
                    busbw > 0 ? fmt::format("{:.2f}", busbw) : "-"});
@@ -91,7 +91,7 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
     const std::string detail =
         fmt::format("{} instance(s) on {} rank(s)", row->instances, row->ranks.size());
     series_of(bw.series, choice).points.push_back({size, busbw, detail});
-    series_of(lat.series, choice).points.push_back({size, median, detail});
+    series_of(lat.series, choice).points.push_back({size, time, detail});
     if (!previous_choice.empty() && choice != previous_choice) {
       bw.markers.push_back({size, previous_choice + " → " + choice});
       lat.markers.push_back({size, previous_choice + " → " + choice});

@@ -1,4 +1,4 @@
-// run/summary/run_summary.hpp — a compact, mergeable summary of one run (schema "npkit-summary" v1,
+// run/summary/run_summary.hpp — a compact, mergeable summary of one run (schema "npkit-summary" v2,
 // docs/cli.md): what `summarize` writes and what `diff` and `compare` read.
 // Contract:
 // - Collective rows are keyed by (collective, nranks, size, size kind, algo, proto). The size is
@@ -35,7 +35,7 @@
 namespace npkit {
 
 inline constexpr const char* kSummarySchema = "npkit-summary";
-inline constexpr int kSummaryVersion = 1;
+inline constexpr int kSummaryVersion = 2;
 inline constexpr std::size_t kMaxExactSizes = 64;
 
 enum class SizeKind : std::uint8_t { kExact, kPow2 };

@@ -107,14 +107,14 @@ TEST_CASE("summary json: malformed input names the byte offset", "[summary][json
     CHECK(error_of(text).rfind(at(text.size()), 0) == 0);
   }
   SECTION("a wrong type") {
-    const std::string text = replaced(good, "\"schema_version\": 1", "\"schema_version\": \"1\"");
-    CHECK(error_of(text) == at(good.find("\"schema_version\": 1") + 18) +
+    const std::string text = replaced(good, "\"schema_version\": 2", "\"schema_version\": \"2\"");
+    CHECK(error_of(text) == at(good.find("\"schema_version\": 2") + 18) +
                                 "schema_version: expected an integer in [1, 2147483647]");
   }
   SECTION("a newer schema version") {
-    const std::string text = replaced(good, "\"schema_version\": 1", "\"schema_version\": 2");
-    CHECK(error_of(text) == at(good.find("\"schema_version\": 1") + 18) +
-                                "schema_version 2 is newer than this npkit-analyze reads (1); use "
+    const std::string text = replaced(good, "\"schema_version\": 2", "\"schema_version\": 3");
+    CHECK(error_of(text) == at(good.find("\"schema_version\": 2") + 18) +
+                                "schema_version 3 is newer than this npkit-analyze reads (2); use "
                                 "a newer npkit-analyze");
   }
   SECTION("another schema") {
