@@ -184,7 +184,8 @@ TEST_CASE("hostile npkt: the record-level base capture is clean", "[hostile]") {
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
-  CHECK_THAT(run.out, Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+  CHECK_THAT(run.out,
+             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
 }
 
 // `info` lists per file what the analysis leaves out; `report` gives the same result as for the
@@ -215,7 +216,7 @@ TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]"
                                   "offset " +
                                       std::to_string(size - 64) + ": kind 1, type 20"));
   CHECK_THAT(report.out,
-             Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
   CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, type14 1");
 }
@@ -230,7 +231,7 @@ TEST_CASE("hostile npkt: ENTRY without EXIT", "[hostile]") {
   const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(report.exit_code == 0);
   CHECK(report.err.empty());
-  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce       1      0  -           -"));
+  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -           -"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
   CHECK(info_line(info, "  never stopped") == "  never stopped KernelCh 1");
   CHECK(info_line(info, "  KernelCh") ==
@@ -246,7 +247,7 @@ TEST_CASE("hostile npkt: EXIT without ENTRY", "[hostile]") {
   CHECK(report.exit_code == 0);
   CHECK(report.err.empty());
   CHECK_THAT(report.out,
-             Catch::Contains("   0  AllReduce       1      1      10.000       10.000"));
+             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
   CHECK(info_line(info, "  unmatched") ==
         "  unmatched     1 stop(s) and 1 state(s) of ids never started, 0 double stop(s) (NCCL's "
@@ -295,7 +296,7 @@ TEST_CASE("hostile npkt: timestamps that go backwards", "[hostile]") {
                       "timestamps of another work item (NCCL ring desynchronisation) and are left "
                       "out of GPU spans (AllReduce 1 of 1); 1 operation(s) left without a valid "
                       "channel are reported without GPU time"));
-    CHECK_THAT(report.out, Catch::Contains("   0  AllReduce       1      0  -           -"));
+    CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -           -"));
   }
   SECTION("a huge GPU start and a zero stop are no timestamps") {
     write_npkt_spec(tmp, kHeader + kClocks + kColl +
@@ -351,7 +352,7 @@ TEST_CASE("hostile npkt: --skip-bad reports the damaged file and analyzes the ot
   CHECK(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("9 file(s), 1 communicator(s)") &&
                           Catch::Contains("9 of 10 rank(s); rank(s) 7 absent") &&
-                          Catch::Contains("   9  AllReduce       1      1      10.000"));
+                          Catch::Contains("   9  AllReduce           1      1      10.000"));
   CHECK_THAT(run.err, Catch::Contains("1 × unreadable file skipped (--skip-bad): "
                                       "$DIR/dump/npkit_00000000000005eb_rank7.npkt: offset 1000: "
                                       "truncated"));

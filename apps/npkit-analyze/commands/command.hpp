@@ -23,6 +23,7 @@
 #include "import/npkt/event_records.hpp"
 #include "import/run_input.hpp"
 #include "output/json_writer.hpp"
+#include "output/phase_report_output.hpp"
 #include "output/render.hpp"
 #include "output/text_table.hpp"
 #include "run/phase_map.hpp"
@@ -144,26 +145,6 @@ Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeS
 // are an "overlapping children" warning.
 Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonOptions& options,
                                          Diagnostics& diagnostics);
-
-// What the rendered report calls things.
-struct PhaseReportWording {
-  std::string gpu_time;         // "GPU collective time"
-  std::string gpu_note;         // "top-level spans summed over buffers"
-  std::string cpu_time;         // "CPU proxy span time"
-  std::string spread_title;     // title of the phase table
-  std::string rank_title;       // title of the per-rank GPU table
-  std::string host_rank_title;  // title of a per-rank CPU table; "" for none
-};
-
-// The time line (what the phases explain), the phase table and the per-rank table(s), as text or
-// Markdown.
-void render_phase_report(const PhaseReport& report, const PhaseAssignment& phases,
-                         const PhaseReportWording& wording, OutputFormat format, std::string& out);
-// The phase table in machine-readable units (integer ns, shares as fractions).
-TextTable phase_report_csv(const PhaseReport& report);
-// Fields gpu_collective_ns, cpu_span_ns, gpu_explained_share, phases, ranks into the open object.
-void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
-                             const PhaseAssignment& phases);
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 
-#include "commands/npkt_event_report.hpp"
 #include "commands/npkt_input.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "output/text_table.hpp"
@@ -410,7 +409,7 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, OutputForm
       {"format", fmt::format("npkit dump v1 (.npkt), {} file(s), {} communicator(s)",
                              loaded.files.size(), loaded.comms.size())},
       {"totals", fmt::format("{} records, {} dropped, {} events", records, dropped, events)}};
-  if (has_event_records(loaded)) {
+  if (!loaded.events.empty()) {
     fields.push_back({"event records", event_records_line(event_totals(loaded, nullptr))});
   }
   render_fields(fields, format, out);
@@ -424,7 +423,7 @@ void write_text(const LoadedCaptures& loaded, const CommonOptions& o, OutputForm
   }
   for (const auto& f : loaded.files) write_file_text(loaded, *f, format, out);
   render_table(file_table(loaded, false), format, out);
-  if (has_event_records(loaded)) write_events_text(loaded, format, out);
+  if (!loaded.events.empty()) write_events_text(loaded, format, out);
 }
 
 void write_clock_json(JsonWriter& w, const RankCapture& f) {

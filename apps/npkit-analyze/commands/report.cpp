@@ -1,6 +1,5 @@
-// `npkit-analyze report PATH`: per-rank phase breakdown with the spread across ranks. The phase
-// split itself (compute_phase_report and its renderings) serves every span source: legacy NPKit
-// dumps here, .npkt event records in npkt_event_report.cpp.
+// `npkit-analyze report PATH`: every input through the run model (commands/run_report.hpp);
+// --format html draws the page (commands/html_report.hpp); a summary is drawn only as HTML.
 #include <fmt/format.h>
 
 #include <memory>
@@ -17,79 +16,6 @@
 namespace npkit::cli {
 namespace {
 
-double share(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
-struct Totals {
-  std::int64_t gpu = 0;
-  std::int64_t cpu = 0;
-};
-
-Totals reference_totals(const std::vector<RankPhases>& ranks) {
-  Totals t;
-  for (const auto& r : ranks) {
-    t.gpu = sat_add(t.gpu, r.gpu_reference_ns);
-    t.cpu = sat_add(t.cpu, r.cpu_reference_ns);
-  }
-  return t;
-}
-
-// The GPU time that phases other than "other" explain.
-std::int64_t gpu_other_ns(const std::vector<PhaseSpread>& spreads) {
-  std::int64_t other = 0;
-  for (const auto& s : spreads) {
-    if (s.gpu && s.phase == "other") other = s.total_ns;
-  }
-  return other;
-}
-
-TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& totals,
-                       const TimeScale& ms) {
-  TextTable t;
-  t.columns = {"phase",
-               "domain",
-               "count",
-               ms.header("total"),
-               "share",
-               ms.header("rank min"),
-               ms.header("median"),
-               ms.header("max"),
-               "slowest rank"};
-  for (const auto& s : spreads) {
-    t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), ms(s.total_ns),
-               percent(share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)), ms(s.min_ns),
-               ms(s.median_ns), ms(s.max_ns), std::to_string(s.slowest_rank)});
-  }
-  return t;
-}
-
-// Per rank, the time of the domain's reference and of each of its phases.
-TextTable rank_table(const std::vector<RankPhases>& ranks, const std::vector<PhaseSpread>& spreads,
-                     const PhaseAssignment& phases, const TimeScale& ms, bool gpu) {
-  TextTable t;
-  t.columns = {"rank", ms.header(gpu ? "collective" : "span")};
-  std::vector<std::uint16_t> ids;
-  for (const auto& s : spreads) {
-    if (s.gpu != gpu) continue;
-    for (std::size_t p = 0; p < phases.phase_names.size(); ++p) {
-      if (phases.phase_names[p] == s.phase) ids.push_back(static_cast<std::uint16_t>(p));
-    }
-    t.columns.push_back(s.phase);
-  }
-  for (const auto& r : ranks) {
-    const std::int64_t reference = gpu ? r.gpu_reference_ns : r.cpu_reference_ns;
-    const auto& by_phase = gpu ? r.gpu : r.cpu;
-    std::vector<std::string> row = {std::to_string(r.rank), ms(reference)};
-    for (auto p : ids) {
-      row.push_back(
-          fmt::format("{} ({})", ms(by_phase[p].ns), percent(share(by_phase[p].ns, reference))));
-    }
-    t.add_row(std::move(row));
-  }
-  return t;
-}
-
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   if (is_summary_file(o.path)) {
@@ -97,7 +23,6 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
                  " is an npkit summary: report draws it with --format html; for tables, "
                  "diff or compare it with another run"};
   }
-  if (is_npkt_path(o.path)) return run_npkt_report(o, context);
   return run_run_report(o, context);
 }
 
@@ -117,99 +42,6 @@ Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonO
   }
   auto spreads = phase_spreads(sink.ranks(), source.phases());
   return PhaseReport{std::move(*merged), std::move(spreads)};
-}
-
-void render_phase_report(const PhaseReport& report, const PhaseAssignment& phases,
-                         const PhaseReportWording& wording, OutputFormat format, std::string& out) {
-  const auto& ranks = report.breakdown.ranks();
-  const Totals totals = reference_totals(ranks);
-  const std::int64_t other = gpu_other_ns(report.spreads);
-  const TimeScale ms = time_scale_for(std::max(totals.gpu, totals.cpu));
-  out += fmt::format("{} {} {} ({}); phases explain {}", wording.gpu_time, ms(totals.gpu), ms.unit,
-                     wording.gpu_note, percent(share(sat_sub(totals.gpu, other), totals.gpu)));
-  out += totals.cpu > 0 ? fmt::format("; {} {} {}\n\n", wording.cpu_time, ms(totals.cpu), ms.unit)
-                        : "\n\n";
-  const bool markdown = format == OutputFormat::kMarkdown;
-  TextTable spread = spread_table(report.spreads, totals, ms);
-  spread.title = wording.spread_title;
-  render_table(spread, format, out);
-  if (!markdown) out += "\n";
-  TextTable gpu = rank_table(ranks, report.spreads, phases, ms, true);
-  gpu.title = wording.rank_title;
-  render_table(gpu, format, out);
-  if (wording.host_rank_title.empty() || totals.cpu == 0) return;
-  if (!markdown) out += "\n";
-  TextTable cpu = rank_table(ranks, report.spreads, phases, ms, false);
-  cpu.title = wording.host_rank_title;
-  render_table(cpu, format, out);
-}
-
-TextTable phase_report_csv(const PhaseReport& report) {
-  const Totals totals = reference_totals(report.breakdown.ranks());
-  TextTable t;
-  t.columns = {"phase",       "domain",         "count",       "total_ns",    "share",
-               "rank_min_ns", "rank_median_ns", "rank_max_ns", "slowest_rank"};
-  for (const auto& s : report.spreads) {
-    t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), std::to_string(s.total_ns),
-               fmt::format("{:.6f}", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)),
-               std::to_string(s.min_ns), std::to_string(s.median_ns), std::to_string(s.max_ns),
-               std::to_string(s.slowest_rank)});
-  }
-  return t;
-}
-
-void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
-                             const PhaseAssignment& phases) {
-  const auto& ranks = report.breakdown.ranks();
-  const Totals totals = reference_totals(ranks);
-  w.field("gpu_collective_ns", totals.gpu);
-  w.field("cpu_span_ns", totals.cpu);
-  const std::int64_t other = gpu_other_ns(report.spreads);
-  w.field("gpu_explained_share",
-          totals.gpu > 0 ? share(sat_sub(totals.gpu, other), totals.gpu) : 0.0);
-  w.key("phases");
-  w.begin_array();
-  for (const auto& s : report.spreads) {
-    w.begin_object();
-    w.field("name", s.phase);
-    w.field("domain", s.gpu ? "gpu" : "cpu");
-    w.field("count", s.count);
-    w.field("total_ns", s.total_ns);
-    w.field("share", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu));
-    w.field("rank_min_ns", s.min_ns);
-    w.field("rank_median_ns", s.median_ns);
-    w.field("rank_max_ns", s.max_ns);
-    w.field("slowest_rank", s.slowest_rank);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("ranks");
-  w.begin_array();
-  for (const auto& r : ranks) {
-    w.begin_object();
-    w.field("rank", r.rank);
-    w.field("gpu_collective_ns", r.gpu_reference_ns);
-    w.field("cpu_span_ns", r.cpu_reference_ns);
-    w.key("phases");
-    w.begin_array();
-    for (const bool gpu : {true, false}) {
-      const auto& totals_by_phase = gpu ? r.gpu : r.cpu;
-      for (std::size_t p = 0; p < totals_by_phase.size(); ++p) {
-        if (totals_by_phase[p].ns == 0 && totals_by_phase[p].count == 0) continue;
-        w.begin_object();
-        w.field("name", phases.phase_names[p]);
-        w.field("domain", gpu ? "gpu" : "cpu");
-        w.field("ns", totals_by_phase[p].ns);
-        w.field("share",
-                share(totals_by_phase[p].ns, gpu ? r.gpu_reference_ns : r.cpu_reference_ns));
-        w.field("count", totals_by_phase[p].count);
-        w.end_object();
-      }
-    }
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
 }
 
 void register_report(CLI::App& app, CliContext& context) {

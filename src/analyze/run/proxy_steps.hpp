@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <map>
+#include <string>
 
 namespace npkit {
 
 struct StateTime {
+  std::string name;  // NCCL's name of the state ("" when the input does not name it)
   std::int64_t ns = 0;
   std::uint64_t intervals = 0;
 };

@@ -28,6 +28,7 @@
 #include <string>
 #include <vector>
 
+#include "run/alltoall_peers.hpp"
 #include "run/cross_rank_input.hpp"
 #include "run/proxy_steps.hpp"
 #include "run/run_config.hpp"
@@ -44,7 +45,8 @@ struct RunRank {
   std::string host;   // "" = unknown
   std::string clock;  // how GPU time was put on the host clock, for the reader
   std::optional<double> clock_uncertainty_ns;
-  std::optional<ProxyStepBreakdown> proxy;  // where the input recorded NET proxy steps
+  std::optional<ProxyStepBreakdown> proxy;          // where the input recorded NET proxy steps
+  std::vector<AlltoallPeerTraffic> alltoall_peers;  // where the input shows AlltoAll's Send/Recv
 };
 
 struct RunMember {

@@ -4,6 +4,7 @@
 
 #include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/join/run_cross_rank.hpp"
+#include "analysis/proxy/proxy_rank_phases.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -56,7 +57,7 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
     CommunicatorReport c;
     c.comm = &comm;
     c.cross = analyze_cross_rank(
-        cross_rank_input(comm, comm.hash == 0 ? infos : std::vector<RankInfo>{}), Thresholds{});
+        cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)), Thresholds{});
     c.findings = communicator_findings(c.cross, r.rows, comm.hash, Thresholds{});
     r.comms.push_back(std::move(c));
   }

@@ -10,7 +10,8 @@
 //   whose children overlap beyond their end are an "overlapping children" warning into
 //   `diagnostics`); `unassigned` lists the names with unassigned time, most first. Per
 //   communicator of the run (in run order): the cross-rank analysis — the ranks' GPU phase
-//   totals attached to the communicator without a hash (the one of span inputs) — and its
+//   totals attached to the communicator without a hash (the one of span inputs), the ranks' NET
+//   proxy-step phases to the others (analysis/proxy/proxy_rank_phases.hpp) — and its
 //   findings (analysis/diagnose/communicator_findings.hpp); rows, switch points and latency
 //   over the whole run (analysis/bandwidth/bandwidth_table.hpp).
 // - explained_share: the share of the GPU span time in a named phase (1 without GPU time).

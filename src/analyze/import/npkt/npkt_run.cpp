@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "import/npkt/profiler_alltoall.hpp"
 #include "import/npkt/proxy_step_breakdown.hpp"
 #include "run/nccl_names.hpp"
 
@@ -104,6 +105,7 @@ RunRank run_rank(const RankCapture& r) {
   out.clock_uncertainty_ns = r.clock.uncertainty_ns;
   ProxyStepBreakdown steps = proxy_step_breakdown(r);
   if (steps.steps > 0) out.proxy = std::move(steps);
+  out.alltoall_peers = alltoall_peer_traffic(r.collectives, r.rank());
   return out;
 }
 

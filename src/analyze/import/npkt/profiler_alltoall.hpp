@@ -25,6 +25,7 @@
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_collectives.hpp"
 #include "import/npkt/profiler_events.hpp"
+#include "run/alltoall_peers.hpp"
 
 namespace npkit {
 
@@ -37,18 +38,6 @@ struct AlltoallScan {
   std::uint64_t self_ops_without_kernel_channels = 0;
   // Why no AlltoAll was recognised (empty when some were).
   std::string reason;
-};
-
-struct AlltoallPeerTraffic {
-  std::int32_t rank = 0;
-  std::int32_t peer = 0;
-  bool send = true;
-  std::uint64_t operations = 0;
-  std::uint64_t bytes = 0;
-  std::uint64_t timed = 0;
-  std::uint64_t timed_bytes = 0;
-  std::int64_t time_ns = 0;  // summed GPU spans of the timed operations
-  double gbps = 0;           // timed_bytes / time_ns; 0 without a timed operation
 };
 
 std::vector<AlltoallPeerTraffic> alltoall_peer_traffic(

@@ -85,6 +85,7 @@ ProxyStepBreakdown proxy_step_breakdown(const RankCapture& c) {
         const auto state = static_cast<std::uint32_t>(current);
         add_phase(b, phase_of(state), ns);
         StateTime& t = b.states[state];
+        if (t.name.empty()) t.name = profiler_state_name(c.dump, state);
         t.ns = sat_add(t.ns, ns);
         ++t.intervals;
       }

@@ -160,7 +160,9 @@ RunCommunicator OccurrenceTable::join(std::string scope, std::string time_source
     if (it != hosts.end()) host = it->second;
   }
   for (const auto& [rank, host] : rank_hosts) {
-    out.ranks.push_back(RunRank{rank, every_host ? host : "", "", std::nullopt});
+    RunRank& r = out.ranks.emplace_back();
+    r.rank = rank;
+    if (every_host) r.host = host;
   }
   for (std::int32_t r = 0; r < nranks; ++r) {
     if (!rank_hosts.contains(r)) out.absent_ranks.push_back(r);

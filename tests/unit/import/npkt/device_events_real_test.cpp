@@ -9,7 +9,7 @@
 // per rank and recorded 13440 GPU records per rank with none dropped.
 #include <catch2/catch.hpp>
 
-#include "commands/npkt_event_report.hpp"
+#include "commands/npkt_input.hpp"
 #include "support/test_data.hpp"
 
 namespace {

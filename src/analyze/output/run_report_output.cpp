@@ -1,0 +1,415 @@
+#include "output/run_report_output.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "output/bandwidth_output.hpp"
+#include "output/cross_rank_output.hpp"
+#include "output/json_writer.hpp"
+#include "output/phase_report_output.hpp"
+#include "output/run_text.hpp"
+#include "util/quantiles.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr double kHintBelow = 0.5;
+constexpr std::size_t kHintNames = 3;
+
+const PhaseReportWording& wording() {
+  static const PhaseReportWording w{
+      "GPU span time",
+      "top-level spans summed over tracks",
+      "CPU span time",
+      "Phases (exclusive time; share of the domain's time; spread of per-rank totals)",
+      "Per rank (GPU)",
+      "Per rank (CPU)"};
+  return w;
+}
+
+// Per rank and collective: instances, timed, total and median time.
+struct RankCollective {
+  std::uint64_t instances = 0;
+  std::vector<double> times;  // sorted
+  double total = 0;
+};
+
+std::map<std::pair<std::int32_t, std::string>, RankCollective> rank_collectives(
+    const RunCommunicator& comm) {
+  std::map<std::pair<std::int32_t, std::string>, RankCollective> out;
+  for (const auto& inst : comm.instances) {
+    for (const auto& m : inst.members) {
+      // A Send/Recv pair is a Send on its sender and a Recv on its receiver.
+      const std::string name =
+          !inst.is_pair() ? inst.func : (m.rank == inst.sender ? "Send" : "Recv");
+      RankCollective& c = out[{m.rank, name}];
+      ++c.instances;
+      if (m.timed) c.times.push_back(static_cast<double>(m.duration_ns()));
+    }
+  }
+  for (auto& [key, c] : out) {
+    std::sort(c.times.begin(), c.times.end());
+    for (double x : c.times) c.total += x;
+  }
+  return out;
+}
+
+TextTable collectives_per_rank(const RunCommunicator& comm) {
+  TextTable t;
+  t.title = "Collectives per rank";
+  t.columns = {"rank", "collective", "instances", "timed", "total (us)", "median (us)"};
+  for (const auto& [key, c] : rank_collectives(comm)) {
+    const bool timed = !c.times.empty();
+    t.add_row({std::to_string(key.first), key.second, std::to_string(c.instances),
+               std::to_string(c.times.size()), timed ? us(c.total) : "-",
+               timed ? us(sorted_quantile(c.times, 0.5)) : "-"});
+  }
+  return t;
+}
+
+std::string hint(const RunReport& r) {
+  if (!r.phases || r.unassigned.empty()) return "";
+  const double share = explained_share(*r.phases);
+  if (share >= kHintBelow) return "";
+  std::string names;
+  for (std::size_t i = 0; i < r.unassigned.size() && i < kHintNames; ++i) {
+    names += fmt::format("{}{} ({} us)", i == 0 ? "" : ", ", r.unassigned[i].name,
+                         us(static_cast<double>(r.unassigned[i].ns)));
+  }
+  return fmt::format(
+      "Hint: the phases explain only {} of the GPU span time; the most unassigned time is in {}. "
+      "Give these events a phase with --phase-map FILE (docs/phases.md).",
+      percent(share), names);
+}
+
+double share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+std::string with_share(std::int64_t ns, std::int64_t whole) {
+  return fmt::format("{} ({})", us(static_cast<double>(ns)), percent(share(ns, whole)));
+}
+
+std::string clock_of(const RunRank& r) {
+  std::string s = r.clock;
+  if (r.clock_uncertainty_ns) s += fmt::format(" ±{:.3f} us", *r.clock_uncertainty_ns / 1e3);
+  return s;
+}
+
+void render_clocks(const RunCommunicator& comm, OutputFormat f, std::string& out) {
+  std::string line;
+  for (const auto& r : comm.ranks) {
+    if (r.clock.empty()) continue;
+    line +=
+        fmt::format(" rank {} {}{};", r.rank, clock_of(r), r.host.empty() ? "" : " on " + r.host);
+  }
+  if (line.empty()) return;
+  line.pop_back();
+  render_section_line("Rank clocks (GPU to host; they bound the sync figures):" + line, f, out);
+}
+
+bool has_proxy_steps(const RunCommunicator& comm) {
+  return std::any_of(comm.ranks.begin(), comm.ranks.end(),
+                     [](const RunRank& r) { return r.proxy && r.proxy->steps > 0; });
+}
+
+void render_proxy_steps(const RunCommunicator& comm, OutputFormat f, std::string& out) {
+  if (!has_proxy_steps(comm)) {
+    render_section_line("Proxy steps: none (no NET transport, or proxy events not recorded)", f,
+                        out);
+    return;
+  }
+  TextTable steps;
+  steps.title =
+      "Proxy steps (NET transport; net_send = SendWait, net_recv = RecvWait + RecvFlushWait, "
+      "sync = SendGPUWait + SendPeerWait + RecvGPUWait)";
+  steps.columns = {"rank",     "steps", "never stopped", "step time (us)", "net_send",
+                   "net_recv", "sync",  "other",         "explained"};
+  TextTable ring;
+  ring.title =
+      "Ring AllReduce proxy steps (first n-1 ring steps of each 2(n-1)-step loop: reduce_scatter; "
+      "last n-1: all_gather)";
+  ring.columns = {"rank", "steps", "reduce_scatter", "all_gather", "other steps"};
+  for (const auto& r : comm.ranks) {
+    if (!r.proxy) continue;
+    const ProxyStepBreakdown& b = *r.proxy;
+    steps.add_row({std::to_string(r.rank), std::to_string(b.steps),
+                   std::to_string(b.steps_never_stopped), us(static_cast<double>(b.step_ns)),
+                   with_share(b.net_send_ns, b.step_ns), with_share(b.net_recv_ns, b.step_ns),
+                   with_share(b.sync_ns, b.step_ns), with_share(b.other_ns, b.step_ns),
+                   percent(b.explained())});
+    if (b.ring_allreduce_steps > 0) {
+      ring.add_row({std::to_string(r.rank), std::to_string(b.ring_allreduce_steps),
+                    with_share(b.reduce_scatter_ns, b.step_ns),
+                    with_share(b.all_gather_ns, b.step_ns),
+                    with_share(b.not_ring_allreduce_ns, b.step_ns)});
+    }
+  }
+  render_block(steps, f, out);
+  if (!ring.rows.empty()) render_block(ring, f, out);
+}
+
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+
+void render_alltoall(const RunCommunicator& comm, OutputFormat f, std::string& out) {
+  TextTable t;
+  t.title =
+      "AlltoAll per peer (each rank's Send/Recv inside its AlltoAll operations; time = summed GPU "
+      "spans of the timed ones; GB/s = their bytes / that time)";
+  t.columns = {"rank", "peer", "direction", "operations", "bytes", "timed", "time (us)", "GB/s"};
+  const AlltoallPeerTraffic* slowest = nullptr;
+  for (const auto& r : comm.ranks) {
+    for (const auto& p : r.alltoall_peers) {
+      const bool timed = p.timed > 0;
+      t.add_row({std::to_string(p.rank), std::to_string(p.peer), p.send ? "send" : "recv",
+                 std::to_string(p.operations), std::to_string(p.bytes), std::to_string(p.timed),
+                 timed ? us(static_cast<double>(p.time_ns)) : "-", timed ? gbps(p.gbps) : "-"});
+      if (timed && p.time_ns > 0 && (slowest == nullptr || p.gbps < slowest->gbps)) slowest = &p;
+    }
+  }
+  if (t.rows.empty()) return;
+  render_block(t, f, out);
+  if (slowest != nullptr) {
+    render_line(fmt::format("Slowest pair: rank {} {} peer {} at {} GB/s ({} B in {} us); "
+                            "untimed rows (a rank's copy to itself has no KernelCh) are left out",
+                            slowest->rank, slowest->send ? "sending to" : "receiving from",
+                            slowest->peer, gbps(slowest->gbps), slowest->timed_bytes,
+                            us(static_cast<double>(slowest->time_ns))),
+                f, out);
+  }
+}
+
+void render_communicator(const RunReport& r, const CommunicatorReport& c, OutputFormat f,
+                         std::string& out) {
+  if (f == OutputFormat::kMarkdown) {
+    out += "## " + describe_communicator(*c.comm) + "\n\n";
+  } else {
+    out += "\n" + describe_communicator(*c.comm) + "\n";
+  }
+  render_line("Times: " + c.comm->time_source, f, out);
+  for (const auto& note : c.comm->notes) render_line("Note: " + note, f, out);
+  TextTable colls = collectives_per_rank(*c.comm);
+  if (colls.rows.empty()) {
+    render_section_line("No collective instances (no collective-level span or event to join)", f,
+                        out);
+  } else {
+    render_block(colls, f, out);
+  }
+  render_clocks(*c.comm, f, out);
+  append_cross_rank_text(c.cross, f, out);
+  render_proxy_steps(*c.comm, f, out);
+  render_alltoall(*c.comm, f, out);
+  render_switch_points(r.switches, c.comm->hash, f, out);
+  render_latency(r.latency, c.comm->hash, f, out);
+}
+
+void write_proxy_json(JsonWriter& w, const ProxyStepBreakdown& b) {
+  w.key("proxy_steps");
+  w.begin_object();
+  w.field("steps", b.steps);
+  w.field("never_stopped", b.steps_never_stopped);
+  w.field("step_ns", b.step_ns);
+  w.field("net_send_ns", b.net_send_ns);
+  w.field("net_recv_ns", b.net_recv_ns);
+  w.field("sync_ns", b.sync_ns);
+  w.field("other_ns", b.other_ns);
+  w.field("explained_share", b.explained());
+  w.key("states");
+  w.begin_array();
+  for (const auto& [state, t] : b.states) {
+    w.begin_object();
+    w.field("state", state);
+    w.field("name", t.name);
+    w.field("ns", t.ns);
+    w.field("intervals", t.intervals);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("ring_allreduce");
+  w.begin_object();
+  w.field("steps", b.ring_allreduce_steps);
+  w.field("reduce_scatter_ns", b.reduce_scatter_ns);
+  w.field("all_gather_ns", b.all_gather_ns);
+  w.field("other_steps_ns", b.not_ring_allreduce_ns);
+  w.end_object();
+  w.end_object();
+}
+
+void write_peers_json(JsonWriter& w, const RunRank& r) {
+  w.key("alltoall_peers");
+  w.begin_array();
+  for (const auto& p : r.alltoall_peers) {
+    w.begin_object();
+    w.field("peer", p.peer);
+    w.field("direction", p.send ? "send" : "recv");
+    w.field("operations", p.operations);
+    w.field("bytes", p.bytes);
+    w.field("timed", p.timed);
+    w.field("timed_bytes", p.timed_bytes);
+    w.field("time_ns", p.time_ns);
+    w.field("gbps", p.gbps);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+void write_ranks_json(JsonWriter& w, const RunCommunicator& comm) {
+  const auto colls = rank_collectives(comm);
+  w.key("ranks");
+  w.begin_array();
+  for (const auto& r : comm.ranks) {
+    w.begin_object();
+    w.field("rank", r.rank);
+    w.field("host", r.host);
+    w.field("clock", r.clock);
+    if (r.clock_uncertainty_ns) w.field("clock_uncertainty_ns", *r.clock_uncertainty_ns);
+    w.key("collectives");
+    w.begin_array();
+    for (const auto& [key, c] : colls) {
+      if (key.first != r.rank) continue;
+      w.begin_object();
+      w.field("collective", key.second);
+      w.field("instances", c.instances);
+      w.field("timed", static_cast<std::uint64_t>(c.times.size()));
+      w.field("total_ns", c.total);
+      if (!c.times.empty()) w.field("median_ns", sorted_quantile(c.times, 0.5));
+      w.end_object();
+    }
+    w.end_array();
+    if (r.proxy) write_proxy_json(w, *r.proxy);
+    write_peers_json(w, r);
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
+void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f,
+                       std::string& out) {
+  const bool md = f == OutputFormat::kMarkdown;
+  if (md) out += "# npkit-analyze report\n\n";
+  std::string head =
+      fmt::format("{}: {}, {} file(s), {} communicator(s)", in.path, input_kind_name(r.run->kind),
+                  r.run->config.files, r.run->comms.size());
+  if (!in.event_table.empty()) head += ", event table " + in.event_table;
+  render_line(head, f, out);
+  if (r.phases) {
+    render_phase_report(*r.phases, *in.phases, wording(), f, out);
+    const std::string h = hint(r);
+    if (!h.empty()) render_section_line(h, f, out);
+    if (std::none_of(r.comms.begin(), r.comms.end(),
+                     [](const CommunicatorReport& c) { return c.comm->hash == 0; })) {
+      render_section_line(
+          "Spans across ranks: no collective-level span to join (give the kernel-wide spans a "
+          "collective in --phase-map, docs/phases.md)",
+          f, out);
+    }
+  } else {
+    render_line(fmt::format("Phases: none (this {} holds no spans)", input_kind_name(r.run->kind)),
+                f, out);
+  }
+  std::vector<Finding> findings;
+  for (const auto& c : r.comms) {
+    render_communicator(r, c, f, out);
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  }
+  out += md ? "## Findings\n\n" : "\n";
+  append_findings(findings, f, out);
+}
+
+void render_run_report_csv(const RunReport& r, std::string& out) {
+  if (r.phases) render_csv(phase_report_csv(*r.phases), out);
+  TextTable ranks;
+  ranks.columns = {"comm",
+                   "rank",
+                   "host",
+                   "clock",
+                   "instances",
+                   "timed",
+                   "gpu_time_ns",
+                   "step_ns",
+                   "net_send_ns",
+                   "net_recv_ns",
+                   "sync_ns",
+                   "other_ns",
+                   "reduce_scatter_ns",
+                   "all_gather_ns"};
+  for (const auto& c : r.comms) {
+    const auto colls = rank_collectives(*c.comm);
+    for (const auto& rank : c.comm->ranks) {
+      std::uint64_t instances = 0;
+      std::uint64_t timed = 0;
+      double total = 0;
+      for (const auto& [key, rc] : colls) {
+        if (key.first != rank.rank) continue;
+        instances += rc.instances;
+        timed += rc.times.size();
+        total += rc.total;
+      }
+      const ProxyStepBreakdown b = rank.proxy.value_or(ProxyStepBreakdown{});
+      auto ns = [&](std::int64_t v) { return rank.proxy ? std::to_string(v) : std::string(); };
+      ranks.add_row({comm_key(*c.comm), std::to_string(rank.rank), rank.host, rank.clock,
+                     std::to_string(instances), std::to_string(timed), fmt::format("{:.0f}", total),
+                     ns(b.step_ns), ns(b.net_send_ns), ns(b.net_recv_ns), ns(b.sync_ns),
+                     ns(b.other_ns), ns(b.reduce_scatter_ns), ns(b.all_gather_ns)});
+    }
+  }
+  if (!out.empty()) out += "\n";
+  render_csv(ranks, out);
+  for (const auto& c : r.comms) {
+    out += "\n";
+    render_csv(cross_rank_csv(c.cross), out);
+  }
+}
+
+void write_run_report_json(const RunReport& r, const ReportInput& in,
+                           const Diagnostics& diagnostics, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.report");
+  w.field("schema_version", 2);
+  w.field("path", in.path);
+  w.field("input", input_kind_key(r.run->kind));
+  w.field("files", r.run->config.files);
+  if (!in.event_table.empty()) w.field("event_table", in.event_table);
+  w.field("has_spans", r.phases.has_value());
+  if (r.phases) write_phase_report_json(w, *r.phases, *in.phases);
+  w.key("unassigned");
+  w.begin_array();
+  for (const auto& u : r.unassigned) {
+    w.begin_object();
+    w.field("event", u.name);
+    w.field("ns", u.ns);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("communicators");
+  w.begin_array();
+  std::vector<Finding> findings;
+  for (const auto& c : r.comms) {
+    w.begin_object();
+    w.field("comm", comm_key(*c.comm));
+    w.field("name", c.comm->name);
+    w.field("nranks", c.comm->nranks);
+    w.field("instances", static_cast<std::uint64_t>(c.comm->instances.size()));
+    w.field("time_source", c.comm->time_source);
+    write_ranks_json(w, *c.comm);
+    write_cross_rank_json(c.cross, w, /*with_findings=*/false);
+    write_switch_points_json(w, r.switches, c.comm->hash);
+    write_latency_json(w, r.latency, c.comm->hash);
+    w.end_object();
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  }
+  w.end_array();
+  write_findings_json(findings, w);
+  write_warnings_json(w, diagnostics);
+  w.end_object();
+}
+
+}  // namespace npkit

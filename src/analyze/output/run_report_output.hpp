@@ -1,0 +1,42 @@
+// output/run_report_output.hpp — `report` of any input (analysis/report/run_report.hpp) as text,
+// Markdown, CSV and JSON ("npkit-analyze.report" version 2, docs/cli.md).
+// Contract:
+// - Text and Markdown: a head line (path, input kind, files, communicators, event table), the phase
+//   split (output/phase_report_output.hpp) or one line saying the input holds no spans, and when
+//   the named phases explain less than half of the GPU span time a hint naming the three event
+//   names with the most unassigned time and --phase-map; when no span is collective-level (no
+//   communicator of spans), a line saying how to make some. Then per communicator: what its times
+//   are, its collectives per rank (instances, timed, total and median time), the rank clocks
+//   (where the input converts GPU time), the cross-rank sections (output/cross_rank_output.hpp),
+//   the NET proxy steps per rank (or one line saying there are none), AlltoAll traffic per peer
+//   (when recorded), switch points and latency buckets. Last, the findings of every
+//   communicator.
+// - CSV: the phase table (when the input has spans), the per-rank table (communicator, rank,
+//   host, clock, instances, timed, GPU time, proxy-step phases), then each communicator's
+//   cross-rank table; blank lines between tables.
+// - JSON: one shape for every input; fields the input cannot give are absent or empty.
+#pragma once
+
+#include <string>
+
+#include "analysis/report/run_report.hpp"
+#include "output/render.hpp"
+#include "util/diagnostics.hpp"
+
+namespace npkit {
+
+// What the report says of its input in the head line and the JSON's top fields.
+struct ReportInput {
+  std::string path;
+  std::string event_table;  // "" when the input does not name spans by an event table
+  const PhaseAssignment* phases = nullptr;
+  const std::vector<std::string>* span_names = nullptr;
+};
+
+void render_run_report(const RunReport& report, const ReportInput& input, OutputFormat format,
+                       std::string& out);
+void render_run_report_csv(const RunReport& report, std::string& out);
+void write_run_report_json(const RunReport& report, const ReportInput& input,
+                           const Diagnostics& diagnostics, std::string& out);
+
+}  // namespace npkit
