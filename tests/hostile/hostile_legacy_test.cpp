@@ -41,7 +41,7 @@ TEST_CASE("hostile legacy: the base dump is clean", "[hostile]") {
   const CliRun run = run_hostile(tmp, {"info", "$DIR/dump"});
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
-  CHECK_THAT(run.out, Catch::Contains("totals        8 records, 2 pairs, 0 unmatched"));
+  CHECK_THAT(run.out, Catch::Contains("spans         8 records, 2 pairs, 0 unmatched"));
 }
 
 TEST_CASE("hostile legacy: a truncated file drops its partial record with a warning", "[hostile]") {
@@ -85,7 +85,7 @@ TEST_CASE("hostile legacy: garbage bytes in an event file are counted, never rea
             ": 1 record(s) have a timestamp earlier than "
             "the record before\n");
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
-  CHECK_THAT(info.out, Catch::Contains("totals        6 records, 1 pairs, 0 unmatched"));
+  CHECK_THAT(info.out, Catch::Contains("spans         6 records, 1 pairs, 0 unmatched"));
 }
 
 TEST_CASE("hostile legacy: an unknown event id is counted and named", "[hostile]") {
@@ -108,7 +108,7 @@ TEST_CASE("hostile legacy: ENTRY without EXIT", "[hostile]") {
                                "$DIR/dump/gpu_events_rank_0_buf_0: 1 ENTRY "
                                "without EXIT, 0 EXIT without ENTRY"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
-  CHECK_THAT(info.out, Catch::Contains("totals        9 records, 2 pairs, 1 unmatched"));
+  CHECK_THAT(info.out, Catch::Contains("spans         9 records, 2 pairs, 1 unmatched"));
 }
 
 TEST_CASE("hostile legacy: EXIT without ENTRY", "[hostile]") {
@@ -128,15 +128,15 @@ TEST_CASE("hostile legacy: zero-length event files read as empty buffers", "[hos
     const CliRun run = run_hostile(tmp, {"info", "$DIR/dump"});
     CHECK(run.exit_code == 0);
     CHECK(run.err.empty());
-    CHECK_THAT(run.out, Catch::Contains("totals        8 records, 2 pairs, 0 unmatched"));
-    CHECK_THAT(run.out, Catch::Contains("   0          2          0        4      1"));
+    CHECK_THAT(run.out, Catch::Contains("spans         8 records, 2 pairs, 0 unmatched"));
+    CHECK_THAT(run.out, Catch::Contains("   0           2           0        4      1"));
   }
   SECTION("every event file empty") {
     write_legacy_dump(tmp, kClocks + "rank 0 gpu 0:\nrank 1 gpu 0:\n");
     const CliRun run = run_hostile(tmp, {"info", "$DIR/dump"});
     CHECK(run.exit_code == 0);
     CHECK(run.err.empty());
-    CHECK_THAT(run.out, Catch::Contains("totals        0 records, 0 pairs, 0 unmatched"));
+    CHECK_THAT(run.out, Catch::Contains("spans         0 records, 0 pairs, 0 unmatched"));
   }
 }
 

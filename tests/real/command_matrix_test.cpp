@@ -140,7 +140,7 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
     check_cell({"report", input, "--format", format});
     check_cell({"bandwidth", input, "--format", format});
   }
-  check_cell({"info", input, "--format", "json"});
+  check_cell({"info", input, "--format", "json"}, "npkit-analyze.info");
   check_cell({"report", input, "--format", "json"}, "npkit-analyze.report");
   check_cell({"bandwidth", input, "--format", "json"}, "npkit-analyze.bandwidth");
   check_cell({"bandwidth", input, "--view", "events"});

@@ -304,7 +304,7 @@ TEST_CASE("device capture report: phases, cross-rank sync and imbalance match a 
   REQUIRE(info.exit_code == 0);
   simdjson::dom::parser info_parser;
   std::size_t info_streams = 0;
-  for (element f : info_parser.parse(info.out)["files"].get_array()) {
+  for (element f : info_parser.parse(info.out)["details"]["files"].get_array()) {
     info_streams += f["event_records"]["streams"].get_array().size();
   }
   CHECK(info_streams == streams);

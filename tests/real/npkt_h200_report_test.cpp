@@ -320,7 +320,7 @@ void check_kernel_channels(const std::string& dump, const std::vector<plain::Ran
   simdjson::dom::parser parser;
   element doc = parser.parse(cli.out);
   std::size_t checked = 0;
-  for (element f : doc["files"].get_array()) {
+  for (element f : doc["details"]["files"].get_array()) {
     const auto rank_id = static_cast<std::int32_t>(as_int(f["comm"]["rank"]));
     const auto it = std::find_if(ranks.begin(), ranks.end(),
                                  [&](const plain::Rank& p) { return p.rank == rank_id; });

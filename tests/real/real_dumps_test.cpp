@@ -59,15 +59,15 @@ void check_set(const std::string& relative, unsigned cpu_record_size, const std:
   REQUIRE(run.exit_code == 0);
   simdjson::dom::parser parser;
   simdjson::dom::element doc = parser.parse(run.out);
-  CHECK(doc["event_table"]["name"].get_string().value() == table);
-  CHECK(doc["cpu_record_size"]["bytes"].get_uint64().value() == cpu_record_size);
-  CHECK(doc["totals"]["ranks"].get_uint64().value() == ranks);
-  CHECK(doc["totals"]["records"].get_uint64().value() == raw.records);
-  CHECK(doc["totals"]["pairs"].get_uint64().value() == (raw.records - raw.sync) / 2);
-  CHECK(doc["totals"]["unmatched"].get_uint64().value() == 0);
-  CHECK(doc["totals"]["dropped"].get_uint64().value() == 0);
-  CHECK(doc["totals"]["unknown_ids"].get_uint64().value() == 0);
-  CHECK(doc["totals"]["overflowed_buffers"].get_uint64().value() == 0);
+  CHECK(doc["details"]["event_table"]["name"].get_string().value() == table);
+  CHECK(doc["details"]["cpu_record_size"]["bytes"].get_uint64().value() == cpu_record_size);
+  CHECK(doc["spans"]["totals"]["ranks"].get_uint64().value() == ranks);
+  CHECK(doc["spans"]["totals"]["records"].get_uint64().value() == raw.records);
+  CHECK(doc["spans"]["totals"]["pairs"].get_uint64().value() == (raw.records - raw.sync) / 2);
+  CHECK(doc["spans"]["totals"]["unmatched"].get_uint64().value() == 0);
+  CHECK(doc["spans"]["totals"]["dropped"].get_uint64().value() == 0);
+  CHECK(doc["spans"]["totals"]["unknown_ids"].get_uint64().value() == 0);
+  CHECK(doc["spans"]["totals"]["overflowed_buffers"].get_uint64().value() == 0);
   // A complete directory (empty files included) raises no warning, except for the step records
   // whose byte count NPKit wrote as a wrapped negative number (counted here from the raw bytes).
   std::uint64_t negative_warned = 0;

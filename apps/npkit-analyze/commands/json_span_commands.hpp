@@ -16,8 +16,6 @@
 
 namespace npkit::cli {
 
-Result<int> run_json_span_info(const CommonOptions& options, const std::vector<std::string>& files,
-                               CliContext& context);
 Result<int> run_json_span_trace(const CommonOptions& options, const std::vector<std::string>& files,
                                 CliContext& context);
 

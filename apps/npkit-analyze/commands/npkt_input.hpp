@@ -30,8 +30,7 @@ std::string describe_comm(const Communicator& comm);
 // "AllReduce seq 5", "AllReduce seq 0 (occurrence 2)", "Send/Recv 0 -> 1 #3".
 std::string describe_instance(const CollectiveInstance& inst);
 
-// Runs the .npkt form of info and trace (npkt_info.cpp, npkt_trace.cpp).
-Result<int> run_npkt_info(const CommonOptions& options, CliContext& context);
+// Runs the .npkt form of trace (npkt_trace.cpp).
 Result<int> run_npkt_trace(const CommonOptions& options, CliContext& context);
 
 }  // namespace npkit::cli

@@ -30,8 +30,13 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
                  ": trace writes a Chrome/Perfetto trace, which is JSON (--format json); tables "
                  "in table, csv or md come from info, report and bandwidth"};
   }
-  if (is_npkt_path(o.path)) return run_npkt_trace(o, context);
-  if (is_json_input(o.path)) return run_json_trace(o, context);
+  auto detected = detect_input(o.path);
+  if (!detected) return detected.error();
+  if (detected->kind == DetectedKind::kNpkt) return run_npkt_trace(o, context);
+  if (detected->kind == DetectedKind::kChromeTrace) return run_json_trace(o, context);
+  if (detected->kind == DetectedKind::kSummary) {
+    return Error{o.path + " is an npkit summary: it holds no events to trace"};
+  }
   auto loaded = load_dump(o, context);
   if (!loaded) return loaded.error();
   // Pass 1, on all cores: the time origins. Its warnings repeat pass 2's, so they are dropped.

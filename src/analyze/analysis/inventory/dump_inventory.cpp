@@ -27,7 +27,8 @@ void InventorySink::on_span(const Span& span) {
 
 void InventorySink::on_unmatched(const UnmatchedEvent& e) {
   if (examples_.size() >= kMaxExamples) return;
-  examples_.push_back(UnmatchedExample{e.track, table_.base_names()[e.base], e.kind, e.record});
+  examples_.push_back(UnmatchedExample{
+      e.track, (e.base < names_.size() ? names_[e.base] : std::string("?")), e.kind, e.record});
 }
 
 void InventorySink::end_track(const TrackFile& file, const TrackStats& s) {

@@ -1,7 +1,8 @@
 // dump_inventory.hpp — what a dump holds, per rank: tracks, records, pairs, unmatched events,
 // overflowed buffers, time span and clock domain (the data behind `npkit-analyze info`).
-// Contract: InventorySink is fed by read_legacy_spans; memory is per rank plus a bounded list
-// of unmatched-event examples, independent of the dump's size.
+// Contract: InventorySink is fed by any input's span stream (RunInput::read); memory is per rank
+// plus a bounded list of unmatched-event examples, independent of the input's size. "files" are
+// the tracks begun (a legacy dump's buffer and channel files, a trace's or a recorder's streams).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +45,8 @@ class InventorySink : public SpanSink {
  public:
   static constexpr std::size_t kMaxExamples = 10;
 
-  explicit InventorySink(const EventTable& table) : table_(table) {}
+  // `base_names`: the span names by Span::base (RunInput::span_names()).
+  explicit InventorySink(const std::vector<std::string>& base_names) : names_(base_names) {}
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
   void on_span(const Span& span) override;
@@ -60,7 +62,7 @@ class InventorySink : public SpanSink {
  private:
   RankInventory& rank(std::uint32_t r);
 
-  const EventTable& table_;
+  const std::vector<std::string>& names_;
   std::vector<RankInventory> ranks_;
   std::vector<UnmatchedExample> examples_;
 };

@@ -117,7 +117,7 @@ std::vector<InputFact> ChromeSpanInput::facts() const {
   }
   out.push_back({"event table", input_.names->table().label() + " (" + input_.table_reason + ")"});
   out.push_back({"clock", "times read from the trace (microseconds, to the nearest ns)"});
-  out.push_back({"hosts, GPUs, NCCL", "not recorded in the trace"});
+  out.push_back({"metadata", "none: the trace records no host, GPU or NCCL version"});
   return out;
 }
 

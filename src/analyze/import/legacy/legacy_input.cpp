@@ -67,8 +67,7 @@ std::vector<InputFact> LegacyInput::facts() const {
   out.push_back(
       {"event table",
        d.table.label() + (d.table_reason.empty() ? std::string() : " (" + d.table_reason + ")")});
-  out.push_back(
-      {"CPU record size", fmt::format("{} bytes ({})", d.cpu_record_size, d.cpu_record_reason)});
+  out.push_back({"CPU records", d.cpu_record_reason});
   std::map<std::string, std::size_t> gpu_clocks;
   std::map<std::string, std::size_t> cpu_clocks;
   for (const auto& c : d.clocks) {
@@ -82,9 +81,9 @@ std::vector<InputFact> LegacyInput::facts() const {
   };
   out.push_back({"GPU clock", join(gpu_clocks)});
   out.push_back({"CPU clock", join(cpu_clocks)});
-  out.push_back({"hosts, GPUs, NCCL",
-                 "not recorded: NPKit dumps carry no metadata (all ranks are treated as one "
-                 "host)"});
+  out.push_back({"metadata",
+                 "none: NPKit dumps record no host, GPU or NCCL version (all ranks are treated as "
+                 "one host)"});
   return out;
 }
 

@@ -1,14 +1,16 @@
-// `npkit-analyze info PATH` for .npkt dumps: what each file holds.
+// What `info` says of .npkt files beyond what every input shows: per file its capture settings,
+// records, events, clock fit and KernelCh checks, and the event records' streams and names.
 #include <fmt/format.h>
 
 #include <algorithm>
 
-#include "commands/npkt_input.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
+#include "output/info/info_details.hpp"
+#include "output/render.hpp"
 #include "output/text_table.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::cli {
+namespace npkit {
 namespace {
 
 const char* end_reason_name(std::uint32_t reason) {
@@ -394,38 +396,6 @@ void write_events_text(const LoadedCaptures& loaded, OutputFormat format, std::s
   render_list("unmatched events (first ones per stream)", unmatched, format, out);
 }
 
-void write_text(const LoadedCaptures& loaded, const CommonOptions& o, OutputFormat format,
-                std::string& out) {
-  std::uint64_t records = 0;
-  std::uint64_t dropped = 0;
-  std::uint64_t events = 0;
-  for (const auto& f : loaded.files) {
-    records += f->dump.records.size();
-    dropped += f->dump.comm.records_dropped;
-    events += total_events(f->events.counts);
-  }
-  std::vector<Field> fields = {
-      {"dump", o.path},
-      {"format", fmt::format("npkit dump v1 (.npkt), {} file(s), {} communicator(s)",
-                             loaded.files.size(), loaded.comms.size())},
-      {"totals", fmt::format("{} records, {} dropped, {} events", records, dropped, events)}};
-  if (!loaded.events.empty()) {
-    fields.push_back({"event records", event_records_line(event_totals(loaded, nullptr))});
-  }
-  render_fields(fields, format, out);
-  std::vector<std::string> comms;
-  for (const auto& comm : loaded.comms) comms.push_back(describe_comm(comm));
-  if (format == OutputFormat::kMarkdown) {
-    render_list("communicators", comms, format, out);
-  } else {
-    for (const auto& comm : comms) out += "  " + comm + "\n";
-    out += "\n";
-  }
-  for (const auto& f : loaded.files) write_file_text(loaded, *f, format, out);
-  render_table(file_table(loaded, false), format, out);
-  if (!loaded.events.empty()) write_events_text(loaded, format, out);
-}
-
 void write_clock_json(JsonWriter& w, const RankCapture& f) {
   const HostGpuClock& clock = f.clock;
   w.key("clock");
@@ -612,60 +582,40 @@ void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapt
   w.end_object();
 }
 
-void write_json(const LoadedCaptures& loaded, const CommonOptions& o, std::string& out) {
-  JsonWriter w(out);
-  w.begin_object();
-  w.field("schema", "npkit-analyze.npkt-info");
-  w.field("schema_version", 1);
-  w.field("path", o.path);
-  w.key("communicators");
-  w.begin_array();
-  for (const auto& comm : loaded.comms) {
-    w.begin_object();
-    w.field("hash", comm_hex(comm.comm_hash));
-    w.field("name", comm.name);
-    w.field("nranks", comm.nranks);
-    w.key("ranks");
-    w.begin_array();
-    for (const auto* r : comm.ranks) w.value(r->rank());
-    w.end_array();
-    w.key("absent_ranks");
-    w.begin_array();
-    for (auto r : comm.absent_ranks) w.value(r);
-    w.end_array();
-    w.end_object();
+}  // namespace
+
+void npkt_info_text(const NpktInput& input, OutputFormat format, std::string& out) {
+  const LoadedCaptures& loaded = input.captures();
+  std::uint64_t records = 0;
+  std::uint64_t dropped = 0;
+  std::uint64_t events = 0;
+  for (const auto& f : loaded.files) {
+    records += f->dump.records.size();
+    dropped += f->dump.comm.records_dropped;
+    events += total_events(f->events.counts);
   }
-  w.end_array();
+  std::vector<Field> fields = {{"records", fmt::format("{} records, {} dropped, {} profiler events",
+                                                       records, dropped, events)}};
+  if (!loaded.events.empty()) {
+    fields.push_back({"event records", event_records_line(event_totals(loaded, nullptr))});
+  }
+  render_fields(fields, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  for (const auto& f : loaded.files) write_file_text(loaded, *f, format, out);
+  render_table(file_table(loaded, false), format, out);
+  if (!loaded.events.empty()) write_events_text(loaded, format, out);
+}
+
+void npkt_info_json(const NpktInput& input, JsonWriter& w) {
+  const LoadedCaptures& loaded = input.captures();
   w.key("files");
   w.begin_array();
   for (const auto& f : loaded.files) write_file_json(w, loaded, *f);
   w.end_array();
-  write_warnings_json(w, loaded.diagnostics);
-  w.end_object();
 }
 
-}  // namespace
-
-Result<int> run_npkt_info(const CommonOptions& o, CliContext& context) {
-  auto loaded = load_npkt_input(o);
-  if (!loaded) return loaded.error();
-  std::string text;
-  switch (output_format(o)) {
-    case OutputFormat::kJson:
-      write_json(*loaded, o, text);
-      break;
-    case OutputFormat::kCsv:
-      render_csv(file_table(*loaded, true), text);
-      break;
-    case OutputFormat::kTable:
-    case OutputFormat::kMarkdown:
-    case OutputFormat::kHtml:
-      write_text(*loaded, o, output_format(o), text);
-      break;
-  }
-  NPKIT_TRY(write_output(o, text, context));
-  print_warnings(loaded->diagnostics, o, context);
-  return 0;
+TextTable npkt_info_csv(const NpktInput& input) {
+  return file_table(input.captures(), true);
 }
 
-}  // namespace npkit::cli
+}  // namespace npkit

@@ -1,0 +1,254 @@
+#include "output/info/info_output.hpp"
+
+#include <fmt/format.h>
+
+#include "output/info/info_details.hpp"
+#include "output/json_writer.hpp"
+#include "output/run_text.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+TextTable span_table(const InventorySink& spans, bool raw) {
+  const RankInventory totals = spans.totals();
+  const TimeScale scale = time_scale_for(sat_sub(totals.last_ns, totals.first_ns));
+  TextTable t;
+  t.columns = {"rank",
+               raw ? "gpu_tracks" : "gpu tracks",
+               raw ? "cpu_tracks" : "cpu tracks",
+               "records",
+               "pairs",
+               "unmatched",
+               "dropped",
+               "overflowed",
+               raw ? "max_depth" : "max depth",
+               raw ? "span_ns" : scale.header("span")};
+  for (const auto& r : spans.ranks()) {
+    const bool timed = r.first_ns <= r.last_ns;
+    const std::int64_t span = timed ? sat_sub(r.last_ns, r.first_ns) : 0;
+    t.add_row({std::to_string(r.rank), std::to_string(r.gpu_files), std::to_string(r.cpu_files),
+               std::to_string(r.records), std::to_string(r.pairs),
+               std::to_string(r.unmatched_entries + r.unmatched_exits),
+               std::to_string(r.dropped_records), std::to_string(r.overflowed_buffers),
+               std::to_string(r.max_depth),
+               !timed ? (raw ? "" : "-")
+                      : (raw ? std::to_string(span) : scale(static_cast<double>(span)))});
+  }
+  return t;
+}
+
+void render_spans(const InventorySink& spans, OutputFormat format, std::string& out) {
+  const RankInventory t = spans.totals();
+  std::vector<Field> fields;
+  if (t.first_ns <= t.last_ns) {
+    const TimeScale scale = time_scale_for(sat_sub(t.last_ns, t.first_ns));
+    fields.push_back(
+        {"time span",
+         fmt::format("{} {}, from {}", scale(static_cast<double>(sat_sub(t.last_ns, t.first_ns))),
+                     scale.unit, describe_time(t.first_ns))});
+  }
+  fields.push_back(
+      {"spans", fmt::format("{} records, {} pairs, {} unmatched, {} dropped, {} overflowed "
+                            "buffer(s), {} unknown-id record(s), nesting depth up to {}",
+                            t.records, t.pairs, t.unmatched_entries + t.unmatched_exits,
+                            t.dropped_records, t.overflowed_buffers, t.unknown_ids, t.max_depth)});
+  render_fields(fields, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  render_table(span_table(spans, false), format, out);
+  if (spans.unmatched_examples().empty()) return;
+  std::vector<std::string> unmatched;
+  for (const auto& e : spans.unmatched_examples()) {
+    unmatched.push_back(
+        fmt::format("{} record {}: {} {}", describe_track(e.track), e.record, e.name,
+                    e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY"));
+  }
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  render_list("unmatched events (first ones)", unmatched, format, out);
+}
+
+std::string describe_with_instances(const RunCommunicator& comm) {
+  return fmt::format("{}: {} instance(s) joined, {} gap(s)", describe_communicator(comm),
+                     comm.instances.size(), comm.gaps.size());
+}
+
+void render_communicators(const Run& run, OutputFormat format, std::string& out) {
+  std::vector<std::string> lines;
+  for (const auto& comm : run.comms) {
+    lines.push_back(describe_with_instances(comm));
+    for (const auto& g : comm.gaps) {
+      lines.push_back(fmt::format("  {}: {}: {}", g.scope, g.kind, g.detail));
+    }
+  }
+  render_list("communicators", lines, format, out);
+}
+
+void write_spans_json(const InventorySink& spans, JsonWriter& w) {
+  const RankInventory t = spans.totals();
+  w.key("spans");
+  w.begin_object();
+  w.key("totals");
+  w.begin_object();
+  w.field("ranks", static_cast<std::uint64_t>(spans.ranks().size()));
+  w.field("tracks", t.nonempty_tracks);
+  w.field("records", t.records);
+  w.field("pairs", t.pairs);
+  w.field("unmatched", t.unmatched_entries + t.unmatched_exits);
+  w.field("dropped", t.dropped_records);
+  w.field("overflowed_buffers", t.overflowed_buffers);
+  w.field("unknown_ids", t.unknown_ids);
+  w.field("max_depth", t.max_depth);
+  w.end_object();
+  w.key("time_span");
+  w.begin_object();
+  if (t.first_ns <= t.last_ns) {
+    w.field("first_ns", t.first_ns);
+    w.field("last_ns", t.last_ns);
+    w.field("duration_ns", sat_sub(t.last_ns, t.first_ns));
+  }
+  w.end_object();
+  w.key("ranks");
+  w.begin_array();
+  for (const auto& r : spans.ranks()) {
+    w.begin_object();
+    w.field("rank", r.rank);
+    w.field("gpu_tracks", r.gpu_files);
+    w.field("cpu_tracks", r.cpu_files);
+    w.field("tracks", r.nonempty_tracks);
+    w.field("records", r.records);
+    w.field("pairs", r.pairs);
+    w.field("unmatched_entries", r.unmatched_entries);
+    w.field("unmatched_exits", r.unmatched_exits);
+    w.field("dropped", r.dropped_records);
+    w.field("unknown_ids", r.unknown_ids);
+    w.field("overflowed_buffers", r.overflowed_buffers);
+    w.field("max_depth", r.max_depth);
+    if (r.first_ns <= r.last_ns) {
+      w.field("first_ns", r.first_ns);
+      w.field("last_ns", r.last_ns);
+    }
+    w.end_object();
+  }
+  w.end_array();
+  w.key("unmatched_examples");
+  w.begin_array();
+  for (const auto& e : spans.unmatched_examples()) {
+    w.begin_object();
+    w.field("rank", e.track.rank);
+    w.field("track", track_kind_name(e.track.kind));
+    w.field("index", e.track.index);
+    w.field("name", e.name);
+    w.field("event", e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+    w.field("record", e.record);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+void write_communicators_json(const Run& run, JsonWriter& w) {
+  w.key("communicators");
+  w.begin_array();
+  for (const auto& comm : run.comms) {
+    w.begin_object();
+    w.field("comm", comm_key(comm));
+    w.field("name", comm.name);
+    w.field("nranks", comm.nranks);
+    w.key("ranks");
+    w.begin_array();
+    for (const auto& r : comm.ranks) w.value(r.rank);
+    w.end_array();
+    w.key("absent_ranks");
+    w.begin_array();
+    for (auto r : comm.absent_ranks) w.value(r);
+    w.end_array();
+    w.field("instances", static_cast<std::uint64_t>(comm.instances.size()));
+    w.key("gaps");
+    w.begin_array();
+    for (const auto& g : comm.gaps) {
+      w.begin_object();
+      w.field("scope", g.scope);
+      w.field("kind", g.kind);
+      w.field("detail", g.detail);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace
+
+void render_info(const std::string& path, const RunInput& input, const Run& run,
+                 const InventorySink& spans, OutputFormat format, std::string& out) {
+  std::vector<Field> facts = {{"input", path}};
+  for (const auto& f : input.facts()) facts.push_back({f.name, f.value});
+  render_fields(facts, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  render_communicators(run, format, out);
+  if (format != OutputFormat::kMarkdown) out += "\n";
+  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&input)) {
+    legacy_info_text(*legacy, spans, format, out);
+    if (format != OutputFormat::kMarkdown) out += "\n";
+  } else if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
+    npkt_info_text(*npkt, format, out);
+    if (format != OutputFormat::kMarkdown) out += "\n";
+  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
+    chrome_profiler_info_text(*profiler, format, out);
+    if (format != OutputFormat::kMarkdown) out += "\n";
+  }
+  if (input.has_spans()) {
+    render_spans(spans, format, out);
+  } else {
+    render_line("spans         none (this input holds no spans)", format, out);
+  }
+}
+
+void render_info_csv(const RunInput& input, const InventorySink& spans, std::string& out) {
+  if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
+    render_csv(npkt_info_csv(*npkt), out);
+  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
+    render_csv(chrome_profiler_info_csv(*profiler), out);
+  } else {
+    render_csv(span_table(spans, true), out);
+  }
+}
+
+void write_info_json(const std::string& path, RunInput& input, const Run& run,
+                     const InventorySink& spans, std::string& out) {
+  JsonWriter w(out);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.info");
+  w.field("schema_version", 2);
+  w.field("path", path);
+  w.field("input", input_kind_key(input.kind()));
+  w.field("files", run.config.files);
+  w.key("facts");
+  w.begin_array();
+  for (const auto& f : input.facts()) {
+    w.begin_object();
+    w.field("name", f.name);
+    w.field("value", f.value);
+    w.end_object();
+  }
+  w.end_array();
+  write_communicators_json(run, w);
+  if (input.has_spans()) write_spans_json(spans, w);
+  w.key("details");
+  w.begin_object();
+  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&input)) {
+    legacy_info_json(*legacy, spans, w);
+  } else if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
+    npkt_info_json(*npkt, w);
+  } else if (const auto* chrome = dynamic_cast<const ChromeSpanInput*>(&input)) {
+    chrome_span_info_json(*chrome, w);
+  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
+    chrome_profiler_info_json(*profiler, w);
+  }
+  w.end_object();
+  write_warnings_json(w, input.diagnostics());
+  w.end_object();
+}
+
+}  // namespace npkit
