@@ -12,7 +12,6 @@
 #include <memory>
 #include <thread>
 
-#include "import/npkt/event_span_reader.hpp"
 #include "util/file_io.hpp"
 
 #include <unistd.h>
@@ -150,11 +149,6 @@ unsigned LegacySpanSource::threads(const CommonOptions& options) const {
 
 Status LegacySpanSource::read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const {
   return read_legacy_spans_parallel(loaded_.dump, loaded_.phases, loaded_.read, sinks, diagnostics);
-}
-
-Status EventRecordSpanSource::read(const std::vector<SpanSink*>& sinks, Diagnostics&) const {
-  read_event_spans_into(records_, *sinks.front());
-  return Ok{};
 }
 
 namespace {

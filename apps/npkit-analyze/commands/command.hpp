@@ -17,13 +17,10 @@
 #include <vector>
 
 #include "analysis/phases/phase_breakdown.hpp"
-#include "analysis/report/run_report.hpp"
 #include "import/legacy/legacy_dump.hpp"
 #include "import/legacy/span_reader.hpp"
-#include "import/npkt/event_records.hpp"
 #include "import/run_input.hpp"
 #include "output/json_writer.hpp"
-#include "output/phase_report_output.hpp"
 #include "output/render.hpp"
 #include "output/text_table.hpp"
 #include "run/phase_map.hpp"
@@ -103,19 +100,6 @@ class LegacySpanSource : public SpanSource {
   const LoadedDump& loaded_;
 };
 
-// The event streams of .npkt files, paired on one thread (import/npkt/event_span_reader.hpp); their
-// warnings were given when the files were loaded (commands/npkt_input.hpp).
-class EventRecordSpanSource : public SpanSource {
- public:
-  explicit EventRecordSpanSource(const EventRecords& records) : records_(records) {}
-  const PhaseAssignment& phases() const override { return records_.phases; }
-  unsigned threads(const CommonOptions&) const override { return 1; }
-  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override;
-
- private:
-  const EventRecords& records_;
-};
-
 // Reads `source` into source.threads() sinks (made by `make_sink`) and merges them in order into
 // the first, so the result does not depend on timing.
 template <typename Sink, typename MakeSink>
@@ -138,13 +122,6 @@ template <typename Sink, typename MakeSink>
 Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
   return read_merged<Sink>(LegacySpanSource(loaded), options, loaded.diagnostics, make_sink);
 }
-
-// ---- The phase split of `report` (report.cpp), for any span source ----
-
-// Sums the spans of `source` by rank and phase; spans whose children overlap beyond their end
-// are an "overlapping children" warning.
-Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonOptions& options,
-                                         Diagnostics& diagnostics);
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

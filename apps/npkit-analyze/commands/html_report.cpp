@@ -7,11 +7,11 @@
 
 #include "analysis/report/run_report.hpp"
 #include "commands/gate_commands.hpp"
-#include "commands/npkt_input.hpp"
+#include "import/npkt/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/html/instance_choice.hpp"
 #include "output/html/legacy_timeline.hpp"
-#include "output/html/npkt_report_model.hpp"
+#include "output/html/npkt_timeline.hpp"
 #include "output/html/page.hpp"
 #include "output/html/run_report_model.hpp"
 #include "output/html/summary_report_model.hpp"
@@ -38,20 +38,73 @@ std::vector<std::string> warning_lines(const Diagnostics& d) {
   return out;
 }
 
-// The first joined instance with a window over its spans, in communicator order.
-const std::vector<JoinedInstance>* timeline_instances(const RunReport& report) {
+// The first communicator with a joined instance that has a window, in run order.
+const CommunicatorReport* timeline_comm(const RunReport& report) {
   for (const auto& c : report.comms) {
     const auto& instances = c.cross.input.instances;
     if (std::any_of(instances.begin(), instances.end(),
                     [](const JoinedInstance& i) { return html::window_of(i).has_value(); })) {
-      return &instances;
+      return &c;
     }
   }
   return nullptr;
 }
 
-// Legacy dumps and Chrome traces: `report`'s one result (analysis/report/run_report.hpp), and a
-// second pass over the input for the spans inside the timeline's window.
+// The timeline of one instance: a profiler communicator's GPU and proxy channels
+// (html/npkt_timeline.hpp), or the spans inside the window, from a second pass over the input
+// (its warnings repeat the first pass's and are not kept).
+Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& report,
+                    const CommonOptions& o, CliContext& context) {
+  const auto& iteration = html_options().iteration;
+  const CommunicatorReport* c = timeline_comm(report);
+  const auto* npkt = dynamic_cast<const NpktInput*>(&in);
+  const bool drawable = c != nullptr && (c->comm->hash != 0 ? npkt != nullptr : in.has_spans());
+  if (!drawable) {
+    if (iteration) {
+      return Error{
+          fmt::format("--iteration {}: no collective instance of {} was joined across "
+                      "ranks with anything below it to draw",
+                      *iteration, o.path)};
+    }
+    model.timeline_absent =
+        c == nullptr ? "No collective instance was joined across ranks: nothing to draw."
+                     : "No timeline: this input holds nothing below its collectives (no spans, no "
+                       "GPU channels) to draw inside one.";
+    return Ok{};
+  }
+  const auto& instances = c->cross.input.instances;
+  auto index = html::choose_instance(instances, iteration);
+  if (!index) return index.error();
+  const JoinedInstance& inst = instances[*index];
+  const html::InstanceWindow window = *html::window_of(inst);
+  std::string title = fmt::format("Timeline of {} ({}", inst.label,
+                                  html::format_bytes(static_cast<double>(inst.bytes)));
+  title += report.comms.size() > 1 ? ", " + c->cross.input.scope + ")" : ")";
+  const std::string choice =
+      html::describe_choice(inst, *index, instances.size(), iteration.has_value());
+  if (c->comm->hash != 0) {
+    for (const auto& comm : npkt->captures().comms) {
+      if (comm.comm_hash == c->comm->hash) {
+        model.timeline = html::npkt_timeline(comm, window, title, choice);
+      }
+    }
+  } else {
+    auto again = open_input(o, context);
+    if (!again) return again.error();
+    Run unused;
+    auto spans = read_run<html::WindowSpans>(
+        **again, unused, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
+    if (!spans) return spans.error();
+    model.timeline =
+        html::legacy_timeline(*spans, in.span_names(), in.phases(), window, title, choice);
+  }
+  model.reduction.push_back(fmt::format(
+      "Timeline: one collective instance only (#{} of {}), {}.", *index, instances.size(),
+      iteration ? "chosen with --iteration" : "the one of median duration"));
+  return Ok{};
+}
+
+// Any input: `report`'s one result (analysis/report/run_report.hpp) and its timeline.
 Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
                                     Diagnostics& diagnostics) {
   auto input = open_input(o, context);
@@ -68,64 +121,11 @@ Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
   model.facts = in.facts();
   model.phases = &in.phases();
   model.report = &report;
-  const auto* instances = timeline_instances(report);
-  if (!in.has_spans()) {
-    model.timeline_absent =
-        "No timeline: this input holds no spans below the collectives to draw inside one.";
-  } else if (instances != nullptr || html_options().iteration) {
-    static const std::vector<JoinedInstance> none;
-    if (instances == nullptr) instances = &none;  // --iteration: choose_instance says why not
-    auto index = html::choose_instance(*instances, html_options().iteration);
-    if (!index) return index.error();
-    const JoinedInstance& inst = (*instances)[*index];
-    const html::InstanceWindow window = *html::window_of(inst);
-    // The spans inside the window (the second pass's warnings repeat the first's: not kept).
-    auto again = open_input(o, context);
-    if (!again) return again.error();
-    Run unused;
-    auto spans = read_run<html::WindowSpans>(
-        **again, unused, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
-    if (!spans) return spans.error();
-    model.timeline =
-        html::legacy_timeline(*spans, in.span_names(), in.phases(), window,
-                              fmt::format("Timeline of {} ({})", inst.label,
-                                          html::format_bytes(static_cast<double>(inst.bytes))),
-                              html::describe_choice(inst, *index, instances->size(),
-                                                    html_options().iteration.has_value()));
-    model.reduction.push_back(fmt::format(
-        "Timeline: one collective instance only (#{} of {}), {}.", *index, instances->size(),
-        html_options().iteration ? "chosen with --iteration" : "the one of median duration"));
-  } else {
-    model.timeline_absent =
-        "No collective-level span (e.g. ALL_REDUCE_RING) was joined across ranks: nothing to draw.";
-  }
+  NPKIT_TRY(add_timeline(model, in, report, o, context));
   model.warnings = warning_lines(in.diagnostics());
   html::ReportModel built = html::build_run_report_model(std::move(model));
   diagnostics = std::move(in.diagnostics());
   return built;
-}
-
-Result<html::ReportModel> npkt_model(const CommonOptions& o, Diagnostics& diagnostics) {
-  auto loaded = load_npkt_input(o);
-  if (!loaded) return loaded.error();
-  html::NpktReportInput in;
-  in.path = o.path;
-  for (const auto& f : loaded->files) in.files.push_back(f.get());
-  in.comms = &loaded->comms;
-  in.warnings = warning_lines(loaded->diagnostics);
-  in.iteration = html_options().iteration;
-  std::optional<PhaseReport> event_phases;
-  if (!loaded->events.empty()) {
-    auto report =
-        compute_phase_report(EventRecordSpanSource(loaded->events), o, loaded->diagnostics);
-    if (!report) return report.error();
-    event_phases.emplace(std::move(*report));
-    in.event_phases = &loaded->events.phases;
-    in.event_ranks = &event_phases->breakdown.ranks();
-  }
-  auto model = html::build_npkt_report_model(in);
-  diagnostics = std::move(loaded->diagnostics);
-  return model;
 }
 
 Result<html::ReportModel> summary_model(const CommonOptions& o) {
@@ -146,9 +146,7 @@ void add_html_report_options(CLI::App& report) {
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
   Diagnostics diagnostics;
-  auto model = is_summary_file(o.path) ? summary_model(o)
-               : is_npkt_path(o.path)  ? npkt_model(o, diagnostics)
-                                       : run_model(o, context, diagnostics);
+  auto model = is_summary_file(o.path) ? summary_model(o) : run_model(o, context, diagnostics);
   if (!model) return model.error();
   NPKIT_TRY(write_output(o, html::render_report_html(*model), context));
   print_warnings(diagnostics, o, context);

@@ -1,20 +1,42 @@
-// `npkit-analyze report PATH`: every input through the run model (commands/run_report.hpp);
-// --format html draws the page (commands/html_report.hpp); a summary is drawn only as HTML.
-#include <fmt/format.h>
-
+// `npkit-analyze report PATH`: every input through the run model — one analysis
+// (analysis/report/run_report.hpp), rendered as text, Markdown, CSV or JSON
+// (output/run_report_output.hpp); --format html draws the page (commands/html_report.hpp); a
+// summary is drawn only as HTML.
 #include <memory>
 
-#include "analysis/phases/phase_breakdown.hpp"
+#include "analysis/report/run_report.hpp"
 #include "commands/command.hpp"
 #include "commands/gate_commands.hpp"
 #include "commands/html_report.hpp"
-#include "commands/npkt_input.hpp"
-#include "commands/run_report.hpp"
-#include "output/text_table.hpp"
-#include "util/saturating.hpp"
+#include "output/run_report_output.hpp"
 
 namespace npkit::cli {
 namespace {
+
+Result<int> report_run(const CommonOptions& o, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  Run run;
+  auto sink = read_run<RunReportSink>(
+      in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
+  if (!sink) return sink.error();
+  const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
+                                            in.span_names(), in.diagnostics());
+  const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names()};
+  std::string text;
+  const OutputFormat f = output_format(o);
+  if (f == OutputFormat::kJson) {
+    write_run_report_json(report, about, in.diagnostics(), text);
+  } else if (f == OutputFormat::kCsv) {
+    render_run_report_csv(report, text);
+  } else {
+    render_run_report(report, about, f, text);
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(in.diagnostics(), o, context);
+  return 0;
+}
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
@@ -23,26 +45,10 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
                  " is an npkit summary: report draws it with --format html; for tables, "
                  "diff or compare it with another run"};
   }
-  return run_run_report(o, context);
+  return report_run(o, context);
 }
 
 }  // namespace
-
-Result<PhaseReport> compute_phase_report(const SpanSource& source, const CommonOptions& options,
-                                         Diagnostics& diagnostics) {
-  auto merged = read_merged<PhaseBreakdownSink>(
-      source, options, diagnostics, [&] { return PhaseBreakdownSink(source.phases()); });
-  if (!merged) return merged.error();
-  const PhaseBreakdownSink& sink = *merged;
-  if (sink.clamped_spans() > 0) {
-    diagnostics.warn("overlapping children",
-                     std::to_string(sink.clamped_spans()) +
-                         " span(s) end before their nested events; their own time counts as 0",
-                     sink.clamped_spans());
-  }
-  auto spreads = phase_spreads(sink.ranks(), source.phases());
-  return PhaseReport{std::move(*merged), std::move(spreads)};
-}
 
 void register_report(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CommonOptions>();

@@ -203,30 +203,6 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   return input;
 }
 
-std::vector<InputFact> NpktInput::facts() const {
-  RunConfig config;
-  std::size_t profiler_files = 0;
-  for (const auto& f : loaded_.files) {
-    add_capture_config(*f, config);
-    if (f->events.size() > 0) ++profiler_files;
-  }
-  auto joined = [](const std::set<std::string>& values) {
-    std::string s;
-    for (const auto& v : values) s += (s.empty() ? "" : ", ") + v;
-    return s.empty() ? std::string("not recorded") : s;
-  };
-  std::vector<InputFact> out;
-  out.push_back({"format", ".npkt capture"});
-  out.push_back(
-      {"files", fmt::format("{} ({} with profiler events, {} with event records)",
-                            loaded_.files.size(), profiler_files, loaded_.events.files.size())});
-  out.push_back({"communicators", std::to_string(loaded_.comms.size())});
-  out.push_back({"NCCL", joined(config.nccl_versions)});
-  out.push_back({"GPUs", joined(config.gpus)});
-  out.push_back({"hosts", joined(config.hosts)});
-  return out;
-}
-
 Result<Run> NpktInput::read(const std::vector<SpanSink*>& sinks) {
   Run run = npkt_run(path_, loaded_.comms);
   for (const auto& f : loaded_.files) add_capture_config(*f, run.config);

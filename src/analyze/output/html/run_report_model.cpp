@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
+
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/phase_bars.hpp"
@@ -18,20 +21,94 @@ std::string format_of(const std::vector<InputFact>& facts) {
   return "run";
 }
 
+// Per rank, the summed time of its timed members by collective (a Send/Recv pair: Send on the
+// sender, Recv on the receiver).
+void collective_bars(const RunCommunicator& comm, const std::string& of, std::vector<Block>& out) {
+  StackedBars funcs;
+  funcs.title = "GPU time per rank by collective" + of;
+  funcs.note =
+      "Summed times of the rank's operations (" + comm.time_source + "), by NCCL function.";
+  std::map<std::int32_t, std::map<std::string, double>> by_rank;
+  for (const auto& inst : comm.instances) {
+    for (const auto& m : inst.members) {
+      if (!m.timed) continue;
+      const std::string name =
+          !inst.is_pair() ? inst.func : (m.rank == inst.sender ? "Send" : "Recv");
+      if (std::find(funcs.segments.begin(), funcs.segments.end(), name) == funcs.segments.end()) {
+        funcs.segments.push_back(name);
+      }
+      by_rank[m.rank][name] += static_cast<double>(m.duration_ns());
+    }
+  }
+  if (funcs.segments.empty()) {
+    out.emplace_back(Paragraph{"No timed collective" + of + "."});
+    return;
+  }
+  for (const auto& r : comm.ranks) {
+    funcs.bars.push_back(fmt::format("rank {}", r.rank));
+    std::vector<double> v;
+    for (const auto& name : funcs.segments) v.push_back(by_rank[r.rank][name]);
+    funcs.values.push_back(std::move(v));
+  }
+  out.emplace_back(std::move(funcs));
+}
+
+void proxy_bars(const RunCommunicator& comm, const std::string& of, std::vector<Block>& out) {
+  bool any_ring = false;
+  StackedBars net;
+  net.title = "Proxy step time per rank by phase" + of;
+  net.note =
+      "NET proxy steps cut by their states: net_send = SendWait; net_recv = RecvWait + "
+      "RecvFlushWait; sync = SendGPUWait + SendPeerWait + RecvGPUWait; other = the rest.";
+  net.segments = {"net_send", "net_recv", "sync", "other"};
+  StackedBars ring;
+  ring.title = "Ring AllReduce proxy steps per rank: reduce_scatter / all_gather" + of;
+  ring.note =
+      "First n−1 ring steps of each 2(n−1)-step loop: reduce_scatter; last n−1: all_gather; "
+      "steps of other operations: other.";
+  ring.segments = {"reduce_scatter", "all_gather", "other"};
+  for (const auto& r : comm.ranks) {
+    if (!r.proxy) continue;
+    const ProxyStepBreakdown& b = *r.proxy;
+    any_ring = any_ring || b.ring_allreduce_steps > 0;
+    net.bars.push_back(fmt::format("rank {}", r.rank));
+    net.values.push_back({static_cast<double>(b.net_send_ns), static_cast<double>(b.net_recv_ns),
+                          static_cast<double>(b.sync_ns), static_cast<double>(b.other_ns)});
+    ring.bars.push_back(fmt::format("rank {}", r.rank));
+    ring.values.push_back({static_cast<double>(b.reduce_scatter_ns),
+                           static_cast<double>(b.all_gather_ns),
+                           static_cast<double>(b.not_ring_allreduce_ns)});
+  }
+  if (net.bars.empty()) {
+    out.emplace_back(Paragraph{"No proxy steps" + of +
+                               ": the phase split of NET proxy steps needs NET transport (and "
+                               "proxy events recorded)."});
+    return;
+  }
+  out.emplace_back(std::move(net));
+  if (any_ring) out.emplace_back(std::move(ring));
+}
+
 Section phase_section(const RunReportInput& in) {
-  Section phases{"phases", "Phases per rank", {}};
+  Section phases{"phases", "Time per rank", {}};
   if (!in.report->phases) {
     phases.blocks.emplace_back(Paragraph{
         "No phase split: this input holds no spans below the collectives (" + format_of(in.facts) +
         "); the sections below come from its collective instances."});
-    return phases;
-  }
-  const auto& ranks = in.report->phases->breakdown.ranks();
-  phases.blocks.emplace_back(
-      phase_bars(*in.phases, ranks, true, "GPU time per rank by phase", "top-level GPU span"));
-  if (has_cpu_time(ranks)) {
+  } else {
+    const auto& ranks = in.report->phases->breakdown.ranks();
     phases.blocks.emplace_back(
-        phase_bars(*in.phases, ranks, false, "CPU proxy time per rank by phase", "CPU span"));
+        phase_bars(*in.phases, ranks, true, "GPU time per rank by phase", "top-level GPU span"));
+    if (has_cpu_time(ranks)) {
+      phases.blocks.emplace_back(
+          phase_bars(*in.phases, ranks, false, "CPU time per rank by phase", "CPU span"));
+    }
+  }
+  const auto& comms = in.report->comms;
+  for (const auto& c : comms) {
+    const std::string of = comms.size() > 1 ? " (" + comm_key(*c.comm) + ")" : "";
+    collective_bars(*c.comm, of, phases.blocks);
+    if (c.comm->hash != 0) proxy_bars(*c.comm, of, phases.blocks);
   }
   return phases;
 }

@@ -1,12 +1,13 @@
-// output/html/run_report_model.hpp — the report model of a run read through the run model alone
-// (legacy NPKit dumps, Chrome traces of spans or of profiler events), from `report`'s one result
+// output/html/run_report_model.hpp — the report model of any input, from `report`'s one result
 // (analysis/report/run_report.hpp).
 // Contract: build_run_report_model fills
 // - facts: the input's own (RunInput::facts), then its communicators;
 // - "findings": the findings of every communicator;
 // - "phases": GPU time per rank by phase (exclusive time of every span; "other" shown, the share
-//   the named phases explain in the note) and the same for CPU tracks when there are any; an
-//   input without spans says so in one paragraph;
+//   the named phases explain in the note) and the same for CPU tracks when there are any (an
+//   input without spans says so in one paragraph); then per communicator its ranks' time by
+//   collective and, for communicators of NCCL (with a hash), their NET proxy-step time by phase
+//   and the ring AllReduce split (a paragraph where there are no proxy steps);
 // - "bandwidth": bandwidth_blocks over the collective rows and switch points;
 // - "waits": per communicator its cross-rank analysis as cross_rank_blocks (headed by the
 //   communicator when there are several);

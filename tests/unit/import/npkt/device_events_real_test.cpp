@@ -9,7 +9,8 @@
 // per rank and recorded 13440 GPU records per rank with none dropped.
 #include <catch2/catch.hpp>
 
-#include "commands/npkt_input.hpp"
+#include "analysis/phases/phase_breakdown.hpp"
+#include "import/npkt/npkt_input.hpp"
 #include "support/test_data.hpp"
 
 namespace {
@@ -29,11 +30,13 @@ std::uint64_t phase_count(const npkit::RankPhases& r, const npkit::PhaseAssignme
 
 TEST_CASE("device events (real H200 capture): pairing matches the kernels' loops",
           "[model][events][real]") {
-  npkit::cli::CommonOptions o;
+  npkit::ImportOptions o;
   o.path = npkit::test::source_path("samples/device-h200/collectives/dump");
-  auto loaded = npkit::cli::load_npkt_input(o);
-  REQUIRE(loaded.ok());
-  CHECK(loaded->diagnostics.warnings().empty());
+  auto input = npkit::NpktInput::open(o, npkit::PhaseMap{});
+  REQUIRE(input.ok());
+  npkit::NpktInput& in = **input;
+  CHECK(in.diagnostics().warnings().empty());
+  const npkit::LoadedCaptures* loaded = &in.captures();
   REQUIRE(loaded->events.files.size() == 2);
   std::uint64_t gpu_streams = 0;
   for (const auto& s : loaded->event_streams) {
@@ -52,14 +55,15 @@ TEST_CASE("device events (real H200 capture): pairing matches the kernels' loops
   }
   CHECK(gpu_streams == 2 * kBlocks);
 
-  npkit::Diagnostics diag;
-  auto report =
-      npkit::cli::compute_phase_report(npkit::cli::EventRecordSpanSource(loaded->events), o, diag);
-  REQUIRE(report.ok());
-  CHECK(diag.warnings().empty());
+  npkit::Run run;
+  auto phases = npkit::read_run<npkit::PhaseBreakdownSink>(
+      in, run, [&] { return npkit::PhaseBreakdownSink(in.phases()); });
+  REQUIRE(phases.ok());
+  CHECK(phases->clamped_spans() == 0);
+  CHECK(in.diagnostics().warnings().empty());
   const auto& a = loaded->events.phases;
-  REQUIRE(report->breakdown.ranks().size() == 2);
-  for (const auto& r : report->breakdown.ranks()) {
+  REQUIRE(phases->ranks().size() == 2);
+  for (const auto& r : phases->ranks()) {
     INFO("rank " << r.rank);
     CHECK(phase_count(r, a, "reduce_scatter") == kBlocks * kLaunches);
     CHECK(phase_count(r, a, "all_gather") == kBlocks * kLaunches);

@@ -1,18 +1,25 @@
-// The report model of tests/golden/cases/npkt_ring/dump, whose spec (dump.spec next to it)
-// computes every number used here by hand.
+// The HTML report model (output/html/run_report_model.hpp) of tests/golden/cases/npkt_ring/dump,
+// whose spec (dump.spec next to it) computes every number used here by hand.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <fstream>
 #include <memory>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <variant>
 
+#include "analysis/report/run_report.hpp"
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_capture.hpp"
+#include "import/run_input.hpp"
 #include "output/html/instance_choice.hpp"
-#include "output/html/npkt_report_model.hpp"
 #include "output/html/npkt_timeline.hpp"
+#include "output/html/run_report_model.hpp"
+#include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
 
@@ -20,6 +27,8 @@ using namespace npkit;
 using namespace npkit::html;
 
 namespace {
+
+const std::string kRing = "tests/golden/cases/npkt_ring/dump";
 
 struct Loaded {
   std::vector<std::unique_ptr<RankCapture>> files;
@@ -30,8 +39,7 @@ Loaded load_ring() {
   Loaded l;
   for (int r = 0; r < 2; ++r) {
     auto dump = ingest::read_npkt_file(
-        test::source_path("tests/golden/cases/npkt_ring/dump/npkit_00000000c0ffee01_rank" +
-                          std::to_string(r) + ".npkt"));
+        test::source_path(kRing + "/npkit_00000000c0ffee01_rank" + std::to_string(r) + ".npkt"));
     REQUIRE(dump.ok());
     l.files.push_back(build_rank_capture(std::move(*dump)));
   }
@@ -42,12 +50,35 @@ Loaded load_ring() {
   return l;
 }
 
-NpktReportInput input_of(const Loaded& l) {
-  NpktReportInput in;
-  in.path = "ring";
-  for (const auto& f : l.files) in.files.push_back(f.get());
-  in.comms = &l.comms;
-  return in;
+// The page model as `report --format html` builds it, without the timeline.
+struct Modelled {
+  std::unique_ptr<RunInput> input;
+  Run run;
+  std::optional<RunReport> report;  // refers to `run`
+  ReportModel model;
+};
+
+std::unique_ptr<Modelled> model_of(const std::string& relative) {
+  ImportOptions o;
+  o.path = test::source_path(relative);
+  auto input = open_run_input(o);
+  REQUIRE(input.ok());
+  auto out = std::make_unique<Modelled>();
+  out->input = std::move(*input);
+  RunInput& in = *out->input;
+  auto sink = read_run<RunReportSink>(
+      in, out->run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
+  REQUIRE(sink.ok());
+  out->report.emplace(build_run_report(out->run, std::move(*sink), in.has_spans(), in.phases(),
+                                       in.span_names(), in.diagnostics()));
+  RunReportInput model;
+  model.path = "ring";
+  model.facts = in.facts();
+  model.phases = &in.phases();
+  model.report = &*out->report;
+  model.timeline_absent = "none";
+  out->model = build_run_report_model(std::move(model));
+  return out;
 }
 
 template <typename T>
@@ -64,10 +95,9 @@ std::vector<const T*> blocks_of(const ReportModel& m, const std::string& section
 
 }  // namespace
 
-TEST_CASE("html: .npkt model facts come from the files' metadata", "[html]") {
-  const Loaded l = load_ring();
-  auto m = build_npkt_report_model(input_of(l));
-  REQUIRE(m.ok());
+TEST_CASE("html: the model of a .npkt capture: facts come from the files' metadata", "[html]") {
+  const auto modelled = model_of(kRing);
+  const ReportModel* m = &modelled->model;
   auto fact = [&](const std::string& name) {
     for (const auto& f : m->facts) {
       if (f.name == name) return f.value;
@@ -77,13 +107,13 @@ TEST_CASE("html: .npkt model facts come from the files' metadata", "[html]") {
   CHECK(fact("hosts") == "node0 (2 files)");
   CHECK(fact("GPUs") == "NVIDIA H200 (2 files)");
   CHECK(fact("NCCL") == "2.28.9 (2 files); profiler API v5");
-  CHECK(fact("communicators") == "00000000c0ffee01 (train): 2 of 2 rank(s)");
+  CHECK(fact("communicator") == "comm 00000000c0ffee01 (train), 2 of 2 rank(s)");
 }
 
-TEST_CASE("html: .npkt model per-rank bars hold the hand-computed times", "[html]") {
-  const Loaded l = load_ring();
-  auto m = build_npkt_report_model(input_of(l));
-  REQUIRE(m.ok());
+TEST_CASE("html: the model of a .npkt capture: per-rank bars hold the hand-computed times",
+          "[html]") {
+  const auto modelled = model_of(kRing);
+  const ReportModel* m = &modelled->model;
   const auto bars = blocks_of<StackedBars>(*m, "phases");
   REQUIRE(bars.size() == 3);  // by collective, proxy phases, ring split
   // GPU spans: rank 0 10 + 100 us, rank 1 12 + 110 us.
@@ -98,10 +128,10 @@ TEST_CASE("html: .npkt model per-rank bars hold the hand-computed times", "[html
   CHECK(bars[2]->values[1] == std::vector<double>{29000, 0, 0});
 }
 
-TEST_CASE("html: .npkt model bandwidth plots mark the LL to SIMPLE switch", "[html]") {
-  const Loaded l = load_ring();
-  auto m = build_npkt_report_model(input_of(l));
-  REQUIRE(m.ok());
+TEST_CASE("html: the model of a .npkt capture: bandwidth plots mark the LL to SIMPLE switch",
+          "[html]") {
+  const auto modelled = model_of(kRing);
+  const ReportModel* m = &modelled->model;
   const auto plots = blocks_of<LinePlot>(*m, "bandwidth");
   REQUIRE(plots.size() == 2);
   const LinePlot& bw = *plots[0];
@@ -123,10 +153,9 @@ TEST_CASE("html: .npkt model bandwidth plots mark the LL to SIMPLE switch", "[ht
   CHECK(tables[0]->table.rows.size() == 2);
 }
 
-TEST_CASE("html: .npkt model heatmaps show who is late and who waits", "[html]") {
-  const Loaded l = load_ring();
-  auto m = build_npkt_report_model(input_of(l));
-  REQUIRE(m.ok());
+TEST_CASE("html: the model of a .npkt capture: heatmaps show who is late and who waits", "[html]") {
+  const auto modelled = model_of(kRing);
+  const ReportModel* m = &modelled->model;
   const auto maps = blocks_of<Heatmap>(*m, "waits");
   REQUIRE(maps.size() == 2);
   const Heatmap& late = *maps[0];
@@ -184,18 +213,19 @@ TEST_CASE("html: the timeline shows the median instance unless one is chosen", "
   CHECK(t.note.rfind("chosen. Drawn:", 0) == 0);
 }
 
-TEST_CASE("html: .npkt model timeline and --iteration", "[html]") {
-  const Loaded l = load_ring();
-  NpktReportInput in = input_of(l);
-  in.iteration = 1;
-  auto m = build_npkt_report_model(in);
-  REQUIRE(m.ok());
-  const auto timelines = blocks_of<Timeline>(*m, "timeline");
-  REQUIRE(timelines.size() == 1);
-  CHECK(timelines[0]->title.find("AllReduce seq 1 (1 MiB") != std::string::npos);
-  CHECK(timelines[0]->note.find("chosen with --iteration") != std::string::npos);
-  in.iteration = 7;
-  auto bad = build_npkt_report_model(in);
-  REQUIRE(!bad.ok());
-  CHECK(bad.error().message.find("--iteration 7") != std::string::npos);
+TEST_CASE("html: report --iteration picks the timeline's instance", "[html]") {
+  const test::TempDir dir;
+  const std::string page = dir.file("ring.html");
+  const auto run = test::run_cli({"report", test::source_path(kRing), "--format", "html",
+                                  "--iteration", "1", "-o", page, "-q"});
+  REQUIRE(run.exit_code == 0);
+  std::ifstream in(page);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str().find("Timeline of AllReduce seq 1 (1 MiB)") != std::string::npos);
+  CHECK(text.str().find("chosen with --iteration") != std::string::npos);
+  const auto bad = test::run_cli({"report", test::source_path(kRing), "--format", "html",
+                                  "--iteration", "7", "-o", page, "-q"});
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("--iteration 7") != std::string::npos);
 }
