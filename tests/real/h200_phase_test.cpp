@@ -4,7 +4,8 @@
 // of gpu_clock_rate (ours converts each endpoint to integer ns, so totals may differ by up
 // to 1 ns per span). What the report must hold comes from the dump's own files, not from the
 // report: exactly the ranks that have gpu_events_rank_<R>_buf_<B> files, and for each rank
-// every phase whose event ids occur in its buffers (and no other phase but "other").
+// every phase whose event ids occur in its buffers (and no other phase but "other"); and the
+// waiting inside the phases (check_waits).
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -69,6 +70,52 @@ std::map<int, Expected> independent(const std::string& dump,
   return out;
 }
 
+// Waiting inside phases: with every instance on both ranks compared, a rank's phase time there is
+// its whole phase time (the independent sum); with two ranks, the least of each instance is one
+// of them, so rank 1's waiting minus rank 0's is rank 1's time minus rank 0's, exactly (a phase
+// only one rank runs has no waiting); the rows per size add up to the rank's.
+void check_waits(simdjson::dom::element doc, const std::map<int, Expected>& expected,
+                 bool collectives) {
+  simdjson::dom::element w = doc["phase_waits"];
+  if (!collectives) {
+    CHECK(w["instances"].get_uint64().value() == 0);
+    return;
+  }
+  CHECK(w["instances"].get_uint64().value() > 0);
+  std::map<std::pair<int, std::string>, std::pair<std::int64_t, std::int64_t>> rows;
+  for (simdjson::dom::element r : w["ranks"].get_array()) {
+    rows[{static_cast<int>(r["rank"].get_int64().value()),
+          std::string(r["phase"].get_string().value())}] = {r["time_ns"].get_int64().value(),
+                                                            r["wait_ns"].get_int64().value()};
+  }
+  std::map<std::pair<int, std::string>, std::pair<std::int64_t, std::int64_t>> sums;
+  for (simdjson::dom::element r : w["sizes"].get_array()) {
+    auto& sum = sums[{static_cast<int>(r["rank"].get_int64().value()),
+                      std::string(r["phase"].get_string().value())}];
+    sum.first += r["time_ns"].get_int64().value();
+    sum.second += r["wait_ns"].get_int64().value();
+  }
+  CHECK(sums == rows);
+  for (const auto& [phase, ns] : expected.at(0).phase_ns) {
+    INFO("phase " << phase);
+    REQUIRE(rows.count({0, phase}) == 1);
+    if (expected.at(1).phase_ns.count(phase) == 0) {
+      CHECK(rows.at({0, phase}).second == 0);  // only rank 0 runs it: nothing to compare with
+      continue;
+    }
+    REQUIRE(rows.count({1, phase}) == 1);
+    for (const int rank : {0, 1}) {
+      const double tolerance = 2.0 * static_cast<double>(expected.at(rank).spans.at(phase)) + 2;
+      CHECK(std::abs(static_cast<double>(rows.at({rank, phase}).first) -
+                     expected.at(rank).phase_ns.at(phase)) <= tolerance);
+    }
+    const auto [t0, w0] = rows.at({0, phase});
+    const auto [t1, w1] = rows.at({1, phase});
+    CHECK(w1 - w0 == t1 - t0);
+    CHECK(std::min(w0, w1) >= 0);
+  }
+}
+
 void compare(const std::string& set, const std::map<int, std::string>& phase_of,
              int envelope_entry) {
   const std::string dump =
@@ -86,6 +133,7 @@ void compare(const std::string& set, const std::map<int, std::string>& phase_of,
     reported_ranks.insert(static_cast<int>(r["rank"].get_int64().value()));
   }
   REQUIRE(reported_ranks == expected_ranks);
+  check_waits(doc, expected, envelope_entry >= 0);
   for (simdjson::dom::element r : doc["ranks"].get_array()) {
     const int rank = static_cast<int>(r["rank"].get_int64().value());
     const Expected& x = expected.at(rank);

@@ -85,6 +85,75 @@ std::string hint(const RunReport& r) {
       percent(share), names);
 }
 
+// Waiting inside the phases: per rank and phase, then per size the rank that waited most.
+void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
+  if (w.instances == 0) {
+    render_section_line(
+        "Waiting inside phases: no collective instance held by two ranks to compare", f, out);
+    return;
+  }
+  std::int64_t largest = 0;
+  for (const auto& r : w.ranks) largest = std::max(largest, r.time_ns);
+  const TimeScale ms = time_scale_for(largest);
+  TextTable t;
+  t.title = fmt::format(
+      "Waiting inside phases ({} instance(s) on two or more ranks; waiting = a rank's time in the "
+      "phase beyond the least any rank spent in it at that instance)",
+      w.instances);
+  t.columns = {"rank", "phase", ms.header("time"), ms.header("waiting"), "share"};
+  for (const auto& r : w.ranks) {
+    t.add_row(
+        {std::to_string(r.rank), r.phase, ms(r.time_ns), ms(r.wait_ns),
+         percent(r.time_ns > 0 ? static_cast<double>(r.wait_ns) / static_cast<double>(r.time_ns)
+                               : 0.0)});
+  }
+  render_block(t, f, out);
+  TextTable s;
+  s.title = "Waiting inside phases per size (the rank that waited most)";
+  s.columns = {"size", "phase", "ranks", "waiting (us)", "most", "its waiting (us)", "its share"};
+  for (std::size_t i = 0; i < w.by_size.size();) {
+    std::size_t j = i;
+    std::map<std::string, std::vector<const PhaseWait*>> by_phase;
+    while (j < w.by_size.size() && w.by_size[j].size == w.by_size[i].size) {
+      by_phase[w.by_size[j].phase].push_back(&w.by_size[j]);
+      ++j;
+    }
+    for (const auto& [phase, ranks] : by_phase) {
+      if (phase == "other") continue;  // the collectives' own time, not a phase of the algorithm
+      std::int64_t total = 0;
+      const PhaseWait* most = ranks.front();
+      for (const PhaseWait* r : ranks) {
+        total = sat_add(total, r->wait_ns);
+        if (r->wait_ns > most->wait_ns) most = r;
+      }
+      s.add_row({std::to_string(w.by_size[i].size), phase, std::to_string(ranks.size()),
+                 us(static_cast<double>(total)), std::to_string(most->rank),
+                 us(static_cast<double>(most->wait_ns)),
+                 percent(most->time_ns > 0 ? static_cast<double>(most->wait_ns) /
+                                                 static_cast<double>(most->time_ns)
+                                           : 0.0)});
+    }
+    i = j;
+  }
+  render_block(s, f, out);
+}
+
+void write_wait_rows(JsonWriter& w, const char* key, const std::vector<PhaseWait>& rows,
+                     bool sizes) {
+  w.key(key);
+  w.begin_array();
+  for (const auto& r : rows) {
+    w.begin_object();
+    if (sizes) w.field("size", r.size);
+    w.field("rank", r.rank);
+    w.field("phase", r.phase);
+    w.field("time_ns", r.time_ns);
+    w.field("wait_ns", r.wait_ns);
+    w.end_object();
+  }
+  w.end_array();
+}
+
 double share(std::int64_t part, std::int64_t whole) {
   return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
@@ -303,6 +372,7 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
     render_phase_report(*r.phases, *in.phases, wording(), f, out);
     const std::string h = hint(r);
     if (!h.empty()) render_section_line(h, f, out);
+    if (r.waits) render_waits(*r.waits, f, out);
     if (std::none_of(r.comms.begin(), r.comms.end(),
                      [](const CommunicatorReport& c) { return c.comm->hash == 0; })) {
       render_section_line(
@@ -362,6 +432,16 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
   }
   if (!out.empty()) out += "\n";
   render_csv(ranks, out);
+  if (r.waits) {
+    TextTable waits;
+    waits.columns = {"size", "rank", "phase", "time_ns", "wait_ns"};
+    for (const auto& w : r.waits->by_size) {
+      waits.add_row({std::to_string(w.size), std::to_string(w.rank), w.phase,
+                     std::to_string(w.time_ns), std::to_string(w.wait_ns)});
+    }
+    out += "\n";
+    render_csv(waits, out);
+  }
   for (const auto& c : r.comms) {
     out += "\n";
     render_csv(cross_rank_csv(c.cross), out);
@@ -380,6 +460,14 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
   if (!in.event_table.empty()) w.field("event_table", in.event_table);
   w.field("has_spans", r.phases.has_value());
   if (r.phases) write_phase_report_json(w, *r.phases, *in.phases);
+  if (r.waits) {
+    w.key("phase_waits");
+    w.begin_object();
+    w.field("instances", r.waits->instances);
+    write_wait_rows(w, "ranks", r.waits->ranks, false);
+    write_wait_rows(w, "sizes", r.waits->by_size, true);
+    w.end_object();
+  }
   w.key("unassigned");
   w.begin_array();
   for (const auto& u : r.unassigned) {

@@ -10,10 +10,14 @@
 namespace npkit {
 
 RunReportSink::RunReportSink(const PhaseAssignment& assignment, std::size_t names)
-    : phases(assignment), other_ns(names, 0), other_phase_(assignment.other_phase) {}
+    : phases(assignment),
+      waits(assignment),
+      other_ns(names, 0),
+      other_phase_(assignment.other_phase) {}
 
 void RunReportSink::on_span(const Span& s) {
   phases.on_span(s);
+  waits.on_span(s);
   if (s.track.kind == TrackKind::kGpu && s.phase == other_phase_ && s.base < other_ns.size()) {
     other_ns[s.base] =
         sat_add(other_ns[s.base], std::max<std::int64_t>(0, sat_sub(s.duration_ns(), s.child_ns)));
@@ -22,6 +26,7 @@ void RunReportSink::on_span(const Span& s) {
 
 void RunReportSink::merge(RunReportSink&& other) {
   phases.merge(other.phases);
+  waits.merge(std::move(other.waits));
   for (std::size_t b = 0; b < other.other_ns.size() && b < other_ns.size(); ++b) {
     other_ns[b] = sat_add(other_ns[b], other.other_ns[b]);
   }
@@ -47,6 +52,7 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
     std::stable_sort(r.unassigned.begin(), r.unassigned.end(),
                      [](const UnassignedTime& a, const UnassignedTime& b) { return a.ns > b.ns; });
     r.phases.emplace(std::move(p));
+    r.waits = phase_waits(sink.waits, phases);
   }
   r.rows = bandwidth_rows(run, "all");
   r.switches = switch_points(r.rows);

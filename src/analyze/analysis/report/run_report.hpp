@@ -3,10 +3,11 @@
 // cross-rank analysis and findings, and the bandwidth rows, switch points and latency buckets.
 // The text, JSON and HTML renderings all read this one result.
 // Contract:
-// - RunReportSink is a SpanSink: the phase split (analysis/phases/phase_breakdown.hpp) and the
-//   exclusive GPU time of the spans left in "other", by span name; sinks of disjoint tracks merge
-//   in order.
-// - build_run_report: `phases` is set when the input has spans (its spreads computed; spans
+// - RunReportSink is a SpanSink: the phase split (analysis/phases/phase_breakdown.hpp), the
+//   phase times per collective instance and rank (PhaseWaitSink) and the exclusive GPU time of
+//   the spans left in "other", by span name; sinks of disjoint tracks merge in order.
+// - build_run_report: `phases` and `waits` (analysis/sync/phase_wait.hpp) are set when the
+//   input has spans (the spreads computed; spans
 //   whose children overlap beyond their end are an "overlapping children" warning into
 //   `diagnostics`); `unassigned` lists the names with unassigned time, most first. Per
 //   communicator of the run (in run order): the cross-rank analysis — the ranks' GPU phase
@@ -26,6 +27,7 @@
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/sync/phase_wait.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
 
@@ -43,6 +45,7 @@ class RunReportSink : public SpanSink {
   void merge(RunReportSink&& other);
 
   PhaseBreakdownSink phases;
+  PhaseWaitSink waits;
   std::vector<std::int64_t> other_ns;  // by span base name
 
  private:
@@ -63,6 +66,7 @@ struct CommunicatorReport {
 struct RunReport {
   const Run* run = nullptr;
   std::optional<PhaseReport> phases;
+  std::optional<PhaseWaits> waits;         // with phases: waiting inside them
   std::vector<UnassignedTime> unassigned;  // most time first
   std::vector<CommunicatorReport> comms;
   std::vector<BandwidthRow> rows;

@@ -89,6 +89,25 @@ void proxy_bars(const RunCommunicator& comm, const std::string& of, std::vector<
   if (any_ring) out.emplace_back(std::move(ring));
 }
 
+// Waiting inside the phases, per rank and phase (analysis/sync/phase_wait.hpp).
+Table wait_table(const PhaseWaits& w) {
+  Table t;
+  t.table.title = "Waiting inside phases per rank";
+  t.table.columns = {"rank", "phase", "time (us)", "waiting (us)", "share"};
+  for (const auto& r : w.ranks) {
+    t.table.add_row({std::to_string(r.rank), r.phase, format_number(r.time_ns / 1e3),
+                     format_number(r.wait_ns / 1e3),
+                     fmt::format("{:.1f}%", r.time_ns > 0 ? 100.0 * static_cast<double>(r.wait_ns) /
+                                                                static_cast<double>(r.time_ns)
+                                                          : 0.0)});
+  }
+  t.note = fmt::format(
+      "Over {} instance(s) held by two or more ranks: a rank's time in the phase beyond the least "
+      "any rank spent in it at the same instance (docs/phases.md, \"Waiting inside phases\").",
+      w.instances);
+  return t;
+}
+
 Section phase_section(const RunReportInput& in) {
   Section phases{"phases", "Time per rank", {}};
   if (!in.report->phases) {
@@ -102,6 +121,9 @@ Section phase_section(const RunReportInput& in) {
     if (has_cpu_time(ranks)) {
       phases.blocks.emplace_back(
           phase_bars(*in.phases, ranks, false, "CPU time per rank by phase", "CPU span"));
+    }
+    if (in.report->waits && in.report->waits->instances > 0) {
+      phases.blocks.emplace_back(wait_table(*in.report->waits));
     }
   }
   const auto& comms = in.report->comms;

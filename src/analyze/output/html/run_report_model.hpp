@@ -5,7 +5,8 @@
 // - "findings": the findings of every communicator;
 // - "phases": GPU time per rank by phase (exclusive time of every span; "other" shown, the share
 //   the named phases explain in the note) and the same for CPU tracks when there are any (an
-//   input without spans says so in one paragraph); then per communicator its ranks' time by
+//   input without spans says so in one paragraph) and the waiting inside the phases per rank (a
+//   table, analysis/sync/phase_wait.hpp); then per communicator its ranks' time by
 //   collective and, for communicators of NCCL (with a hash), their NET proxy-step time by phase
 //   and the ring AllReduce split (a paragraph where there are no proxy steps);
 // - "bandwidth": bandwidth_blocks over the collective rows and switch points;
