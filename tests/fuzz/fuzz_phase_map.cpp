@@ -1,12 +1,12 @@
 // fuzz_phase_map.cpp — libFuzzer target for the `--phase-map FILE` path of the analysis commands:
 // the input is written to a file, read back with io::read_text_file (the 1 MiB limit of
-// load_dump), parsed with PhaseMap::parse, put in front of the built-in rules, and resolved with
-// assign_phases against every built-in event table.
-// Contract: never crashes, hangs or trips a sanitizer. A parsed map keeps one rule per non-blank,
-// non-comment line, each with non-empty, allowed fields; the resolution agrees with a second,
-// independent implementation here (first matching rule wins, '*' matches any run of characters,
-// `inherit` maps to kInheritPhase, no rule leaves the base inheriting); a failed parse names the
-// file and line. abort() otherwise.
+// read_phase_map_file in import/run_input.cpp), parsed with PhaseMap::parse, put in front of the
+// built-in rules, and resolved with assign_phases against every built-in event table. Contract:
+// never crashes, hangs or trips a sanitizer. A parsed map keeps one rule per non-blank, non-comment
+// line, each with non-empty, allowed fields; the resolution agrees with a second, independent
+// implementation here (first matching rule wins, '*' matches any run of characters, `inherit` maps
+// to kInheritPhase, no rule leaves the base inheriting); a failed parse names the file and line.
+// abort() otherwise.
 #include <unistd.h>
 
 #include <cstdint>
@@ -36,7 +36,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::size_t kPhaseMapLimit = std::size_t{1} << 20;  // load_dump's read limit
+constexpr std::size_t kPhaseMapLimit = std::size_t{1} << 20;  // read_phase_map_file's read limit
 
 void check(bool ok, const char* what) {
   if (ok) return;

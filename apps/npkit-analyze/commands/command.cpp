@@ -81,40 +81,6 @@ std::function<void(std::uint64_t, std::uint64_t)> terminal_progress(std::ostream
 
 }  // namespace
 
-Result<PhaseMap> read_user_phase_map(const CommonOptions& o) {
-  if (o.phase_map.empty()) return PhaseMap{};
-  auto text = io::read_text_file(o.phase_map, 1 << 20);
-  if (!text) return text.error();
-  return PhaseMap::parse(*text, o.phase_map);
-}
-
-Result<LoadedDump> load_dump(const CommonOptions& o, CliContext& context) {
-  LoadedDump loaded;
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
-  loaded.read.ranks = *filter;
-  LegacyDumpOptions options;
-  options.event_table = o.event_table;
-  options.cpu_record_size = o.cpu_record_size;
-  auto dump = open_legacy_dump(o.path, options, loaded.diagnostics);
-  if (!dump) return dump.error();
-  loaded.dump = std::move(*dump);
-  const auto& ranks = loaded.dump.layout.ranks;
-  if (std::none_of(ranks.begin(), ranks.end(),
-                   [&](const RankFiles& r) { return loaded.read.ranks.contains(r.rank); })) {
-    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
-                 std::to_string(ranks.front().rank) + ".." + std::to_string(ranks.back().rank) +
-                 ")"};
-  }
-  auto user = read_user_phase_map(o);
-  if (!user) return user.error();
-  loaded.phases = assign_phases(PhaseMap::builtin().with_user_rules(*user), loaded.dump.table);
-  if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
-    loaded.read.progress = terminal_progress(context.err);
-  }
-  return loaded;
-}
-
 Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext& context) {
   ImportOptions options;
   options.path = o.path;
@@ -130,31 +96,8 @@ Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext&
   return open_run_input(options);
 }
 
-unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& o) {
-  if (o.threads != 0) return std::min(o.threads, 64u);
-  constexpr std::uint64_t kSmallDump = 16ull << 20;
-  std::uint64_t bytes = 0;
-  for (const auto& r : loaded.dump.layout.ranks) {
-    for (const auto* files : {&r.gpu, &r.cpu}) {
-      for (const auto& f : *files) bytes += f.bytes;
-    }
-  }
-  if (bytes < kSmallDump) return 1;
-  return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
-}
-
-unsigned LegacySpanSource::threads(const CommonOptions& options) const {
-  return reader_threads(loaded_, options);
-}
-
-Status LegacySpanSource::read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const {
-  return read_legacy_spans_parallel(loaded_.dump, loaded_.phases, loaded_.read, sinks, diagnostics);
-}
-
 namespace {
 
-// Writes `path` through `write`: devices and pipes (/dev/null, a FIFO) in place, files through
-// a temporary beside them that replaces them only when every write succeeded.
 Status write_replacing(const std::string& path,
                        const std::function<Status(std::ostream& out)>& write) {
   const bool in_place = io::is_special_file(path);

@@ -1,4 +1,4 @@
-// command.hpp — what every subcommand shares: options, loading a dump, writing results.
+// command.hpp — what every subcommand shares: options, opening an input, writing results.
 // Contract: each subcommand file registers itself with register_<name>(app, context); its
 // callback stores the outcome (an exit code or an Error) in context.outcome. Loading applies
 // --event-table, --phase-map, --cpu-record-size and --ranks uniformly; output goes to -o FILE or
@@ -16,8 +16,6 @@
 #include <string>
 #include <vector>
 
-#include "analysis/phases/phase_breakdown.hpp"
-#include "import/legacy/legacy_dump.hpp"
 #include "import/legacy/span_reader.hpp"
 #include "import/run_input.hpp"
 #include "output/json_writer.hpp"
@@ -54,74 +52,9 @@ void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format 
 
 OutputFormat output_format(const CommonOptions& options);
 
-// The rules of --phase-map FILE (none without the option); an unreadable or malformed file is an
-// Error naming it and the line.
-Result<PhaseMap> read_user_phase_map(const CommonOptions& options);
-
-struct LoadedDump {
-  LegacyDump dump;
-  PhaseAssignment phases;
-  SpanReadOptions read;
-  Diagnostics diagnostics;
-};
-
-// Opens the dump and resolves the phase rules. When standard error is a terminal (and not
-// --quiet), reading reports its progress there.
-Result<LoadedDump> load_dump(const CommonOptions& options, CliContext& context);
-
 // Opens PATH as a RunInput (import/run_input.hpp) with the common options; reading reports its
 // progress on standard error when that is a terminal (and not --quiet).
 Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& options, CliContext& context);
-
-// How many threads read the dump: --threads, else one per core (at most 8), one below 16 MB.
-unsigned reader_threads(const LoadedDump& loaded, const CommonOptions& options);
-
-// Where the span analyses (the phase split of `report`, ...) get their spans: the record streams
-// of a legacy NPKit dump, or the event records of .npkt files. read() feeds `sinks` (one per
-// reader thread, threads() of them) in an order that does not depend on timing; merging them in
-// order gives the same result for any thread count.
-class SpanSource {
- public:
-  virtual ~SpanSource() = default;
-  virtual const PhaseAssignment& phases() const = 0;
-  virtual unsigned threads(const CommonOptions& options) const = 0;
-  virtual Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const = 0;
-};
-
-// A legacy dump's tracks, read on reader_threads() threads (import/legacy/span_reader.hpp).
-class LegacySpanSource : public SpanSource {
- public:
-  explicit LegacySpanSource(const LoadedDump& loaded) : loaded_(loaded) {}
-  const PhaseAssignment& phases() const override { return loaded_.phases; }
-  unsigned threads(const CommonOptions& options) const override;
-  Status read(const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics) const override;
-
- private:
-  const LoadedDump& loaded_;
-};
-
-// Reads `source` into source.threads() sinks (made by `make_sink`) and merges them in order into
-// the first, so the result does not depend on timing.
-template <typename Sink, typename MakeSink>
-Result<Sink> read_merged(const SpanSource& source, const CommonOptions& options,
-                         Diagnostics& diagnostics, MakeSink make_sink) {
-  const unsigned n = std::max(1u, source.threads(options));
-  std::vector<std::unique_ptr<Sink>> sinks;
-  std::vector<SpanSink*> raw;
-  for (unsigned i = 0; i < n; ++i) {
-    sinks.push_back(std::make_unique<Sink>(make_sink()));
-    raw.push_back(sinks.back().get());
-  }
-  NPKIT_TRY(source.read(raw, diagnostics));
-  for (unsigned i = 1; i < n; ++i) sinks[0]->merge(std::move(*sinks[i]));
-  return std::move(*sinks[0]);
-}
-
-// The same for a legacy dump, its warnings into loaded.diagnostics.
-template <typename Sink, typename MakeSink>
-Result<Sink> read_merged(LoadedDump& loaded, const CommonOptions& options, MakeSink make_sink) {
-  return read_merged<Sink>(LegacySpanSource(loaded), options, loaded.diagnostics, make_sink);
-}
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

@@ -2,26 +2,61 @@
 #include <memory>
 
 #include "commands/command.hpp"
-#include "commands/json_input.hpp"
 #include "commands/npkt_input.hpp"
+#include "import/chrome_json/chrome_input.hpp"
+#include "import/legacy/legacy_input.hpp"
 #include "output/chrome_trace_writer.hpp"
 
 namespace npkit::cli {
 namespace {
 
-Status write_trace(LoadedDump& loaded, const CommonOptions& o, const TraceOrigins& origins,
-                   std::ostream& out, const std::string& out_name, std::uint64_t& events) {
+// What the writer records of a trace of spans in otherData.
+TraceMetadata metadata_of(const CommonOptions& o, const RunInput& in) {
   TraceMetadata meta;
   meta.source = o.path;
-  meta.event_table = loaded.dump.table.label();
-  meta.cpu_record_size = loaded.dump.cpu_record_size;
-  meta.gpu_clock =
-      "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch (integer ns)";
-  ChromeTraceWriter writer(out, loaded.dump.table, loaded.phases, origins, meta);
-  NPKIT_TRY(read_legacy_spans(loaded.dump, loaded.phases, loaded.read, writer, loaded.diagnostics));
-  NPKIT_TRY(writer.finish(out_name));
-  events = writer.events_written();
-  return Ok{};
+  meta.event_table = in.event_table();
+  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&in)) {
+    meta.cpu_record_size = legacy->dump().cpu_record_size;
+    meta.gpu_clock =
+        "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch (integer "
+        "ns)";
+  } else if (const auto* chrome = dynamic_cast<const ChromeSpanInput*>(&in)) {
+    meta.cpu_record_size = chrome->tracks().cpu_record_size();
+    meta.gpu_clock = "times read from the Chrome trace JSON (microseconds, to the nearest ns)";
+  }
+  return meta;
+}
+
+// The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
+// origins (its warnings repeat pass 2's and are dropped); pass 2, on one reader, streams the
+// spans in track order into the writer.
+Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
+  auto first = open_input(o, context);
+  if (!first) return first.error();
+  if (!(*first)->has_spans()) {
+    return Error{o.path +
+                 " holds profiler-plugin events already in the Chrome trace format: open it in "
+                 "Perfetto as it is (trace converts NPKit and .npkt dumps and NPKit event traces)"};
+  }
+  Run unused;
+  auto origins = read_run<TraceOriginSink>(**first, unused, [] { return TraceOriginSink(); });
+  if (!origins) return origins.error();
+  const TraceMetadata meta = metadata_of(o, **first);
+  CommonOptions one = o;
+  one.threads = 1;
+  auto input = open_input(one, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  NPKIT_TRY(write_trace_output(
+      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
+        ChromeTraceWriter writer(out, in.span_names(), in.phases(), origins->origins(), meta);
+        auto run = in.read({&writer});
+        if (!run) return run.error();
+        NPKIT_TRY(writer.finish(name));
+        return writer.events_written();
+      }));
+  print_warnings(in.diagnostics(), o, context);
+  return 0;
 }
 
 Result<int> run_trace(const CommonOptions& o, CliContext& context) {
@@ -33,26 +68,10 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
   if (detected->kind == DetectedKind::kNpkt) return run_npkt_trace(o, context);
-  if (detected->kind == DetectedKind::kChromeTrace) return run_json_trace(o, context);
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
-  auto loaded = load_dump(o, context);
-  if (!loaded) return loaded.error();
-  // Pass 1, on all cores: the time origins. Its warnings repeat pass 2's, so they are dropped.
-  const Diagnostics opened = loaded->diagnostics;
-  auto origins = read_merged<TraceOriginSink>(*loaded, o, [] { return TraceOriginSink(); });
-  if (!origins) return origins.error();
-  loaded->diagnostics = opened;
-
-  NPKIT_TRY(write_trace_output(
-      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
-        std::uint64_t events = 0;
-        NPKIT_TRY(write_trace(*loaded, o, origins->origins(), out, name, events));
-        return events;
-      }));
-  print_warnings(loaded->diagnostics, o, context);
-  return 0;
+  return trace_spans(o, context);
 }
 
 }  // namespace

@@ -40,20 +40,15 @@ void TraceOriginSink::merge(const TraceOriginSink& other) {
   }
 }
 
-ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
+ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const std::vector<std::string>& base_names,
                                      const PhaseAssignment& phases, TraceOrigins origins,
                                      const TraceMetadata& metadata)
     : writer_(out),
-      table_(table),
+      names_(base_names),
       phases_(phases),
       origins_(std::move(origins)),
       cpu_record_size_(metadata.cpu_record_size) {
   if (origins_.host_ns == INT64_MAX) origins_.host_ns = 0;
-  for (const auto& name : table_.base_names()) {
-    std::string q;
-    append_json_string(q, name);
-    quoted_names_.push_back(std::move(q));
-  }
   for (const auto& name : phases_.phase_names) {
     std::string q;
     append_json_string(q, name);
@@ -79,6 +74,17 @@ ChromeTraceWriter::ChromeTraceWriter(std::ostream& out, const EventTable& table,
   buffer_ = "{\"displayTimeUnit\": \"ns\",\n\"otherData\": " + other + ",\n\"traceEvents\": [";
 }
 
+const std::string& ChromeTraceWriter::quoted_name(std::uint16_t base) {
+  // Readers may name spans as they go (a Chrome trace's names join its table while it is read).
+  while (quoted_names_.size() <= base) {
+    std::string q;
+    const std::size_t b = quoted_names_.size();
+    append_json_string(q, b < names_.size() ? names_[b] : "event " + std::to_string(b));
+    quoted_names_.push_back(std::move(q));
+  }
+  return quoted_names_[base];
+}
+
 void ChromeTraceWriter::flush_if_full() {
   if (buffer_.size() < kFlushBytes) return;
   writer_.submit(buffer_);
@@ -99,12 +105,23 @@ void ChromeTraceWriter::append_duration(std::int64_t ns) {
 }
 
 void ChromeTraceWriter::begin_track(const TrackFile& file, TimeDomain domain) {
-  domain_ = domain;
+  const auto& t = file.track;
+  domains_[{t.rank, static_cast<int>(t.kind), t.index}] = domain;
+  has_current_ = false;
+  switch_to(t);
+}
+
+void ChromeTraceWriter::switch_to(const TrackRef& t) {
+  if (has_current_ && current_ == t) return;
+  const auto it = domains_.find({t.rank, static_cast<int>(t.kind), t.index});
+  domain_ = it == domains_.end() ? TimeDomain::kHost : it->second;
   origin_ = origins_.host_ns;
-  if (domain == TimeDomain::kGpuCounter) {
-    auto it = origins_.gpu_counter_ns.find(file.track.rank);
-    origin_ = it == origins_.gpu_counter_ns.end() ? 0 : it->second;
+  if (domain_ == TimeDomain::kGpuCounter) {
+    auto gpu = origins_.gpu_counter_ns.find(t.rank);
+    origin_ = gpu == origins_.gpu_counter_ns.end() ? 0 : gpu->second;
   }
+  current_ = t;
+  has_current_ = true;
 }
 
 void ChromeTraceWriter::ensure_names(std::uint32_t pid, std::uint32_t tid, const TrackRef& t,
@@ -140,6 +157,7 @@ void ChromeTraceWriter::ensure_names(std::uint32_t pid, std::uint32_t tid, const
 }
 
 void ChromeTraceWriter::on_span(const Span& s) {
+  switch_to(s.track);
   const std::uint32_t pid =
       domain_ == TimeDomain::kHost ? s.track.rank : kGpuCounterPidBase + s.track.rank;
   const std::uint32_t tid = thread_id(s.track, s.lane);
@@ -148,7 +166,7 @@ void ChromeTraceWriter::on_span(const Span& s) {
   const std::int64_t dur = s.duration_ns();
   begin_event();
   buffer_.append(R"({"name":)"sv);
-  buffer_.append(quoted_names_[s.base]);
+  buffer_.append(quoted_name(s.base));
   buffer_.append(gpu ? R"(,"cat":"gpu,)"sv : R"(,"cat":"cpu,)"sv);
   buffer_.append(quoted_phases_[s.phase], 1, std::string::npos);
   buffer_.append(R"(,"ph":"X","pid":)"sv);
@@ -205,6 +223,7 @@ void ChromeTraceWriter::on_span(const Span& s) {
 }
 
 void ChromeTraceWriter::on_unmatched(const UnmatchedEvent& e) {
+  switch_to(e.track);
   const std::uint32_t pid =
       domain_ == TimeDomain::kHost ? e.track.rank : kGpuCounterPidBase + e.track.rank;
   const std::uint32_t tid = thread_id(e.track, 0);
@@ -212,7 +231,7 @@ void ChromeTraceWriter::on_unmatched(const UnmatchedEvent& e) {
   begin_event();
   buffer_.append(e.kind == EventKind::kEntry ? R"({"name":"unmatched ENTRY )"sv
                                              : R"({"name":"unmatched EXIT )"sv);
-  buffer_.append(quoted_names_[e.base], 1,
+  buffer_.append(quoted_name(e.base), 1,
                  std::string::npos);  // the name without its opening quote
   fmt::format_to(std::back_inserter(buffer_),
                  R"(,"cat":"unmatched","ph":"i","s":"t","pid":{},"tid":{},"ts":)", pid, tid);

@@ -8,8 +8,9 @@
 // the 2.20 port's sender/receiver/step), and the two record indices in the file. GPU buffers
 // without TIME_SYNC are put in a separate process per rank ("rank R (GPU clock)", pid 100000 + R)
 // with their own origin, because their times are not host times. Unmatched events become instant
-// events. The writer streams through a background thread (formatting overlaps writing): memory
-// stays constant however long the trace.
+// events. Tracks may interleave (a Chrome trace's do): each span takes the time domain its
+// track was begun with. The writer streams through a background thread (formatting overlaps
+// writing): memory stays constant however long the trace.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,7 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "import/legacy/span_reader.hpp"
@@ -53,8 +55,11 @@ class ChromeTraceWriter : public SpanSink {
  public:
   static constexpr std::uint32_t kGpuCounterPidBase = 100000;
 
-  ChromeTraceWriter(std::ostream& out, const EventTable& table, const PhaseAssignment& phases,
-                    TraceOrigins origins, const TraceMetadata& metadata);
+  // `base_names`: the span names by Span::base (RunInput::span_names(); it may grow while the
+  // input is read).
+  ChromeTraceWriter(std::ostream& out, const std::vector<std::string>& base_names,
+                    const PhaseAssignment& phases, TraceOrigins origins,
+                    const TraceMetadata& metadata);
 
   void begin_track(const TrackFile& file, TimeDomain domain) override;
   void on_span(const Span& span) override;
@@ -71,9 +76,13 @@ class ChromeTraceWriter : public SpanSink {
   void append_time(std::int64_t ns);
   void append_duration(std::int64_t ns);
   void begin_event();
+  // The span name of `base` as a JSON string.
+  const std::string& quoted_name(std::uint16_t base);
+  // Makes `track`'s time domain and origin current (tracks may interleave).
+  void switch_to(const TrackRef& track);
 
   io::BackgroundWriter writer_;
-  const EventTable& table_;
+  const std::vector<std::string>& names_;
   const PhaseAssignment& phases_;
   TraceOrigins origins_;
   std::vector<std::string> quoted_names_;
@@ -81,6 +90,9 @@ class ChromeTraceWriter : public SpanSink {
   std::string buffer_;
   std::set<std::uint64_t> named_threads_;
   std::set<std::uint32_t> named_processes_;
+  std::map<std::tuple<std::uint32_t, int, std::uint32_t>, TimeDomain> domains_;  // by track
+  TrackRef current_;
+  bool has_current_ = false;
   TimeDomain domain_ = TimeDomain::kHost;
   std::int64_t origin_ = 0;
   std::uint64_t events_ = 0;
