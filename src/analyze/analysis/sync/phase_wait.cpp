@@ -6,11 +6,21 @@
 
 namespace npkit {
 
+PhaseWaitSink::TrackState& PhaseWaitSink::state_of(const TrackRef& track) {
+  if (current_ != nullptr && current_track_ == track) return *current_;
+  current_ = &tracks_[{track.rank, track.index}];  // map nodes stay put
+  current_track_ = track;
+  if (current_->pending.empty()) current_->pending.assign(phases_.phase_names.size(), 0);
+  return *current_;
+}
+
 void PhaseWaitSink::on_span(const Span& span) {
-  if (span.track.kind != TrackKind::kGpu) return;
-  TrackState& t = tracks_[{span.track.rank, span.track.index}];
+  if (span.track.kind != TrackKind::kGpu || span.phase >= phases_.phase_names.size()) return;
+  TrackState& t = state_of(span.track);
   const std::int64_t own = std::max<std::int64_t>(0, sat_sub(span.duration_ns(), span.child_ns));
-  t.pending[span.phase] = sat_add(t.pending[span.phase], own);
+  std::int64_t& pending = t.pending[span.phase];
+  if (pending == 0 && own > 0) t.touched.push_back(span.phase);
+  pending = sat_add(pending, own);
   if (span.depth != 0) return;
   const bool collective = span.base < phases_.collective_of_base.size() &&
                           phases_.collective_of_base[span.base] != kNoCollective &&
@@ -18,9 +28,12 @@ void PhaseWaitSink::on_span(const Span& span) {
   if (collective) {
     const std::uint64_t m = t.count[{span.base, span.entry_size}]++;
     auto& phases = instances_[{span.base, span.entry_size, m}][span.track.rank];
-    for (const auto& [phase, ns] : t.pending) phases[phase] = sat_add(phases[phase], ns);
+    for (const std::uint16_t phase : t.touched) {
+      phases[phase] = sat_add(phases[phase], t.pending[phase]);
+    }
   }
-  t.pending.clear();
+  for (const std::uint16_t phase : t.touched) t.pending[phase] = 0;
+  t.touched.clear();
 }
 
 void PhaseWaitSink::merge(PhaseWaitSink&& other) {

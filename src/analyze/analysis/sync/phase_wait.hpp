@@ -43,11 +43,16 @@ class PhaseWaitSink : public SpanSink {
 
  private:
   struct TrackState {
-    std::map<std::uint16_t, std::int64_t> pending;  // phase -> ns, of the open top-level span
+    std::vector<std::int64_t> pending;   // by phase id: ns under the open top-level span
+    std::vector<std::uint16_t> touched;  // the phases with pending time
     std::map<std::pair<std::uint16_t, std::uint32_t>, std::uint64_t> count;  // (base, size)
   };
+  TrackState& state_of(const TrackRef& track);
+
   const PhaseAssignment& phases_;
   std::map<std::tuple<std::uint32_t, std::uint32_t>, TrackState> tracks_;  // (rank, index)
+  TrackState* current_ = nullptr;  // the last span's track (spans of a track mostly run together)
+  TrackRef current_track_;
   Instances instances_;
 };
 
