@@ -1,14 +1,45 @@
-// `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON for Perfetto / chrome://tracing.
+// `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON for Perfetto / chrome://tracing,
+// of any input: the spans of legacy dumps and Chrome traces of spans, the profiler events and
+// event records of .npkt files.
+#include <algorithm>
 #include <memory>
 
 #include "commands/command.hpp"
-#include "commands/npkt_input.hpp"
 #include "import/chrome_json/chrome_input.hpp"
 #include "import/legacy/legacy_input.hpp"
+#include "import/npkt/npkt_input.hpp"
 #include "output/chrome_trace_writer.hpp"
+#include "output/profiler_trace_writer.hpp"
 
 namespace npkit::cli {
 namespace {
+
+// .npkt files: one process per (communicator, rank), in communicator then rank order, files
+// outside any communicator (rank -1) last; event-record streams are threads of their file's
+// process (output/profiler_trace_writer.hpp).
+Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  const auto& npkt = dynamic_cast<NpktInput&>(**input);
+  const LoadedCaptures& loaded = npkt.captures();
+  std::vector<const RankCapture*> captures;
+  for (const auto& comm : loaded.comms) {
+    captures.insert(captures.end(), comm.ranks.begin(), comm.ranks.end());
+  }
+  for (const auto& f : loaded.files) {
+    if (std::find(captures.begin(), captures.end(), f.get()) == captures.end()) {
+      captures.push_back(f.get());
+    }
+  }
+  NPKIT_TRY(write_trace_output(
+      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
+        auto written = write_profiler_trace(captures, loaded.events, o.path, out, name);
+        if (!written) return written.error();
+        return written->events;
+      }));
+  print_warnings((*input)->diagnostics(), o, context);
+  return 0;
+}
 
 // What the writer records of a trace of spans in otherData.
 TraceMetadata metadata_of(const CommonOptions& o, const RunInput& in) {
@@ -67,7 +98,7 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
   }
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
-  if (detected->kind == DetectedKind::kNpkt) return run_npkt_trace(o, context);
+  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, context);
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
