@@ -1,6 +1,7 @@
-// NpktInput::facts: what a report's header says of .npkt files — files, hosts, GPUs, NCCL and
-// profiler API, capture settings and records, the GPU-to-host clocks, capture time and the
-// NCCL_* environment (the first file's, and which variables differ between files).
+// NpktInput::facts: what a report's header says of .npkt files — files, hosts, GPUs, NCCL (and,
+// with profiler events, the profiler API, capture settings and records), the event records'
+// streams, the GPU-to-host clocks, capture time and the NCCL_* environment (the first file's, and
+// which variables differ between files).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -101,9 +102,18 @@ std::vector<InputFact> NpktInput::facts() const {
                                       files.size(), profiler_files, loaded_.events.files.size())});
   out.push_back({"hosts", distinct(files, "hostname")});
   out.push_back({"GPUs", distinct(files, "gpu.name")});
-  out.push_back({"NCCL", distinct(files, "nccl.version") + "; profiler API " + api});
-  out.push_back({"capture", fmt::format("events {}; {} record(s), {} dropped",
-                                        distinct(files, "capture.events"), written, dropped)});
+  if (profiler_files > 0) {
+    out.push_back({"NCCL", distinct(files, "nccl.version") + "; profiler API " + api});
+    out.push_back({"capture", fmt::format("events {}; {} record(s), {} dropped",
+                                          distinct(files, "capture.events"), written, dropped)});
+  } else {
+    out.push_back({"NCCL", distinct(files, "nccl.version")});
+  }
+  if (!loaded_.events.empty()) {
+    out.push_back(
+        {"event records", fmt::format("{} stream(s) in {} file(s)", loaded_.events.stream_count(),
+                                      loaded_.events.files.size())});
+  }
   out.push_back({"GPU clocks", clocks(files)});
   if (start > 0 && end >= start) {
     out.push_back({"capture time", fmt::format("{}, {:.3f} ms", utc(start),
