@@ -42,10 +42,7 @@ std::map<std::pair<std::int32_t, std::string>, RankCollective> rank_collectives(
   std::map<std::pair<std::int32_t, std::string>, RankCollective> out;
   for (const auto& inst : comm.instances) {
     for (const auto& m : inst.members) {
-      // A Send/Recv pair is a Send on its sender and a Recv on its receiver.
-      const std::string name =
-          !inst.is_pair() ? inst.func : (m.rank == inst.sender ? "Send" : "Recv");
-      RankCollective& c = out[{m.rank, name}];
+      RankCollective& c = out[{m.rank, inst.op_on(m.rank)}];
       ++c.instances;
       if (m.timed) c.times.push_back(static_cast<double>(m.duration_ns()));
     }

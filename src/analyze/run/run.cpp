@@ -9,6 +9,11 @@ std::size_t RunInstance::timed_members() const {
       std::count_if(members.begin(), members.end(), [](const RunMember& m) { return m.timed; }));
 }
 
+std::string RunInstance::op_on(std::int32_t rank) const {
+  if (!is_pair()) return func;
+  return rank == sender ? "Send" : "Recv";
+}
+
 bool RunCommunicator::hosts_known() const {
   return !ranks.empty() &&
          std::all_of(ranks.begin(), ranks.end(), [](const RunRank& r) { return !r.host.empty(); });

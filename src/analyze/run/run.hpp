@@ -80,6 +80,9 @@ struct RunInstance {
 
   bool is_pair() const { return sender >= 0; }
   std::size_t timed_members() const;
+  // What the instance is on `rank`: func, or for a Send/Recv pair "Send" on its sender and
+  // "Recv" on its receiver.
+  std::string op_on(std::int32_t rank) const;
 };
 
 struct RunCommunicator {

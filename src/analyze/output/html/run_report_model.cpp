@@ -32,8 +32,7 @@ void collective_bars(const RunCommunicator& comm, const std::string& of, std::ve
   for (const auto& inst : comm.instances) {
     for (const auto& m : inst.members) {
       if (!m.timed) continue;
-      const std::string name =
-          !inst.is_pair() ? inst.func : (m.rank == inst.sender ? "Send" : "Recv");
+      const std::string name = inst.op_on(m.rank);
       if (std::find(funcs.segments.begin(), funcs.segments.end(), name) == funcs.segments.end()) {
         funcs.segments.push_back(name);
       }

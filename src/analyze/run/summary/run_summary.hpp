@@ -13,7 +13,7 @@
 //   ns, the reference the share is of (GPU collective time, CPU span time, proxy step time), the
 //   span or step count and, for "spans", each span's exclusive time.
 // - Sync rows are keyed by (nranks, rank): per collective instance timed on at least two ranks,
-//   the rank's GPU start minus the earliest (analysis/join/arrival_skew.hpp's definition), and how
+//   the rank's GPU start minus the earliest (analysis/summary/summarize_run.hpp), and how
 //   often it started last.
 // - Config: value sets (NCCL versions, each NCCL_*/NPKIT_* variable's values, GPUs, hosts,
 //   capture settings, input formats) and the ranks seen per communicator.

@@ -11,8 +11,9 @@
 #include <map>
 #include <set>
 
-#include "analysis/join/arrival_skew.hpp"
+#include "analysis/summary/summarize_run.hpp"
 #include "import/npkt/communicator_join.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "support/npkt_writer.hpp"
 #include "support/test_data.hpp"
@@ -308,12 +309,17 @@ TEST_CASE("real recordings: collectives, AlltoAll groups and joins of NCCL 2.28.
   std::uint64_t colls = 0;
   for (const auto& [func, n] : recorded.at({"caea792a30b0954f", 0}).colls_by_func) colls += n;
   CHECK(first.instances.size() == colls + 4 + 1);
-  // Arrival skew compares the collective instances with GPU spans on both ranks.
+  // The summary's sync rows compare the collective instances with GPU spans on both ranks.
   std::uint64_t both_timed = 0;
   for (const auto& inst : first.instances) {
     if (inst.is_pair()) continue;
     both_timed += std::all_of(inst.members.begin(), inst.members.end(),
                               [](const auto& m) { return m.op->has_gpu_span; });
   }
-  CHECK(npkit::arrival_skew(first).instances_compared == both_timed);
+  const npkit::Run run = npkit::npkt_run("", {first});
+  const npkit::PhaseAssignment phases =
+      npkit::assign_phases(npkit::PhaseMap{}, npkit::EventTable{});
+  const npkit::RunSummary summary = npkit::summarize_run(run, npkit::SummarySpanSink(phases));
+  REQUIRE_FALSE(summary.sync.empty());
+  for (const auto& s : summary.sync) CHECK(s.instances == both_timed);
 }

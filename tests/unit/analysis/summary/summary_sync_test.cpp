@@ -1,20 +1,22 @@
-// Arrival skew per rank: GPU start minus the earliest rank's, per instance.
-#include "analysis/join/arrival_skew.hpp"
-
+// The sync rows of a summary (analysis/summary/summarize_run.hpp): per rank, its GPU start minus
+// the earliest rank's, per instance timed on two or more ranks, and how often it started last.
 #include <catch2/catch.hpp>
 
+#include "analysis/summary/summarize_run.hpp"
+#include "import/npkt/npkt_run.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
 
 using npkit::test::captures_from_spec;
 using npkit::test::pointers;
 
-TEST_CASE("arrival skew: medians, maxima, arrived last, straggler order", "[npkt][join]") {
+TEST_CASE("summary sync rows: skews, maxima and arrived last of a hand-made capture",
+          "[summary][join]") {
   // GPU starts (host = gpu, offset 0), three instances:
   //   seq 0: r0 1000, r1 1500, r2 1200 -> skews 0, 500, 200; last r1
   //   seq 1: r0 3000, r1 3100, r2 3600 -> 0, 100, 600; last r2
   //   seq 2: r0 5000, r1 5400, r2 5400 -> 0, 400, 400; last r1 and r2 (tie)
   // r0 {0,0,0}: median 0, max 0, last 0; r1 {500,100,400}: median 400, max 500, last 2;
-  // r2 {200,600,400}: median 400, max 600, last 2 -> order r2 (max 600), r1, r0.
+  // r2 {200,600,400}: median 400, max 600, last 2.
   // seq 3 has a span on rank 0 only: not compared. The proxy notices each start and stop as it
   // happens (KernelCh host time = GPU time).
   auto rank = [](int r, long a, long b, long c) {
@@ -39,16 +41,19 @@ TEST_CASE("arrival skew: medians, maxima, arrived last, straggler order", "[npkt
                                            rank(2, 1200, 3600, 5400));
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto skew = npkit::arrival_skew(comms[0]);
-  CHECK(skew.instances_compared == 3);
-  REQUIRE(skew.ranks.size() == 3);
-  CHECK(skew.ranks[0].median_ns == 0.0);
-  CHECK(skew.ranks[0].arrived_last == 0);
-  CHECK(skew.ranks[1].median_ns == 400.0);
-  CHECK(skew.ranks[1].max_ns == 500);
-  CHECK(skew.ranks[1].arrived_last == 2);
-  CHECK(skew.ranks[2].median_ns == 400.0);
-  CHECK(skew.ranks[2].max_ns == 600);
-  CHECK(skew.ranks[2].arrived_last == 2);
-  CHECK(skew.straggler_order == std::vector<std::int32_t>{2, 1, 0});
+  const npkit::Run run = npkit::npkt_run("", comms);
+  const npkit::PhaseAssignment phases =
+      npkit::assign_phases(npkit::PhaseMap{}, npkit::EventTable{});
+  const npkit::RunSummary summary = npkit::summarize_run(run, npkit::SummarySpanSink(phases));
+  const auto& sync = summary.sync;
+  REQUIRE(sync.size() == 3);
+  for (const auto& s : sync) CHECK(s.instances == 3);
+  CHECK(sync[0].skew_ns.median() == 0.0);
+  CHECK(sync[0].arrived_last == 0);
+  CHECK(sync[1].skew_ns.median() == 400.0);
+  CHECK(sync[1].skew_ns.max() == 500);
+  CHECK(sync[1].arrived_last == 2);
+  CHECK(sync[2].skew_ns.median() == 400.0);
+  CHECK(sync[2].skew_ns.max() == 600);
+  CHECK(sync[2].arrived_last == 2);
 }
