@@ -53,11 +53,21 @@ TextTable rows_table(const RunComparison& c) {
                         ? fmt::format("{:+.1f}%", 100.0 * (best.time_ns / first.time_ns - 1))
                         : "-");
     } else {
-      row.insert(row.end(), {"-", "-", "-"});
+      row.insert(row.end(), {r.unranked.empty() ? "-" : "not ranked", "-", "-"});
     }
     t.add_row(std::move(row));
   }
   return t;
+}
+
+// One line per size group left unranked, saying why.
+void render_unranked(const RunComparison& c, OutputFormat format, std::string& out) {
+  for (const auto& r : c.rows) {
+    if (r.unranked.empty()) continue;
+    render_line(fmt::format("Not ranked: {} {} B on {} ranks: {}", r.collective,
+                            size_label(r.size_bytes, r.size_kind), r.nranks, r.unranked),
+                format, out);
+  }
 }
 
 void write_json(const RunComparison& c, std::string& out) {
@@ -87,6 +97,7 @@ void write_json(const RunComparison& c, std::string& out) {
     w.field("size_bytes", r.size_bytes);
     w.field("size_kind", size_kind_name(r.size_kind));
     if (r.best) w.field("best_run", static_cast<std::uint64_t>(*r.best));
+    if (!r.unranked.empty()) w.field("unranked", r.unranked);
     w.key("runs");
     w.begin_array();
     for (const auto& cell : r.runs) {
@@ -134,6 +145,7 @@ Result<int> run_compare(const CompareOptions& o, CliContext& context) {
         "Time: each rank's median GPU time per iteration, mean over ranks (as in bandwidth); "
         "best = lowest time; vs [1] = best against run [1]";
     render_table(rows_t, format, text);
+    render_unranked(c, format, text);
   }
   NPKIT_TRY(write_output(o.common, text, context));
   return 0;

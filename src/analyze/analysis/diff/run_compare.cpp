@@ -89,6 +89,12 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
       if (cell.count == 0) continue;
       if (!row.best || cell.time_ns < row.runs[*row.best].time_ns) row.best = i;
     }
+    for (std::size_t i = 0; i < row.runs.size() && row.best; ++i) {
+      if (row.runs[i].count > 0) continue;
+      row.unranked = fmt::format("run [{}] {}", i + 1,
+                                 row.runs[i].present ? "has no timed instance" : "lacks the size");
+      row.best.reset();
+    }
     if (row.best) ++c.wins[*row.best];
     c.rows.push_back(std::move(row));
   }

@@ -5,7 +5,9 @@
 //   (each rank's median GPU time, mean over ranks), busbw at that time, its choices (most
 //   instances first, "+"-joined).
 // - best = the run with the lowest time (the first on a tie); every other cell's change is
-//   relative to it. Runs without the group have an empty cell.
+//   relative to it. Runs without the group have an empty cell. A group that some run lacks, or
+//   holds without a timed instance, has no best (`unranked` says which run and why): a time
+//   cannot win against a missing one.
 // - Settings: the configuration keys whose values differ between runs (config_diff.hpp's
 //   comparison of run 0 with each other run), with each run's value; only cause candidates
 //   (not hosts, not paths such as dump directories).
@@ -36,6 +38,7 @@ struct CompareRow {
   SizeKind size_kind = SizeKind::kExact;
   std::vector<CompareCell> runs;  // parallel to the runs
   std::optional<std::size_t> best;
+  std::string unranked;  // why no run is best ("" when one is, or no run has a time)
 };
 
 struct RunSetting {
