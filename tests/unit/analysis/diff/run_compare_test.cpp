@@ -27,8 +27,8 @@ TEST_CASE("compare: a time never wins against a missing one", "[compare]") {
   npkit::CollectiveRow untimed = synthetic_row("AllReduce", 16384, "RING", "LL", {{}, {}});
   untimed.instances = 3;
   untimed.untimed_instances = 3;
-  const auto ll = run("ll", {synthetic_row("AllReduce", 4096, "RING", "LL", {{10000}, {10000}}),
-                             untimed});
+  const auto ll =
+      run("ll", {synthetic_row("AllReduce", 4096, "RING", "LL", {{10000}, {10000}}), untimed});
   const auto simple =
       run("simple", {synthetic_row("AllReduce", 4096, "RING", "SIMPLE", {{12000}, {12000}}),
                      synthetic_row("AllReduce", 16384, "RING", "SIMPLE", {{17000}, {17000}}),
