@@ -5,8 +5,6 @@
 #include <memory>
 
 #include "commands/command.hpp"
-#include "import/chrome_json/chrome_input.hpp"
-#include "import/legacy/legacy_input.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/chrome_trace_writer.hpp"
 #include "output/profiler_trace_writer.hpp"
@@ -41,23 +39,6 @@ Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
   return 0;
 }
 
-// What the writer records of a trace of spans in otherData.
-TraceMetadata metadata_of(const CommonOptions& o, const RunInput& in) {
-  TraceMetadata meta;
-  meta.source = o.path;
-  meta.event_table = in.event_table();
-  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&in)) {
-    meta.cpu_record_size = legacy->dump().cpu_record_size;
-    meta.gpu_clock =
-        "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch (integer "
-        "ns)";
-  } else if (const auto* chrome = dynamic_cast<const ChromeSpanInput*>(&in)) {
-    meta.cpu_record_size = chrome->tracks().cpu_record_size();
-    meta.gpu_clock = "times read from the Chrome trace JSON (microseconds, to the nearest ns)";
-  }
-  return meta;
-}
-
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
 // origins (its warnings repeat pass 2's and are dropped); pass 2, on one reader, streams the
 // spans in track order into the writer.
@@ -72,7 +53,8 @@ Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
   Run unused;
   auto origins = read_run<TraceOriginSink>(**first, unused, [] { return TraceOriginSink(); });
   if (!origins) return origins.error();
-  const TraceMetadata meta = metadata_of(o, **first);
+  const TraceMetadata meta{o.path, (*first)->event_table(), (*first)->span_clock(),
+                           (*first)->cpu_record_size()};
   CommonOptions one = o;
   one.threads = 1;
   auto input = open_input(one, context);

@@ -71,6 +71,10 @@ class RunInput {
   virtual unsigned threads() const = 0;
   // Whether read() streams any span (a capture of profiler events alone has none).
   virtual bool has_spans() const = 0;
+  // How span times were put on integer ns, for a trace's metadata ("" where there are no spans).
+  virtual std::string span_clock() const { return ""; }
+  // The CPU record size spans were read from (16, or the NCCL 2.20 port's 18/22 bytes).
+  virtual unsigned cpu_record_size() const { return 16; }
   // What the input is, a line each (format, files, event table, clocks, hosts), for the headers
   // of reports; known once the input is open.
   virtual std::vector<InputFact> facts() const = 0;

@@ -1,4 +1,5 @@
 #include "output/render.hpp"
+#include "util/utc_time.hpp"
 
 #include <fmt/format.h>
 
@@ -78,12 +79,7 @@ std::string describe_time(std::int64_t ns) {
   constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
   if (ns < kYear2001)
     return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
-  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return fmt::format("{}.{:09} UTC", buf, ns % 1000000000);
+  return fmt::format("{}.{:09} UTC", utc_seconds(ns), ns % 1000000000);
 }
 
 std::string us(double ns) {

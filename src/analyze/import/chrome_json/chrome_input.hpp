@@ -43,6 +43,11 @@ class ChromeSpanInput : public RunInput {
   bool has_spans() const override { return true; }
   unsigned threads() const override { return 1; }
   std::vector<InputFact> facts() const override;
+  std::string span_clock() const override {
+    return "times read from the Chrome trace JSON (microseconds, to the nearest ns)";
+  }
+  // Known once the trace was read.
+  unsigned cpu_record_size() const override { return tracks_.cpu_record_size(); }
   Result<Run> read(const std::vector<SpanSink*>& sinks) override;
   const ingest::JsonSpanInput& spans() const { return input_; }
   const ingest::TrackBook& tracks() const { return tracks_; }

@@ -27,6 +27,11 @@ class LegacyInput : public RunInput {
   bool has_spans() const override { return true; }
   unsigned threads() const override { return threads_; }
   std::vector<InputFact> facts() const override;
+  std::string span_clock() const override {
+    return "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch "
+           "(integer ns)";
+  }
+  unsigned cpu_record_size() const override { return dump_.cpu_record_size; }
   Result<Run> read(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
 

@@ -5,11 +5,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <ctime>
 #include <map>
 #include <set>
 
 #include "import/npkt/npkt_input.hpp"
+#include "util/utc_time.hpp"
 
 namespace npkit {
 namespace {
@@ -34,12 +34,7 @@ std::string distinct(const Files& files, const char* key) {
 }
 
 std::string utc(std::int64_t ns) {
-  const std::time_t secs = static_cast<std::time_t>(ns / 1000000000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return fmt::format("{}.{:03} UTC", buf, (ns % 1000000000) / 1000000);
+  return fmt::format("{}.{:03} UTC", utc_seconds(ns), (ns % 1000000000) / 1000000);
 }
 
 std::string clocks(const Files& files) {

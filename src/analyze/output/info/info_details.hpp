@@ -2,9 +2,11 @@
 // shows (output/info/info_output.hpp): one text, JSON and CSV writer per kind.
 // Contract: *_info_text appends the kind's own lines and tables; *_info_json writes the fields
 // of the "details" object into the object `w` has open; *_info_csv is the kind's table (per rank
-// or per file) in machine units.
+// or per file) in machine units. info_details picks the input kind's writers once (empty where a
+// kind has none); they refer to `input` and `spans`, which must outlive them.
 #pragma once
 
+#include <functional>
 #include <string>
 
 #include "analysis/inventory/dump_inventory.hpp"
@@ -31,5 +33,13 @@ void chrome_profiler_info_text(const ChromeProfilerInput& input, OutputFormat fo
                                std::string& out);
 void chrome_profiler_info_json(const ChromeProfilerInput& input, JsonWriter& w);
 TextTable chrome_profiler_info_csv(const ChromeProfilerInput& input);
+
+struct InfoDetails {
+  std::function<void(OutputFormat, std::string&)> text;
+  std::function<void(JsonWriter&)> json;
+  std::function<TextTable()> csv;
+};
+
+InfoDetails info_details(const RunInput& input, const InventorySink& spans);
 
 }  // namespace npkit

@@ -188,14 +188,8 @@ void render_info(const std::string& path, const RunInput& input, const Run& run,
   if (format != OutputFormat::kMarkdown) out += "\n";
   render_communicators(run, format, out);
   if (format != OutputFormat::kMarkdown) out += "\n";
-  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&input)) {
-    legacy_info_text(*legacy, spans, format, out);
-    if (format != OutputFormat::kMarkdown) out += "\n";
-  } else if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
-    npkt_info_text(*npkt, format, out);
-    if (format != OutputFormat::kMarkdown) out += "\n";
-  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
-    chrome_profiler_info_text(*profiler, format, out);
+  if (const InfoDetails details = info_details(input, spans); details.text) {
+    details.text(format, out);
     if (format != OutputFormat::kMarkdown) out += "\n";
   }
   if (input.has_spans()) {
@@ -206,13 +200,8 @@ void render_info(const std::string& path, const RunInput& input, const Run& run,
 }
 
 void render_info_csv(const RunInput& input, const InventorySink& spans, std::string& out) {
-  if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
-    render_csv(npkt_info_csv(*npkt), out);
-  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
-    render_csv(chrome_profiler_info_csv(*profiler), out);
-  } else {
-    render_csv(span_table(spans, true), out);
-  }
+  const InfoDetails details = info_details(input, spans);
+  render_csv(details.csv ? details.csv() : span_table(spans, true), out);
 }
 
 void write_info_json(const std::string& path, RunInput& input, const Run& run,
@@ -237,15 +226,7 @@ void write_info_json(const std::string& path, RunInput& input, const Run& run,
   if (input.has_spans()) write_spans_json(spans, w);
   w.key("details");
   w.begin_object();
-  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&input)) {
-    legacy_info_json(*legacy, spans, w);
-  } else if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
-    npkt_info_json(*npkt, w);
-  } else if (const auto* chrome = dynamic_cast<const ChromeSpanInput*>(&input)) {
-    chrome_span_info_json(*chrome, w);
-  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
-    chrome_profiler_info_json(*profiler, w);
-  }
+  if (const InfoDetails details = info_details(input, spans); details.json) details.json(w);
   w.end_object();
   write_warnings_json(w, input.diagnostics());
   w.end_object();
