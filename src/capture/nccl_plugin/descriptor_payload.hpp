@@ -5,7 +5,8 @@
 // - start_request_from() fills *out from `descr` and returns false for a type value that is not
 //   exactly one known event bit (nothing is recorded for it). Strings (func, datatype, algo,
 //   proto) become process-wide string ids; pointers that are not strings (streams) are kept as
-//   numbers. `own_pid` decides PXN: a ProxyOp whose pid differs is marked foreign.
+//   numbers. `own_pid` decides PXN: a ProxyOp whose pid differs is marked foreign (one whose pid
+//   is ours is still checked by the recorder: pids repeat across PID namespaces).
 // - The descriptor is only read, never its pointers (parentObj, buffers, streams, net data).
 // - v4 descriptors have no API events and no trustworthy p2p.nChannels (NCCL's v4 adapter does
 //   not copy it): their P2p payload has n_channels 0.

@@ -11,7 +11,9 @@
 //   a communicator whose capture is disabled leaves it alone).
 //   NCCL also emits the ancestors of the selected events (e.g. GroupApi and CollApi for Coll);
 //   they are recorded like any other event: a record is cheap and keeps every parent link.
-// - start_event(): *handle = the recorder's handle, or NULL (NULL context, unknown type, closed).
+// - start_event(): *handle = the recorder's handle: an event's, a dropped one (proxy events that
+//   record nothing), or NULL (NULL context, unknown type, other events that record nothing).
+//   `context` is passed on unread: under PXN it may be another process's (event_recorder.hpp).
 // - stop_event()/record_event_state(): ignore handles that are not this plugin's; the state value
 //   is read from the args member of the event's type (ProxyCtrl: appendedProxyOps, others: the
 //   8-byte member), 0 with has_args 0 when args are NULL.
@@ -51,8 +53,7 @@ nccl_abi::ncclResult_t start_event(void* context, void** handle, const Descr* de
   if (context == nullptr || descr == nullptr) return nccl_abi::ncclSuccess;
   StartRequest request;
   if (!start_request_from(*descr, own_pid(), &request)) return nccl_abi::ncclSuccess;
-  *handle =
-      record_start(process_context_registry(), static_cast<CaptureContext*>(context), request);
+  *handle = record_start(process_context_registry(), context, request);
   return nccl_abi::ncclSuccess;
 }
 

@@ -1,5 +1,7 @@
 #include "recorder/context_registry.hpp"
 
+#include <algorithm>
+
 namespace npkit::capture {
 namespace {
 
@@ -20,6 +22,17 @@ bool ContextRegistry::set_detached(CaptureContext* context) noexcept {
   CaptureContext* expected = nullptr;
   return slots_[kDetachedSlot].compare_exchange_strong(expected, context,
                                                        std::memory_order_acq_rel);
+}
+
+CaptureContext* ContextRegistry::find(const void* context, uint16_t hint) const noexcept {
+  if (context == nullptr) return nullptr;
+  if (hint != kDetachedSlot && at(hint) == context) return at(hint);
+  const uint32_t end = std::min(added_.load(std::memory_order_acquire) + 1, kSlots);
+  for (uint32_t slot = 1; slot < end; ++slot) {
+    CaptureContext* candidate = at(static_cast<uint16_t>(slot));
+    if (candidate == context) return candidate;
+  }
+  return nullptr;
 }
 
 std::vector<CaptureContext*> ContextRegistry::all() const {

@@ -8,6 +8,10 @@
 //   reach a newer communicator's records.
 // - add()/set_detached() publish a fully built context with release order; at() is one acquire
 //   load (event path) and is NULL for a slot never filled.
+// - find() tells whether an address NCCL passed as a context is one of this registry's
+//   communicator contexts by comparing addresses only, never reading through it (under PXN it
+//   may be another process's pointer). Event path: lock-free, one load when `hint` (a slot from
+//   a handle) matches, otherwise one per communicator slot filled so far.
 // - Contexts are owned by the registry forever (never freed, see capture_context.hpp).
 // - Constant-initialised and trivially destructible: safe to use during process exit.
 #pragma once
@@ -37,6 +41,9 @@ class ContextRegistry {
   CaptureContext* at(uint16_t slot) const noexcept {
     return slots_[slot].load(std::memory_order_acquire);
   }
+  // The communicator context at address `context` (slot `hint` tried first), or NULL; the
+  // detached context is never NCCL's context and is not searched.
+  CaptureContext* find(const void* context, uint16_t hint) const noexcept;
   // Every published context, in slot order (the detached one first when present).
   std::vector<CaptureContext*> all() const;
 

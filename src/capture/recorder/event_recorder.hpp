@@ -3,22 +3,39 @@
 // Contract:
 // - No lock, no allocation, no system call (the thread's first callback excepted, see
 //   thread_registry.hpp); safe to call concurrently from any number of threads.
-// - record_start() with a NULL context (capture disabled for that communicator) records nothing
-//   and returns NULL. Otherwise it stamps the host clock first, resolves the parent handle, appends
-//   a start record (RecordBuffer protocol) and returns the event's handle (event_handle.hpp).
-//   Parent resolution: NULL -> kStartParentNull; a handle of the same context -> parent_id; a
-//   handle of another communicator -> kStartParentOtherComm (parent_id 0); anything else ->
-//   kStartParentUnknown. A start whose `foreign` flag is set (a ProxyOp created by another process
-//   under PXN) or whose parent belongs to the detached context goes to the detached context
-//   (ContextRegistry::kDetachedSlot) with kStartParentForeign (foreign ops) or its parent id
-//   (their descendants); `context` is not dereferenced then, since it may be another process's
-//   pointer. The returned handle is also NULL when there is no detached context, when the target
-//   was already dumped (the callback only counts in events_after_dump), or when the context's event
-//   ids are exhausted (more than kMaxEventId callbacks); a start dropped because the buffer is
-//   full still gets a valid handle, so its children keep their parent link.
-// - record_stop()/record_state() ignore handles that are not ours or name no context; otherwise
-//   they append a stop record, or a state record whose word is the state number and whose
-//   payload is format::StatePayload{value, has_args}. A second stop of an event is recorded too.
+// - record_start() with a NULL context (capture disabled for that communicator, here or in the
+//   process that created a PXN op) records nothing and returns NULL. Otherwise it stamps the host
+//   clock first, picks the target context and parent link, appends a start record (RecordBuffer
+//   protocol) and returns the event's handle (event_handle.hpp).
+// - `context` is read only for events NCCL starts with this process's context: API, Group, Coll,
+//   P2p and KernelLaunch (user threads), ProxyCtrl and KernelCh (this process's own proxy
+//   connection). Events of the proxy thread may carry another process's context (PXN):
+//   * ProxyOp is recorded in `context` only when its pid is ours and `context` is one of our
+//     communicator contexts (ContextRegistry::find compares addresses: pids repeat across PID
+//     namespaces). Otherwise it goes to the detached context (ContextRegistry::kDetachedSlot)
+//     with kStartParentForeign (| kStartParentNull for a NULL parentObj), parentObj unread.
+//   * ProxyStep and NetPlugin go where their parent handle is (registry.at(its slot)), linked to
+//     its id; `context` is not used at all. A NULL parent, or one that is not a handle of ours,
+//     goes to the detached context with kStartParentNull / kStartParentUnknown: the record is
+//     kept, and its process is unknown.
+//   Others resolve their parent as: NULL -> kStartParentNull; a handle of the same context ->
+//   parent_id; a handle of the detached context -> the detached context, linked; a handle of
+//   another communicator -> kStartParentOtherComm (parent_id 0); anything else ->
+//   kStartParentUnknown.
+// - A start that records nothing (no detached context, target already dumped, the target's
+//   event ids used up past kMaxEventId, or a parent that is a dropped handle) returns, for
+//   ProxyOp, ProxyStep and NetPlugin, a dropped handle (event_handle.hpp) with the slot of the
+//   context that refused it: NCCL passes it as the parent of their children, which then record
+//   nothing either (a NULL would send them to the detached context). Other types return NULL.
+//   Each such callback, and each stop/state of a dropped handle, counts once in the context that
+//   refused it, as a refused claim (RecordBuffer::claim_refused: records_attempted and
+//   records_dropped, or events_after_dump once dumped); nowhere when there is none. A start
+//   dropped because the buffer is full still gets a valid handle, so its children keep their
+//   parent link.
+// - record_stop()/record_state() ignore handles that are not ours or name no context, count
+//   dropped ones as above; otherwise they append a stop record, or a state record whose word is
+//   the state number and whose payload is format::StatePayload{value, has_args}. A second stop
+//   of an event is recorded too.
 #pragma once
 
 #include <cstdint>
@@ -32,12 +49,12 @@ namespace npkit::capture {
 struct StartRequest {
   uint8_t type = 0;              // format::EventType
   const void* parent = nullptr;  // NCCL's parentObj
-  bool foreign = false;          // ProxyOp created by another process (PXN)
+  bool foreign = false;          // ProxyOp whose pid is not ours (PXN)
   uint8_t payload[32] = {};      // the type's format payload struct
 };
 
-void* record_start(ContextRegistry& registry, CaptureContext* context,
-                   const StartRequest& request) noexcept;
+// `context`: NCCL's context, a CaptureContext* of ours or, under PXN, another process's pointer.
+void* record_start(ContextRegistry& registry, void* context, const StartRequest& request) noexcept;
 void record_stop(ContextRegistry& registry, const DecodedHandle& handle) noexcept;
 void record_state(ContextRegistry& registry, const DecodedHandle& handle, uint32_t state,
                   bool has_args, uint64_t value) noexcept;

@@ -11,6 +11,9 @@
 //   at() is NULL for indexes past the capacity (the record is dropped, its index still counts).
 //   publish() stores `kind` last with release order, so a reader that sees kind != 0 sees the
 //   whole record.
+// - claim_refused() counts a callback that must write nothing, as one claim, but only once no
+//   claim can get a record any more (claims past the capacity, or closed): it then shows in the
+//   dump's counters like any dropped or late record; otherwise it counts nothing and says so.
 // - close() swaps `next` for kClosedMark (at most once: later calls see nothing), then waits,
 //   yielding, up to `wait_budget` in total for every claimed record to be published. Records
 //   still unpublished are listed as incomplete; their memory may still be written by a stalled
@@ -41,6 +44,13 @@ class RecordBuffer {
   bool reserve(uint64_t capacity, std::string* why_not);
 
   uint64_t claim() noexcept { return next_.fetch_add(1, std::memory_order_relaxed); }
+  // Event path; true when counted. `next` only grows, so a check that found no record left stays
+  // true at the fetch_add.
+  bool claim_refused() noexcept {
+    if (next_.load(std::memory_order_relaxed) < capacity_) return false;
+    next_.fetch_add(1, std::memory_order_relaxed);
+    return true;
+  }
   format::ProfilerRecord* at(uint64_t index) noexcept {
     return index < capacity_ ? &records_[index] : nullptr;
   }

@@ -15,6 +15,7 @@
 #include "capture/plugin/other_thread.hpp"
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/plugin_library.hpp"
+#include "support/temp_dir.hpp"
 
 namespace npkit::test {
 namespace {
@@ -166,22 +167,42 @@ TEST_CASE("plugin quirk: ProxyOp that never stops (non-network proxy transport)"
 
 TEST_CASE("plugin quirk: NULL parentObj where a parent is expected", "[plugin]") {
   PluginEnv env;
-  CommDriver comm({.comm_hash = 0x7e57000000000206ull, .rank = 1, .nranks = 2});
+  TempDir library_dir;
+  const PluginLibrary lib = open_plugin_copy(library_dir.path());  // a detached context of its own
+  INFO(lib.error);
+  REQUIRE(lib.error.empty());
+  CommDriver comm({.comm_hash = 0x7e57000000000206ull, .rank = 1, .nranks = 2}, &lib);
   // A Coll whose CollApi was not started (parent handle NULL in NCCL), and its children.
   void* coll = comm.start(
       coll_descr(nullptr, 1, 0, "Reduce", 100, 1, "ncclBfloat16", 1, 4, "TREE", "LL", nullptr));
   void* kernel = comm.start(kernel_ch_descr(nullptr, 9, 123456789));
   void* op = comm.start(proxy_op_descr(nullptr, 1, ::getpid(), 9, 0, 1, 512, 0));
-  void* step = comm.start(proxy_step_descr(nullptr, 1, 0));
-  comm.stop(step);
+  // A ProxyStep without a parent: its context may be another process's (PXN), so it is
+  // recorded in the detached file (docs/format.md), not in the communicator's.
+  abi::EventDescrV5 step_descr = proxy_step_descr(nullptr, 1, 0);
+  void* step = nullptr;
+  REQUIRE(lib.v5->startEvent(comm.context(), &step, &step_descr) == abi::kSuccess);
+  REQUIRE(step != nullptr);
+  CHECK(lib.v5->stopEvent(step) == abi::kSuccess);
   comm.stop(op);
   comm.stop(kernel);
   comm.stop(coll);
   const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
-  for (size_t i = 0; i < 4; ++i) {
+  for (size_t i = 0; i < 3; ++i) {
     CHECK(dump.records[i].word == format::kStartParentNull);
     CHECK(dump.records[i].parent_id == 0);
   }
+
+  CHECK(lib.flush() == 1);
+  const ingest::NpktDump detached = read_dump(env.file(detached_file_name(::getpid())));
+  REQUIRE(detached.records.size() == 2);
+  CHECK(detached.records[0].kind == format::kRecordStart);
+  CHECK(detached.records[0].type == format::kTypeProxyStep);
+  CHECK(detached.records[0].word == format::kStartParentNull);
+  CHECK(detached.records[0].parent_id == 0);
+  CHECK(start_payload_mismatch(detached, detached.records[0], step_descr, 5).empty());
+  CHECK(detached.records[1].kind == format::kRecordStop);
+  CHECK(detached.records[1].event_id == detached.records[0].event_id);
 }
 
 TEST_CASE("plugin quirk: parent from another communicator, and a parent that is no handle",

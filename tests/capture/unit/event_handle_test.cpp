@@ -6,6 +6,7 @@
 #include "recorder/event_handle.hpp"
 
 using npkit::capture::decode_handle;
+using npkit::capture::dropped_handle;
 using npkit::capture::encode_handle;
 
 namespace {
@@ -32,9 +33,28 @@ TEST_CASE("handle: decode inverts encode", "[capture]") {
         CHECK(decoded.type == type);
         CHECK(decoded.slot == slot);
         CHECK(decoded.event_id == id);
+        CHECK_FALSE(decoded.dropped);
       }
     }
   }
+}
+
+TEST_CASE("handle: a dropped handle is ours, non-NULL, and names no record", "[capture]") {
+  CHECK(bits_of(dropped_handle(3, 0)) == 0xA300000000000000ull);       // ProxyOp, detached slot
+  CHECK(bits_of(dropped_handle(4, 0x0102)) == 0xA401020000000000ull);  // ProxyStep, slot 258
+  CHECK(dropped_handle(0, 0) != nullptr);
+  for (uint8_t type = 0; type < 12; ++type) {
+    for (uint32_t slot : {0u, 1u, 65535u}) {
+      const auto decoded = decode_handle(dropped_handle(type, static_cast<uint16_t>(slot)));
+      REQUIRE(decoded.ours);
+      CHECK(decoded.dropped);
+      CHECK(decoded.type == type);
+      CHECK(decoded.slot == slot);
+      CHECK(decoded.event_id == 0);
+    }
+  }
+  CHECK(decode_handle(encode_handle(3, 0, 0)).dropped);
+  CHECK_FALSE(decode_handle(nullptr).dropped);
 }
 
 TEST_CASE("handle: NULL, pointers and other values are not ours", "[capture]") {

@@ -1,6 +1,7 @@
 // The event path: parent resolution, routing of PXN operations to the detached context, stop and
 // state records, drops and closed buffers. Expected fields come from the documented rules.
 #include <catch2/catch.hpp>
+#include <chrono>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -116,13 +117,120 @@ TEST_CASE("recorder: PXN operations and their steps go to the detached context",
   CHECK(record_at(*detached, 3).type == fmt::kTypeProxyStep);
 }
 
-TEST_CASE("recorder: without a detached context PXN operations get no handle", "[capture]") {
+TEST_CASE("recorder: ProxyStep and NetPlugin take their context from their parent only",
+          "[capture]") {
+  auto registry = std::make_unique<ContextRegistry>();
+  auto detached = registered_context(*registry, 64, /*detached=*/true);
+  auto a = registered_context(*registry, 64);
+  // NCCL passes the op's context with its steps; under PXN it is another process's pointer.
+  void* op = record_start(*registry, a.get(), request(fmt::kTypeProxyOp, nullptr));
+  void* step = record_start(*registry, kForeignContext, request(fmt::kTypeProxyStep, op));
+  void* net = record_start(*registry, kForeignContext, request(fmt::kTypeNetPlugin, step));
+  CHECK(reinterpret_cast<uintptr_t>(step) == 0xA400010000000002ull);
+  CHECK(reinterpret_cast<uintptr_t>(net) == 0xA700010000000003ull);
+  CHECK(record_at(*a, 1).parent_id == 1);
+  CHECK(record_at(*a, 2).parent_id == 2);
+  CHECK(record_at(*a, 2).word == 0);
+
+  // No parent of ours: the detached context, flagged; `context` is not used.
+  int not_a_handle = 0;
+  void* orphan_step =
+      record_start(*registry, kForeignContext, request(fmt::kTypeProxyStep, nullptr));
+  void* orphan_net =
+      record_start(*registry, kForeignContext, request(fmt::kTypeNetPlugin, &not_a_handle));
+  void* empty_slot =
+      record_start(*registry, kForeignContext,
+                   request(fmt::kTypeProxyStep, encode_handle(fmt::kTypeProxyOp, 9, 1)));
+  void* child = record_start(*registry, kForeignContext, request(fmt::kTypeNetPlugin, orphan_step));
+  CHECK(reinterpret_cast<uintptr_t>(orphan_step) == 0xA400000000000001ull);
+  CHECK(reinterpret_cast<uintptr_t>(orphan_net) == 0xA700000000000002ull);
+  CHECK(reinterpret_cast<uintptr_t>(empty_slot) == 0xA400000000000003ull);
+  CHECK(reinterpret_cast<uintptr_t>(child) == 0xA700000000000004ull);
+  CHECK(record_at(*detached, 0).word == fmt::kStartParentNull);
+  CHECK(record_at(*detached, 1).word == fmt::kStartParentUnknown);
+  CHECK(record_at(*detached, 2).word == fmt::kStartParentUnknown);
+  CHECK(record_at(*detached, 3).word == 0);
+  CHECK(record_at(*detached, 3).parent_id == 1);
+  for (uint64_t i = 0; i < 3; ++i) CHECK(record_at(*detached, i).parent_id == 0);
+  CHECK(a->buffer.claimed() == 3);
+}
+
+TEST_CASE("recorder: a ProxyOp with our pid is recorded in its context only if that is ours",
+          "[capture]") {
+  auto registry = std::make_unique<ContextRegistry>();
+  auto detached = registered_context(*registry, 64, /*detached=*/true);
+  auto a = registered_context(*registry, 64);
+  auto b = registered_context(*registry, 64);
+  void* coll = record_start(*registry, b.get(), request(fmt::kTypeColl, nullptr));
+  void* op = record_start(*registry, b.get(), request(fmt::kTypeProxyOp, coll));
+  void* no_parent = record_start(*registry, b.get(), request(fmt::kTypeProxyOp, nullptr));
+  CHECK(reinterpret_cast<uintptr_t>(op) == 0xA300020000000002ull);
+  CHECK(reinterpret_cast<uintptr_t>(no_parent) == 0xA300020000000003ull);
+  CHECK(record_at(*b, 1).parent_id == 1);
+  CHECK(record_at(*b, 2).word == fmt::kStartParentNull);
+
+  // Another process with the same pid (another PID namespace): its context is no context of
+  // ours, its parent a handle of its own plugin (here one that names a slot of ours).
+  void* foreign = record_start(*registry, kForeignContext, request(fmt::kTypeProxyOp, coll));
+  CHECK(reinterpret_cast<uintptr_t>(foreign) == 0xA300000000000001ull);
+  CHECK(record_at(*detached, 0).word == fmt::kStartParentForeign);
+  CHECK(record_at(*detached, 0).parent_id == 0);
+  CHECK(a->buffer.claimed() == 0);
+  CHECK(b->buffer.claimed() == 3);
+}
+
+TEST_CASE("recorder: without a detached context PXN operations get a dropped handle", "[capture]") {
   auto registry = std::make_unique<ContextRegistry>();
   auto a = registered_context(*registry, 64);
   StartRequest op = request(fmt::kTypeProxyOp, nullptr);
   op.foreign = true;
-  CHECK(record_start(*registry, a.get(), op) == nullptr);
+  void* op_handle = record_start(*registry, kForeignContext, op);
+  CHECK(reinterpret_cast<uintptr_t>(op_handle) == 0xA300000000000000ull);  // slot 0, dropped
+  void* step = record_start(*registry, kForeignContext, request(fmt::kTypeProxyStep, op_handle));
+  void* net = record_start(*registry, kForeignContext, request(fmt::kTypeNetPlugin, step));
+  void* orphan = record_start(*registry, kForeignContext, request(fmt::kTypeProxyStep, nullptr));
+  CHECK(reinterpret_cast<uintptr_t>(step) == 0xA400000000000000ull);
+  CHECK(reinterpret_cast<uintptr_t>(net) == 0xA700000000000000ull);
+  CHECK(reinterpret_cast<uintptr_t>(orphan) == 0xA400000000000000ull);
+  record_state(*registry, decode_handle(step), 9, true, 4096);
+  record_stop(*registry, decode_handle(net));
+  record_stop(*registry, decode_handle(op_handle));
   CHECK(a->buffer.claimed() == 0);
+}
+
+TEST_CASE("recorder: proxy events refused by a dumped context get dropped handles, counted there",
+          "[capture]") {
+  auto registry = std::make_unique<ContextRegistry>();
+  auto detached = registered_context(*registry, 64, /*detached=*/true);
+  auto a = registered_context(*registry, 64);
+  RecordBuffer::Closed closed;
+  REQUIRE(detached->buffer.close(std::chrono::milliseconds(50), &closed));
+  REQUIRE(a->buffer.close(std::chrono::milliseconds(50), &closed));
+
+  StartRequest foreign = request(fmt::kTypeProxyOp, nullptr);
+  foreign.foreign = true;
+  void* op = record_start(*registry, kForeignContext, foreign);
+  void* step = record_start(*registry, kForeignContext, request(fmt::kTypeProxyStep, op));
+  void* net = record_start(*registry, kForeignContext, request(fmt::kTypeNetPlugin, step));
+  CHECK(reinterpret_cast<uintptr_t>(op) == 0xA300000000000000ull);
+  CHECK(reinterpret_cast<uintptr_t>(step) == 0xA400000000000000ull);
+  CHECK(reinterpret_cast<uintptr_t>(net) == 0xA700000000000000ull);
+  record_state(*registry, decode_handle(step), 9, true, 4096);
+  record_stop(*registry, decode_handle(net));
+  record_stop(*registry, decode_handle(step));
+  record_stop(*registry, decode_handle(op));
+  CHECK(detached->buffer.claims_after_close() == 7);
+
+  // This process's own op on its dumped communicator: the same, in its slot.
+  void* own_op = record_start(*registry, a.get(), request(fmt::kTypeProxyOp, nullptr));
+  void* own_step = record_start(*registry, a.get(), request(fmt::kTypeProxyStep, own_op));
+  CHECK(reinterpret_cast<uintptr_t>(own_op) == 0xA300010000000000ull);
+  CHECK(reinterpret_cast<uintptr_t>(own_step) == 0xA400010000000000ull);
+  record_stop(*registry, decode_handle(own_step));
+  // Other types keep the NULL handle.
+  CHECK(record_start(*registry, a.get(), request(fmt::kTypeKernelCh, nullptr)) == nullptr);
+  CHECK(a->buffer.claims_after_close() == 4);
+  CHECK(detached->buffer.claims_after_close() == 7);
 }
 
 TEST_CASE("recorder: stop and state records", "[capture]") {

@@ -174,3 +174,25 @@ TEST_CASE("record buffer: an impossible reservation fails with a reason", "[capt
   CHECK_FALSE(buffer.reserve(uint64_t{1} << 56, &why_not));
   CHECK_THAT(why_not, Catch::Contains("mmap"));
 }
+
+TEST_CASE("record buffer: a refused claim counts only once no record is left", "[capture]") {
+  RecordBuffer buffer;
+  std::string why_not;
+  REQUIRE(buffer.reserve(2, &why_not));
+  CHECK_FALSE(buffer.claim_refused());  // records are left: nothing counted
+  CHECK(buffer.claimed() == 0);
+  REQUIRE(append(buffer, 0, 0));
+  REQUIRE(append(buffer, 0, 1));
+  CHECK(buffer.claim_refused());  // full: counted like a dropped record
+  CHECK(buffer.claim_refused());
+  CHECK(buffer.claimed() == 4);
+
+  RecordBuffer::Closed closed;
+  REQUIRE(buffer.close(std::chrono::milliseconds(50), &closed));
+  CHECK(closed.count == 2);
+  CHECK(closed.attempted == 4);
+  CHECK(closed.dropped == 2);
+  CHECK(closed.incomplete.empty());
+  CHECK(buffer.claim_refused());  // closed: counted after the close
+  CHECK(buffer.claims_after_close() == 1);
+}
