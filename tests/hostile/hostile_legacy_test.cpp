@@ -226,6 +226,36 @@ TEST_CASE("hostile legacy: a directory with a rank missing", "[hostile]") {
   CHECK(run.err == one_warning("missing ranks", "$DIR/dump: no files for rank(s) 1..1"));
 }
 
+TEST_CASE("hostile legacy: one rank's files only: the size is unknown until --nranks says it",
+          "[hostile]") {
+  // Rank 0 of a 2-rank run: AllReduce of 4096 B in 1.000 us, algbw 4.096 GB/s. nccl-tests'
+  // busbw factor 2(n-1)/n is 0 for n = 1 and 1 for n = 2.
+  TempDir tmp;
+  write_legacy_dump(tmp, "rank 0 clock cpu_num=1 cpu_den=1000000000 gpu_khz=1000000\n" + kRank0);
+  const CliRun guessed = run_hostile(tmp, {"bandwidth", "$DIR/dump"});
+  CHECK(guessed.exit_code == 0);
+  CHECK(guessed.err ==
+        one_warning("communicator size unknown",
+                    "$DIR/dump: files of rank 0 only: NPKit dumps do not record the communicator "
+                    "size, taken as 1; busbw depends on it (give --nranks N)"));
+  const CliRun told = run_hostile(tmp, {"bandwidth", "$DIR/dump", "--nranks", "2"});
+  CHECK(told.exit_code == 0);
+  CHECK(told.err ==
+        one_warning("missing ranks", "$DIR/dump: no files for rank(s) 1..1 (--nranks 2)"));
+  CHECK_THAT(told.out, Catch::Contains("n = 2"));
+  CHECK_THAT(told.out, Catch::Contains("4.10          4.10"));  // algbw, busbw (GB/s)
+  const CliRun too_small = run_hostile(tmp, {"bandwidth", "$DIR/dump", "--nranks", "0"});
+  CHECK(too_small.exit_code == 0);  // 0: the default, the highest rank + 1
+}
+
+TEST_CASE("hostile legacy: --nranks below a rank with files is an error", "[hostile]") {
+  TempDir tmp;
+  write_legacy_dump(tmp, kClocks + kRank0 + kRank1);
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump", "--nranks", "1"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == "npkit-analyze: error: --nranks 1: $DIR/dump has files of rank 1\n");
+}
+
 TEST_CASE("hostile legacy: huge sizes and timestamps never give a negative time", "[hostile]") {
   TempDir tmp;
   // Rank 0's pair: size 0xFFFFFFFF (4 GiB - 1) and an EXIT at tick 2^64 - 1. Read as unsigned

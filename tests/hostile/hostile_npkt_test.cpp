@@ -294,8 +294,9 @@ TEST_CASE("hostile npkt: timestamps that go backwards", "[hostile]") {
           one_warning("stale KernelCh timestamps",
                       "$DIR/dump/npkit_000000000000bad1_rank0.npkt: 1 of 1 KernelCh events carry "
                       "timestamps of another work item (NCCL ring desynchronisation) and are left "
-                      "out of GPU spans (AllReduce 1 of 1); 1 operation(s) left without a valid "
-                      "channel are reported without GPU time"));
+                      "out of GPU spans (AllReduce 1 of 1); 1 operation(s) with a stale channel "
+                      "are reported without GPU time (an operation is timed only when all its "
+                      "channels are)"));
     CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -           -"));
   }
   SECTION("a huge GPU start and a zero stop are no timestamps") {

@@ -3,7 +3,8 @@
 // device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each.
 // A cell passes when the command exits 0 with output and no warning text under -q, its JSON
 // parses with the command's schema, and a file it writes is not empty. The one refusal — `trace`
-// of a trace of profiler events, which is a Chrome trace already — must say so. Across commands,
+// of a trace of profiler events, which is a Chrome trace already — must say so; `diff` of a run
+// with nothing to compare fails the gate and must say so. Across commands,
 // a collective row has one time: the summary's time_ns, compare's and diff's equal the time
 // `bandwidth` shows for that row.
 #include <simdjson.h>
@@ -133,6 +134,24 @@ void check_one_time_per_row(const std::string& input, const npkit::test::TempDir
   }
 }
 
+// diff of a run against itself passes, unless the run holds nothing to compare: then the gate
+// fails (exit 1) and says so, and the run's summary is indeed empty.
+void check_diff_cell(const std::string& input) {
+  const auto run = run_cli({"diff", input, input, "-q"});
+  INFO("diff " << input << ": " << run.out << run.err);
+  if (run.exit_code == 0) {
+    CHECK(run.err.empty());
+    return;
+  }
+  REQUIRE(run.exit_code == 1);
+  CHECK(run.out.find("nothing was compared") != std::string::npos);
+  simdjson::dom::parser parser;
+  std::string keep;
+  const auto summary = json_of(parser, keep, {"summarize", input});
+  CHECK(summary["collectives"].get_array().size() == 0);
+  CHECK(summary["phases"].get_array().size() == 0);
+}
+
 // The matrix for one input: every command and format.
 void check_matrix(const std::string& input, const npkit::test::TempDir& dir, bool profiler_trace) {
   for (const std::string format : {"table", "csv", "md"}) {
@@ -147,7 +166,7 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
   check_cell({"bandwidth", input, "--per-rank"});
   check_cell({"report", input, "--format", "html", "-o", dir.file("report.html")});
   check_cell({"summarize", input});
-  check_cell({"diff", input, input});
+  check_diff_cell(input);
   check_cell({"compare", input, input});
   const std::string trace = dir.file("again.json");
   if (profiler_trace) {

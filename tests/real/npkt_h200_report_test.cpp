@@ -99,7 +99,10 @@ void check_ranks(element comm, const std::vector<plain::Rank>& ranks) {
       CHECK(c["instances"].get_uint64().value() == by_func.at(func).size());
       CHECK(c["timed"].get_uint64().value() == timed);
       CHECK(std::abs(as_int(c["total_ns"]) - total) <= static_cast<std::int64_t>(timed));
-      CHECK(std::abs(as_double(c["median_ns"]) - plain::median(spans)) <= 1.0);
+      double median = 0;
+      const bool has_median = c["median_ns"].get(median) == simdjson::SUCCESS;
+      CHECK(has_median == (timed > 0));  // no instance timed: no median
+      if (has_median) CHECK(std::abs(median - plain::median(spans)) <= 1.0);
     }
     CHECK(funcs == by_func.size());
 
@@ -251,10 +254,18 @@ void check_latency_and_switches(element comm, const std::vector<plain::Rank>& ra
               previous.first + "/" + previous.second);
         CHECK(as_string(sp["to_algo"]) + "/" + as_string(sp["to_proto"]) ==
               best->first.first + "/" + best->first.second);
-        CHECK(as_double(sp["busbw_below_gbps"]) ==
-              Approx(busbw(func, *previous_row, previous, previous_size)).epsilon(1e-4));
-        CHECK(as_double(sp["busbw_at_gbps"]) ==
-              Approx(busbw(func, row, best->first, size)).epsilon(1e-4));
+        // A side with no timed instance has no busbw (the field is left out).
+        for (const auto& [field, side, choice, bytes] :
+             {std::tuple{"busbw_below_gbps", previous_row, previous, previous_size},
+              std::tuple{"busbw_at_gbps", &row, best->first, size}}) {
+          INFO(field);
+          double reported_busbw = 0;
+          const bool has_busbw = sp[field].get(reported_busbw) == simdjson::SUCCESS;
+          CHECK(has_busbw == side->spans.contains(choice));
+          if (has_busbw) {
+            CHECK(reported_busbw == Approx(busbw(func, *side, choice, bytes)).epsilon(1e-4));
+          }
+        }
       }
       previous = best->first;
       previous_size = size;
@@ -328,16 +339,16 @@ void check_kernel_channels(const std::string& dump, const std::vector<plain::Ran
     for (element c : f["kernel_channels"]["by_collective"].get_array()) {
       const std::string func = as_string(c["collective"]);
       INFO("rank " << rank_id << " " << func);
-      std::uint64_t channels = 0, stale = 0, all_stale = 0;
+      std::uint64_t channels = 0, stale = 0, with_stale = 0;
       for (const auto& op : it->ops) {
         if (!collective_op(op) || op.func != func) continue;
         channels += op.kernel_channels;
         stale += op.stale_channels;
-        all_stale += op.kernel_channels > 0 && op.stale_channels == op.kernel_channels;
+        with_stale += op.stale_channels > 0;
       }
       CHECK(c["events"].get_uint64().value() == channels);
       CHECK(c["stale"].get_uint64().value() == stale);
-      CHECK(c["operations_all_stale"].get_uint64().value() == all_stale);
+      CHECK(c["operations_with_stale"].get_uint64().value() == with_stale);
       ++checked;
     }
   }

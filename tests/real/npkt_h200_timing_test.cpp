@@ -240,6 +240,7 @@ TEST_CASE("proto captures: compare's times and best run match a plain recount",
     std::optional<double> best;
     std::size_t best_run = 0;
     bool every_run_timed = true;
+    bool every_run_above_floor = true;  // at least half of the instances timed
     std::size_t k = 0;
     for (simdjson::dom::element r : row["runs"].get_array()) {
       INFO("run " << k);
@@ -249,6 +250,10 @@ TEST_CASE("proto captures: compare's times and best run match a plain recount",
       CHECK(r["choice"].get_string().value() == p.algo + "/" + p.proto);
       CHECK(r["count"].get_uint64().value() == all.size());
       every_run_timed = every_run_timed && !all.empty();
+      const std::uint64_t timed = p.instances - p.untimed;
+      CHECK(r["instances"].get_uint64().value() == p.instances);
+      CHECK(r["timed"].get_uint64().value() == timed);
+      every_run_above_floor = every_run_above_floor && 2 * timed >= p.instances;
       if (!all.empty()) {
         const double time = mean_of_medians(p);
         CHECK(std::abs(r["time_ns"].get_double().value() - time) <= 1.0);
@@ -261,9 +266,15 @@ TEST_CASE("proto captures: compare's times and best run match a plain recount",
       }
       ++k;
     }
-    // A size one run holds without a timed instance is not ranked.
+    // A size one run holds without a timed instance, or with fewer than half of its instances
+    // timed, is not ranked.
     if (!every_run_timed) {
       CHECK(row["unranked"].get_string().value().find("has no timed instance") !=
+            std::string_view::npos);
+      continue;
+    }
+    if (!every_run_above_floor) {
+      CHECK(row["unranked"].get_string().value().find("below the quality floor") !=
             std::string_view::npos);
       continue;
     }

@@ -168,7 +168,7 @@ void set_span(Op& op, const Events& events, const std::vector<std::uint64_t>& ow
       last = std::max(last, kernel_stop(e));
     }
   }
-  op.timed = valid && !open;
+  op.timed = valid && !open && op.stale_channels == 0;
   if (op.timed) {
     op.gpu_start_ns = clock.host(first);
     op.gpu_stop_ns = clock.host(last);

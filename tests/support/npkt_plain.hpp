@@ -17,8 +17,8 @@
 //   size. KernelCh children: open when a timestamp is missing, stale when the GPU start lies
 //   before the API call − tolerance or after the proxy noticed it + tolerance, the stop before
 //   the start, or after the start of a later work on its channel (tolerance = uncertainty +
-//   5 µs, rounded). timed when none is open and one is valid; the span is min start .. max stop
-//   of the valid ones, on the host clock.
+//   5 µs, rounded). timed when every one is valid (none open, none stale); the span is min
+//   start .. max stop of them, on the host clock.
 // - ProxySteps: per rank, each stopped ProxyStep's stop − start, cut by its state marks
 //   (clamped into the span) into net_send (9), net_recv (10, 11), sync (8, 20, 12) and other;
 //   ring AllReduce steps (ProxyOp under a RING AllReduce Coll) split by ring position.

@@ -46,6 +46,13 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
                  "Threads reading the dump (default: one per core, at most 8)");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size in bytes (16, 18, 22; default: detect)");
+  cmd.add_option("--nranks", o.nranks,
+                 "Legacy NPKit dumps: the communicator size, where rank files are missing "
+                 "(default: the highest rank with files + 1)");
+  cmd.add_option("--env", o.env_file,
+                 "The run's NCCL_*/NPKIT_* settings: a file of KEY=VALUE lines as `env` prints "
+                 "them (default: ENV.txt or env.txt beside the dump or in its parent; none: "
+                 "no file)");
 }
 
 OutputFormat output_format(const CommonOptions& o) {
@@ -90,6 +97,9 @@ Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext&
   options.cpu_record_size = o.cpu_record_size;
   options.threads = o.threads;
   options.skip_bad = o.skip_bad;
+  options.env_file = o.env_file;
+  options.nranks = o.nranks;
+  options.label = o.label;
   if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
     options.progress = terminal_progress(context.err);
   }

@@ -44,6 +44,10 @@ struct CommonOptions {
   unsigned cpu_record_size = 0;
   unsigned threads = 0;   // 0: one per core (at most 8); dumps under 16 MB use one
   bool skip_bad = false;  // a directory of .npkt files: skip unreadable files (a warning each)
+  unsigned nranks = 0;    // --nranks: a legacy dump's communicator size (0: highest rank + 1)
+  std::string env_file;   // --env: "" = ENV.txt / env.txt beside the input, "none" = no file
+  std::string label;      // --label: the run's name in summaries
+  std::vector<std::string> thresholds;  // report --threshold NAME=VALUE
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format

@@ -13,6 +13,7 @@ namespace {
 
 struct CompareOptions {
   CommonOptions common;
+  RunNaming naming;
   std::vector<std::string> paths;
 };
 
@@ -105,6 +106,9 @@ void write_json(const RunComparison& c, std::string& out) {
       if (cell.present) {
         w.field("choice", cell.choice);
         w.field("count", cell.count);
+        w.field("instances", cell.quality.instances);
+        w.field("timed", cell.quality.timed);
+        w.field("ranks_timed", cell.quality.ranks_timed);
         if (cell.count > 0) {
           w.field("time_ns", cell.time_ns);
           w.field("busbw_gbps", cell.busbw_gbps);
@@ -123,8 +127,10 @@ void write_json(const RunComparison& c, std::string& out) {
 Result<int> run_compare(const CompareOptions& o, CliContext& context) {
   if (o.paths.size() < 2) return Error{"compare needs at least two runs"};
   std::vector<RunSummary> runs;
-  for (const auto& path : o.paths) {
-    auto run = load_run(path, o.common, context);
+  for (std::size_t i = 0; i < o.paths.size(); ++i) {
+    auto options = options_for_run(o.common, o.naming, i, o.paths.size(), false);
+    if (!options) return options.error();
+    auto run = load_run(o.paths[i], *options, context);
     if (!run) return run.error();
     runs.push_back(std::move(*run));
   }
@@ -164,6 +170,7 @@ void register_compare(CLI::App& app, CliContext& context) {
   cmd->add_option("-o,--output", options->common.output,
                   "Write the result to FILE instead of standard output");
   add_dump_options(*cmd, options->common);
+  add_run_naming_options(*cmd, options->naming);
   cmd->callback([options, &context] { context.outcome = run_compare(*options, context); });
 }
 

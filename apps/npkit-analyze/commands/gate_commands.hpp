@@ -1,9 +1,10 @@
 // commands/gate_commands.hpp — the CI gate commands: summarize, diff and compare.
 // Contract: each input PATH is a run — an npkit-summary JSON file (run/summary/run_summary.hpp), a
 // .npkt file or directory, or a legacy NPKit dump directory, the latter summarized on the fly
-// with the options given (--ranks, --event-table, ...). load_run reads one, printing the
+// with the options given (--ranks, --event-table, --env, ...). load_run reads one, printing the
 // input's warning summary on the error stream unless --quiet; an unreadable or malformed input
-// is an Error (exit 2).
+// is an Error (exit 2). A summary file takes an explicit --env (completing its configuration as
+// for a dump) and --label (its inputs become the label).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -23,6 +24,18 @@ bool is_summary_file(const std::string& path);
 
 // The options of command.hpp that say how dumps are read (--ranks, -q, --event-table, ...).
 void add_dump_options(CLI::App& cmd, CommonOptions& options);
+
+// --env FILE and --label TEXT of the gate commands: none, one for every run, or one per run in
+// the order of the runs.
+struct RunNaming {
+  std::vector<std::string> env_files;
+  std::vector<std::string> labels;
+};
+void add_run_naming_options(CLI::App& cmd, RunNaming& naming);
+// `options` with run `index`'s --env and --label (of `runs` runs); an Error when a list's length
+// is neither 0, 1 (`one_for_all`) nor `runs`.
+Result<CommonOptions> options_for_run(const CommonOptions& options, const RunNaming& naming,
+                                      std::size_t index, std::size_t runs, bool one_for_all);
 
 void register_summarize(CLI::App& app, CliContext& context);
 void register_diff(CLI::App& app, CliContext& context);

@@ -107,6 +107,8 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
 // Any input: `report`'s one result (analysis/report/run_report.hpp) and its timeline.
 Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
                                     Diagnostics& diagnostics) {
+  auto thresholds = parse_thresholds(o.thresholds);
+  if (!thresholds) return thresholds.error();
   auto input = open_input(o, context);
   if (!input) return input.error();
   RunInput& in = **input;
@@ -115,7 +117,7 @@ Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
       in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
   if (!sink) return sink.error();
   const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
-                                            in.span_names(), in.diagnostics());
+                                            in.span_names(), *thresholds, in.diagnostics());
   html::RunReportInput model;
   model.path = o.path;
   model.facts = in.facts();

@@ -14,6 +14,8 @@ namespace npkit::cli {
 namespace {
 
 Result<int> report_run(const CommonOptions& o, CliContext& context) {
+  auto thresholds = parse_thresholds(o.thresholds);
+  if (!thresholds) return thresholds.error();
   auto input = open_input(o, context);
   if (!input) return input.error();
   RunInput& in = **input;
@@ -22,7 +24,7 @@ Result<int> report_run(const CommonOptions& o, CliContext& context) {
       in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
   if (!sink) return sink.error();
   const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
-                                            in.span_names(), in.diagnostics());
+                                            in.span_names(), *thresholds, in.diagnostics());
   const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names()};
   std::string text;
   const OutputFormat f = output_format(o);
@@ -56,6 +58,9 @@ void register_report(CLI::App& app, CliContext& context) {
       "report", "Per-rank phase breakdown: reduce-scatter, all-gather, sync, ...");
   add_common_options(*cmd, *options);
   add_html_report_options(*cmd);
+  cmd->add_option("--threshold", options->thresholds,
+                  "A finding's threshold, NAME=VALUE (repeatable or comma-separated; names and "
+                  "defaults: docs/phases.md, Diagnosis)");
   cmd->callback([options, &context] { context.outcome = run_report(*options, context); });
 }
 

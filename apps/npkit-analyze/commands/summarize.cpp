@@ -3,10 +3,12 @@
 #include <fmt/format.h>
 
 #include <memory>
+#include <tuple>
 #include <vector>
 
 #include "analysis/summary/summarize_run.hpp"
 #include "commands/gate_commands.hpp"
+#include "import/environment/environment_file.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
 #include "util/file_io.hpp"
@@ -19,25 +21,24 @@ constexpr std::size_t kSniffBytes = 64;
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
   auto input = open_input(o, context);
   if (!input) return input.error();
-  RunInput& in = **input;
-  Run run;
-  auto spans = read_run<SummarySpanSink>(in, run, [&] { return SummarySpanSink(in.phases()); });
-  if (!spans) return spans.error();
-  RunSummary s = summarize_run(run, *spans);
-  s.warnings = in.diagnostics().total();
-  print_warnings(in.diagnostics(), o, context);
-  return s;
+  auto summary = summarize_input(**input);
+  if (!summary) return summary;
+  print_warnings((*input)->diagnostics(), o, context);
+  return summary;
 }
 
 struct SummarizeOptions {
   CommonOptions common;
+  RunNaming naming;
   std::vector<std::string> paths;
 };
 
 Result<int> run_summarize(const SummarizeOptions& o, CliContext& context) {
   RunSummary merged;
-  for (const auto& path : o.paths) {
-    auto run = load_run(path, o.common, context);
+  for (std::size_t i = 0; i < o.paths.size(); ++i) {
+    auto options = options_for_run(o.common, o.naming, i, o.paths.size(), true);
+    if (!options) return options.error();
+    auto run = load_run(o.paths[i], *options, context);
     if (!run) return run.error();
     merge_into(merged, *run);
   }
@@ -59,10 +60,50 @@ bool is_summary_file(const std::string& path) {
 
 Result<RunSummary> load_run(const std::string& path, const CommonOptions& options,
                             CliContext& context) {
-  if (is_summary_file(path)) return read_summary_file(path);
+  if (!is_summary_file(path)) {
+    CommonOptions o = options;
+    o.path = path;
+    return summarize_dump(o, context);
+  }
+  auto summary = read_summary_file(path);
+  if (!summary) return summary;
+  if (!options.env_file.empty() && options.env_file != "none") {
+    auto env = read_environment_file(options.env_file);
+    if (!env) return env.error();
+    for (const auto& conflict : apply_environment(*env, summary->config)) {
+      if (!options.quiet) context.err << "npkit-analyze: warning: " << conflict << "\n";
+    }
+  }
+  if (!options.label.empty()) summary->inputs = {options.label};
+  return summary;
+}
+
+void add_run_naming_options(CLI::App& cmd, RunNaming& naming) {
+  cmd.add_option("--env", naming.env_files,
+                 "A run's NCCL_*/NPKIT_* settings: a file of KEY=VALUE lines as `env` prints them; "
+                 "once per run, in order (default: ENV.txt or env.txt beside a dump or in its "
+                 "parent; none: no file)");
+  cmd.add_option("--label", naming.labels, "A run's name in the output; once per run, in order");
+}
+
+Result<CommonOptions> options_for_run(const CommonOptions& options, const RunNaming& naming,
+                                      std::size_t index, std::size_t runs, bool one_for_all) {
   CommonOptions o = options;
-  o.path = path;
-  return summarize_dump(o, context);
+  for (const auto& [name, values, field] : {std::tuple{"--env", &naming.env_files, &o.env_file},
+                                            std::tuple{"--label", &naming.labels, &o.label}}) {
+    if (values->empty()) continue;
+    if (values->size() == runs) {
+      *field = (*values)[index];
+    } else if (values->size() == 1 && one_for_all) {
+      *field = values->front();
+    } else {
+      return Error{
+          fmt::format("{} given {} time(s) for {} run(s): give it once per run, in the "
+                      "order of the runs{}",
+                      name, values->size(), runs, one_for_all ? ", or once for all" : "")};
+    }
+  }
+  return o;
 }
 
 void add_dump_options(CLI::App& cmd, CommonOptions& o) {
@@ -76,6 +117,9 @@ void add_dump_options(CLI::App& cmd, CommonOptions& o) {
   cmd.add_option("--threads", o.threads, "Threads reading a legacy dump");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size of legacy NPKit dumps (16, 18, 22; default: detect)");
+  cmd.add_option("--nranks", o.nranks,
+                 "Legacy NPKit dumps: the communicator size, where rank files are missing "
+                 "(default: the highest rank with files + 1)");
 }
 
 void register_summarize(CLI::App& app, CliContext& context) {
@@ -91,6 +135,7 @@ void register_summarize(CLI::App& app, CliContext& context) {
   cmd->add_option("-o,--output", options->common.output,
                   "Write the summary to FILE instead of standard output");
   add_dump_options(*cmd, options->common);
+  add_run_naming_options(*cmd, options->naming);
   cmd->callback([options, &context] { context.outcome = run_summarize(*options, context); });
 }
 

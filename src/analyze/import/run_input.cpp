@@ -1,5 +1,7 @@
 #include "import/run_input.hpp"
 
+#include <fmt/format.h>
+
 #include <string_view>
 
 #include "import/chrome_json/chrome_input.hpp"
@@ -88,11 +90,58 @@ Result<PhaseMap> read_phase_map_file(const std::string& path) {
   return PhaseMap::parse(*text, path);
 }
 
+std::vector<InputFact> RunInput::facts() const {
+  std::vector<InputFact> out = input_facts();
+  if (environment_) {
+    out.push_back({"environment", fmt::format("{} ({} NCCL_*/NPKIT_* variable(s))",
+                                              environment_->path, environment_->variables.size())});
+  }
+  return out;
+}
+
+Result<Run> RunInput::read(const std::vector<SpanSink*>& sinks) {
+  auto run = read_input(sinks);
+  if (!run) return run;
+  run->label = label_;
+  if (environment_) {
+    for (auto& conflict : apply_environment(*environment_, run->config)) {
+      diagnostics_.warn("environment file", std::move(conflict));
+    }
+  }
+  return run;
+}
+
+void RunInput::set_environment(std::optional<EnvironmentFile> file, std::string label) {
+  environment_ = std::move(file);
+  label_ = std::move(label);
+}
+
+namespace {
+
+// The environment file of ImportOptions::env_file (contract in the header).
+Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& options) {
+  if (options.env_file == "none") return std::optional<EnvironmentFile>{};
+  const std::string path =
+      options.env_file.empty() ? find_environment_file(options.path) : options.env_file;
+  if (path.empty()) return std::optional<EnvironmentFile>{};
+  auto file = read_environment_file(path);
+  if (!file) return file.error();
+  return std::optional<EnvironmentFile>(std::move(*file));
+}
+
+}  // namespace
+
 Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
   auto detected = detect_input(options.path);
   if (!detected) return detected.error();
   auto user = read_phase_map_file(options.phase_map);
   if (!user) return user.error();
+  if (options.nranks != 0 && detected->kind != DetectedKind::kLegacyDump) {
+    return Error{
+        fmt::format("--nranks {}: {} records its communicators' sizes; --nranks applies "
+                    "to legacy NPKit dumps, which do not",
+                    options.nranks, options.path)};
+  }
   std::unique_ptr<RunInput> input;
   switch (detected->kind) {
     case DetectedKind::kSummary:
@@ -132,6 +181,9 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
     input->diagnostics().warn("ignored files",
                               options.path + ": also holds " + what + ", which were not read");
   }
+  auto environment = environment_of(options);
+  if (!environment) return environment.error();
+  input->set_environment(std::move(*environment), options.label);
   return input;
 }
 

@@ -8,21 +8,30 @@
 //   legacy dump, .npkt, JSON, and an "ignored files" warning names what the others were.
 // - open_run_input opens the input for reading: options that do not apply to it are an Error
 //   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
-//   also to Chrome traces of NPKit spans; --phase-map to inputs with spans); so is a --ranks that
-//   selects no rank the input has. A summary is an Error: summaries are read by diff, compare
-//   and report --format html.
+//   also to Chrome traces of NPKit spans; --phase-map to inputs with spans; --nranks to legacy
+//   NPKit dumps, which do not record the communicator size); so is a --ranks that selects no rank
+//   the input has. A legacy dump warns about ranks below its size without files ("missing
+//   ranks"), and, with one rank's files and no --nranks, that its size is unknown. A summary is an
+//   Error: summaries are read by diff, compare and report --format html.
 // - RunInput::read streams every span of the selected ranks to `sinks` (threads() of them; the
 //   split does not depend on timing, so merging the sinks in order gives the same result for any
 //   thread count) and returns the run model; the input's warnings collect in diagnostics(). read
 //   is called once.
+// - The environment (import/environment/environment_file.hpp): ImportOptions::env_file names a
+//   KEY=VALUE file, "" looks for ENV.txt / env.txt beside the input, "none" reads none. The run's
+//   configuration is completed from it (the input's own record wins; a differing value is an
+//   "environment file" warning), and facts() ends with an "environment" line naming the file.
+//   An unreadable --env file is an Error. ImportOptions::label becomes Run::label.
 #pragma once
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "import/environment/environment_file.hpp"
 #include "import/legacy/span_reader.hpp"
 #include "run/phase_map.hpp"
 #include "run/run.hpp"
@@ -48,6 +57,9 @@ struct ImportOptions {
   unsigned cpu_record_size = 0;
   unsigned threads = 0;  // 0: one per core (at most 8); one for inputs under 16 MB
   bool skip_bad = false;
+  std::uint32_t nranks = 0;  // legacy NPKit dumps: the communicator size (0: highest rank + 1)
+  std::string env_file;      // "": ENV.txt / env.txt beside the input; "none": no file
+  std::string label;         // names the run in summaries ("" = its path)
   // Bytes read so far and in total (optional).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
@@ -75,14 +87,22 @@ class RunInput {
   virtual std::string span_clock() const { return ""; }
   // The CPU record size spans were read from (16, or the NCCL 2.20 port's 18/22 bytes).
   virtual unsigned cpu_record_size() const { return 16; }
-  // What the input is, a line each (format, files, event table, clocks, hosts), for the headers
-  // of reports; known once the input is open.
-  virtual std::vector<InputFact> facts() const = 0;
-  virtual Result<Run> read(const std::vector<SpanSink*>& sinks) = 0;
+  // What the input is, a line each (format, files, event table, clocks, hosts, environment),
+  // for the headers of reports; known once the input is open.
+  std::vector<InputFact> facts() const;
+  Result<Run> read(const std::vector<SpanSink*>& sinks);
   Diagnostics& diagnostics() { return diagnostics_; }
+  // Set by open_run_input (contract above).
+  void set_environment(std::optional<EnvironmentFile> file, std::string label);
 
  protected:
+  virtual std::vector<InputFact> input_facts() const = 0;
+  virtual Result<Run> read_input(const std::vector<SpanSink*>& sinks) = 0;
   Diagnostics diagnostics_;
+
+ private:
+  std::optional<EnvironmentFile> environment_;
+  std::string label_;
 };
 
 Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options);

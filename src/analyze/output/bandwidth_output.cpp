@@ -13,6 +13,11 @@ std::string gbps(double v) {
   return fmt::format("{:.2f}", v);
 }
 
+// A switch point's busbw: "-" where the row has no timed instance.
+std::string switch_gbps(double v) {
+  return v > 0 ? gbps(v) : "-";
+}
+
 std::string or_dash(const std::string& s) {
   return s.empty() ? "-" : s;
 }
@@ -133,7 +138,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       lines += fmt::format("{}{}: {}/{} up to {} B -> {}/{} from {} B (busbw {} -> {} GB/s)",
                            markdown ? "\n- " : "\n  ", s.func, s.from_algo, s.from_proto,
                            s.below_bytes, s.to_algo, s.to_proto, s.at_bytes,
-                           gbps(s.busbw_below_gbps), gbps(s.busbw_at_gbps));
+                           switch_gbps(s.busbw_below_gbps), switch_gbps(s.busbw_at_gbps));
     }
     if (!lines.empty()) {
       render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
@@ -229,8 +234,8 @@ void write_switch_point_json(JsonWriter& w, const SwitchPoint& s, const std::str
   w.field("from_proto", s.from_proto);
   w.field("to_algo", s.to_algo);
   w.field("to_proto", s.to_proto);
-  w.field("busbw_below_gbps", s.busbw_below_gbps);
-  w.field("busbw_at_gbps", s.busbw_at_gbps);
+  if (s.busbw_below_gbps > 0) w.field("busbw_below_gbps", s.busbw_below_gbps);
+  if (s.busbw_at_gbps > 0) w.field("busbw_at_gbps", s.busbw_at_gbps);
   w.end_object();
 }
 
@@ -360,8 +365,8 @@ void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_
   for (const auto& s : switches) {
     if (s.comm_hash != comm) continue;
     t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
-               gbps(s.busbw_below_gbps), std::to_string(s.at_bytes), s.to_algo + "/" + s.to_proto,
-               gbps(s.busbw_at_gbps)});
+               switch_gbps(s.busbw_below_gbps), std::to_string(s.at_bytes),
+               s.to_algo + "/" + s.to_proto, switch_gbps(s.busbw_at_gbps)});
   }
   if (t.rows.empty()) {
     render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",

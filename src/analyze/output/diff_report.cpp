@@ -23,27 +23,29 @@ std::string percent_of(double share) {
   return fmt::format("{:.1f}%", 100.0 * share);
 }
 
-std::string choice_text(const CollectiveDiff& d) {
-  if (d.in_base && d.in_cand && d.base_choice != d.cand_choice) {
-    return d.base_choice + " → " + d.cand_choice;
-  }
-  return d.in_base ? d.base_choice : d.cand_choice;
+// A change to show: both sides timed on the same ranks (a missing row's sides differ).
+bool has_medians(const RowJudgement& j) {
+  return j.pooled.base_count > 0 && j.pooled.cand_count > 0 && j.verdict != Verdict::kMissing;
 }
 
-bool has_medians(const RowJudgement& j) {
-  return j.pooled.base_count > 0 && j.pooled.cand_count > 0;
+// "23/23, 21/23": instances timed of the row's instances, baseline then candidate.
+std::string timed_cell(const CollectiveDiff& d) {
+  auto side = [](bool present, const RowQuality& q) {
+    return present ? fmt::format("{}/{}", q.timed, q.instances) : std::string("-");
+  };
+  return side(d.in_base, d.base_quality) + ", " + side(d.in_cand, d.cand_quality);
 }
 
 TextTable collective_table(const RunDiff& diff, bool changed_only) {
   TextTable t;
-  t.columns = {"verdict",   "collective", "ranks", "size (B)",   "algo/proto", "base (us)",
+  t.columns = {"verdict",   "collective", "ranks", "size (B)",   "algo/proto", "timed", "base (us)",
                "cand (us)", "change",     "p",     "busbw base", "busbw cand", "detail"};
   for (const auto& d : diff.collectives) {
     const RowJudgement& j = d.judgement;
     if (changed_only && j.verdict == Verdict::kUnchanged) continue;
     const bool medians = has_medians(j);
     t.add_row({verdict_name(j.verdict), d.collective, std::to_string(d.nranks),
-               size_label(d.size_bytes, d.size_kind), choice_text(d),
+               size_label(d.size_bytes, d.size_kind), choice_text(d), timed_cell(d),
                d.base_time_ns > 0 ? micros(d.base_time_ns) : "-",
                d.cand_time_ns > 0 ? micros(d.cand_time_ns) : "-",
                medians ? signed_percent(j.pooled.change) : "-", medians ? p_label(j.pooled) : "-",
@@ -90,18 +92,34 @@ std::string rule_text(const NoiseRule& r) {
       "two-sided Mann-Whitney test over the iterations gives p < {} (at least {} iterations per "
       "side); each row is judged on its ranks together (time: each rank's median, mean over "
       "ranks, as bandwidth shows it; the test on the iterations pooled) and on every rank (its "
-      "median).",
-      100.0 * r.min_effect, r.alpha, r.min_samples);
+      "median). timed: instances with a GPU time of the row's instances, baseline, candidate; "
+      "a side with fewer than {:.0f}% timed is marked below the quality floor.",
+      100.0 * r.min_effect, r.alpha, r.min_samples, 100.0 * kQualityFloor);
 }
 
 std::string result_line(const RunDiff& diff, FailOn fail_on) {
   const VerdictCounts n = count_verdicts(diff);
   const bool failed = should_fail(diff, fail_on);
   return fmt::format(
-      "Result: {} regression(s), {} improvement(s), {} unchanged, {} not comparable: {} "
-      "(--fail-on {})",
-      n.regressions, n.improvements, n.unchanged, n.not_comparable, failed ? "FAIL" : "PASS",
-      fail_on_name(fail_on));
+      "Result: {} regression(s), {} improvement(s), {} inconclusive, {} unchanged, {} missing, "
+      "{} not comparable{}: {} (--fail-on {})",
+      n.regressions, n.improvements, n.inconclusive, n.unchanged, n.missing, n.not_comparable,
+      diff.missing.empty() ? "" : fmt::format("; {} run-wide data problem(s)", diff.missing.size()),
+      failed ? "FAIL" : "PASS", fail_on.name());
+}
+
+// " (environment: ENV.txt)" when settings were read from environment files.
+std::string env_note(const std::set<std::string>& files) {
+  if (files.empty()) return "";
+  return fmt::format(" (environment: {})", fmt::join(files, ", "));
+}
+
+// Run-wide data the candidate lacks (RunDiff::missing).
+void missing_lines(const RunDiff& diff, bool markdown, std::string& out) {
+  if (diff.missing.empty()) return;
+  out += markdown ? "**Missing data:**\n\n" : "Missing data:\n";
+  for (const auto& m : diff.missing) out += fmt::format("{}{}\n", markdown ? "- " : "  ", m);
+  if (markdown) out += "\n";
 }
 
 void config_lines(const RunDiff& diff, bool markdown, std::string& out) {
@@ -119,9 +137,11 @@ void config_lines(const RunDiff& diff, bool markdown, std::string& out) {
 }
 
 void render_text_body(const RunDiff& diff, FailOn fail_on, std::string& out) {
-  out += fmt::format("baseline:  {}\ncandidate: {}\n", fmt::join(diff.base_inputs, ", "),
-                     fmt::join(diff.cand_inputs, ", "));
+  out += fmt::format("baseline:  {}{}\ncandidate: {}{}\n", fmt::join(diff.base_inputs, ", "),
+                     env_note(diff.base_env_files), fmt::join(diff.cand_inputs, ", "),
+                     env_note(diff.cand_env_files));
   config_lines(diff, false, out);
+  missing_lines(diff, false, out);
   out += rule_text(diff.rule) + "\n\n";
   TextTable c = collective_table(diff, false);
   c.title =
@@ -149,9 +169,11 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
   const bool failed = should_fail(diff, fail_on);
   out += fmt::format("### npkit-analyze diff: {}\n\n", failed ? "FAIL" : "PASS");
   out += result_line(diff, fail_on) + "\n\n";
-  out += fmt::format("Baseline `{}`, candidate `{}`.\n\n", fmt::join(diff.base_inputs, "`, `"),
-                     fmt::join(diff.cand_inputs, "`, `"));
+  out += fmt::format("Baseline `{}`{}, candidate `{}`{}.\n\n", fmt::join(diff.base_inputs, "`, `"),
+                     env_note(diff.base_env_files), fmt::join(diff.cand_inputs, "`, `"),
+                     env_note(diff.cand_env_files));
   config_lines(diff, true, out);
+  missing_lines(diff, true, out);
   TextTable changed = collective_table(diff, true);
   TextTable changed_phases = phase_table(diff, true);
   if (changed.rows.empty() && changed_phases.rows.empty()) {
@@ -183,6 +205,17 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
     render_markdown(s, out);
   }
   out += rule_text(diff.rule) + "\n\n</details>\n";
+}
+
+void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
+  w.key(key);
+  w.begin_object();
+  w.field("instances", q.instances);
+  w.field("timed", q.timed);
+  w.field("ranks_timed", q.ranks_timed);
+  w.field("nranks", q.nranks);
+  w.field("below_floor", q.below_floor());
+  w.end_object();
 }
 
 void comparison_json(JsonWriter& w, const SampleComparison& c) {
@@ -233,7 +266,7 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
   std::size_t failures = 0;
   std::size_t skipped = 0;
   for (const auto& c : cases) {
-    if (row_fails(c.verdict, fail_on)) {
+    if (fail_on.fails(c.verdict)) {
       ++failures;
     } else if (c.verdict == Verdict::kNotComparable) {
       ++skipped;
@@ -255,7 +288,7 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
   for (const auto& c : cases) {
     fmt::format_to(Out(out), "    <testcase classname=\"{}\" name=\"{}\"",
                    markup_escaped(c.classname), markup_escaped(c.name));
-    if (row_fails(c.verdict, fail_on)) {
+    if (fail_on.fails(c.verdict)) {
       fmt::format_to(Out(out), ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
                      verdict_name(c.verdict), markup_escaped(c.message));
     } else if (c.verdict == Verdict::kNotComparable) {
@@ -282,16 +315,11 @@ std::string case_message(const RowJudgement& j, const RunDiff& diff) {
 
 }  // namespace
 
-const char* fail_on_name(FailOn fail_on) {
-  switch (fail_on) {
-    case FailOn::kAnyChange:
-      return "any-change";
-    case FailOn::kNever:
-      return "never";
-    case FailOn::kRegression:
-      break;
+std::string choice_text(const CollectiveDiff& d) {
+  if (d.in_base && d.in_cand && d.base_choice != d.cand_choice) {
+    return d.base_choice + " → " + d.cand_choice;
   }
-  return "regression";
+  return d.in_base ? d.base_choice : d.cand_choice;
 }
 
 std::string signed_percent(double change) {
@@ -305,9 +333,11 @@ std::string p_label(const SampleComparison& c) {
 }
 
 std::string row_detail(const RowJudgement& j, const RunDiff& diff) {
-  std::string causes = diff.causes.empty()
-                           ? "no configuration difference recorded"
-                           : fmt::format("cause candidate(s): {}", fmt::join(diff.causes, "; "));
+  const std::string causes =
+      diff.causes.empty() ? "no configuration difference recorded"
+                          : fmt::format("cause candidate(s): {}", fmt::join(diff.causes, "; "));
+  // An algorithm/protocol change (the reason of a judged row) comes before what decided it.
+  const std::string choice = j.reason.empty() ? "" : j.reason + "; ";
   switch (j.verdict) {
     case Verdict::kRegression:
     case Verdict::kImprovement: {
@@ -315,21 +345,32 @@ std::string row_detail(const RowJudgement& j, const RunDiff& diff) {
           j.deciding_rank == kPooled
               ? fmt::format("all ranks {}", signed_percent(j.deciding_change))
               : fmt::format("rank {} {}", j.deciding_rank, signed_percent(j.deciding_change));
-      return who + "; " + causes;
+      return choice + who + "; " + causes;
     }
+    case Verdict::kInconclusive: {
+      const std::string why =
+          j.pooled.tested
+              ? fmt::format("p {} is not below {}", p_label(j.pooled), diff.rule.alpha)
+              : fmt::format("fewer than {} iterations on a side", diff.rule.min_samples);
+      return fmt::format("{}moved {} but {}: not confirmed", choice,
+                         signed_percent(j.pooled.change), why);
+    }
+    case Verdict::kMissing:
+      return j.reason;
     case Verdict::kNotComparable:
-      if (j.reason.rfind("only in", 0) == 0) return j.reason;
-      return j.reason + "; " +
-             (diff.causes.empty() ? "no configuration difference recorded (NCCL's tuner chose "
-                                    "differently, or a setting the inputs do not record changed)"
-                                  : causes);
+      if (j.reason.rfind("only in", 0) == 0 || j.reason.rfind("untimed", 0) == 0) return j.reason;
+      return choice + (diff.causes.empty()
+                           ? "no configuration difference recorded (NCCL's tuner chose "
+                             "differently, or a setting the inputs do not record changed)"
+                           : causes);
     case Verdict::kUnchanged:
       break;
   }
   if (j.compared && !j.pooled.tested) {
-    return fmt::format("fewer than {} iterations on a side: not tested", diff.rule.min_samples);
+    return fmt::format("{}fewer than {} iterations on a side: not tested", choice,
+                       diff.rule.min_samples);
   }
-  return "";
+  return j.reason;
 }
 
 void render_diff_text(const RunDiff& diff, FailOn fail_on, DiffTextStyle style, std::string& out) {
@@ -344,7 +385,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.diff");
-  w.field("schema_version", 2);
+  w.field("schema_version", 3);
   w.key("baseline");
   w.begin_array();
   for (const auto& s : diff.base_inputs) w.value(s);
@@ -353,20 +394,34 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   w.begin_array();
   for (const auto& s : diff.cand_inputs) w.value(s);
   w.end_array();
+  w.key("baseline_env_files");
+  w.begin_array();
+  for (const auto& s : diff.base_env_files) w.value(s);
+  w.end_array();
+  w.key("candidate_env_files");
+  w.begin_array();
+  for (const auto& s : diff.cand_env_files) w.value(s);
+  w.end_array();
   w.key("rule");
   w.begin_object();
   w.field("threshold", diff.rule.min_effect);
   w.field("alpha", diff.rule.alpha);
   w.field("min_samples", diff.rule.min_samples);
   w.end_object();
-  w.field("fail_on", fail_on_name(fail_on));
+  w.field("fail_on", fail_on.name());
   w.field("result", should_fail(diff, fail_on) ? "fail" : "pass");
+  w.key("missing");
+  w.begin_array();
+  for (const auto& m : diff.missing) w.value(m);
+  w.end_array();
   const VerdictCounts n = count_verdicts(diff);
   w.key("counts");
   w.begin_object();
   w.field("regressions", n.regressions);
   w.field("improvements", n.improvements);
+  w.field("inconclusive", n.inconclusive);
   w.field("unchanged", n.unchanged);
+  w.field("missing", n.missing);
   w.field("not_comparable", n.not_comparable);
   w.end_object();
   w.key("config_differences");
@@ -396,11 +451,13 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
       w.field("baseline_choice", d.base_choice);
       w.field("baseline_time_ns", d.base_time_ns);
       w.field("baseline_busbw_gbps", d.base_busbw_gbps);
+      quality_json(w, "baseline_quality", d.base_quality);
     }
     if (d.in_cand) {
       w.field("candidate_choice", d.cand_choice);
       w.field("candidate_time_ns", d.cand_time_ns);
       w.field("candidate_busbw_gbps", d.cand_busbw_gbps);
+      quality_json(w, "candidate_quality", d.cand_quality);
     }
     judgement_json(w, d.judgement);
     w.end_object();
@@ -454,10 +511,14 @@ void render_diff_junit(const RunDiff& diff, FailOn fail_on, std::string& out) {
                       fmt::format("{} {} {}", d.key.source, d.key.domain, d.key.phase),
                       d.judgement.verdict, case_message(d.judgement, diff)});
   }
-  std::size_t tests = collectives.size() + phases.size();
+  std::vector<JunitCase> coverage;
+  for (const auto& m : diff.missing) {
+    coverage.push_back({"npkit.coverage", m, Verdict::kMissing, "missing: " + m});
+  }
+  std::size_t tests = collectives.size() + phases.size() + coverage.size();
   std::size_t failures = 0;
-  for (const auto* list : {&collectives, &phases}) {
-    for (const auto& c : *list) failures += row_fails(c.verdict, fail_on) ? 1 : 0;
+  for (const auto* list : {&collectives, &phases, &coverage}) {
+    for (const auto& c : *list) failures += fail_on.fails(c.verdict) ? 1 : 0;
   }
   out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   fmt::format_to(Out(out),
@@ -465,6 +526,7 @@ void render_diff_junit(const RunDiff& diff, FailOn fail_on, std::string& out) {
                  failures);
   junit_suite("collectives", collectives, fail_on, diff, out);
   junit_suite("phases", phases, fail_on, diff, out);
+  if (!coverage.empty()) junit_suite("coverage", coverage, fail_on, diff, out);
   out += "</testsuites>\n";
 }
 

@@ -85,6 +85,8 @@ void config(std::string& out, const RunConfig& c) {
   string_array(out, c.hosts);
   out += ",\n    \"env\": ";
   set_map(out, c.env, "      ");
+  out += ",\n    \"env_files\": ";
+  string_array(out, c.env_files);
   out += ",\n    \"capture\": ";
   set_map(out, c.capture, "      ");
   out += ",\n    \"communicators\": [";

@@ -56,6 +56,8 @@ struct RankInfo {
   std::int64_t reference_ns = 0;  // what phase shares are of (e.g. GPU collective time)
   std::vector<PhaseTime> phases;  // empty: no phases
   std::optional<NetWait> net;     // only with NET transport proxy steps
+  // How far the rank's GPU times on the host clock may be off (±, ns); unknown when empty.
+  std::optional<double> clock_uncertainty_ns;
 };
 
 struct JoinGap {

@@ -104,6 +104,7 @@ struct RunCommunicator {
 
 struct Run {
   std::string path;
+  std::string label;  // names the run in summaries; "" = its path
   InputKind kind = InputKind::kNpkt;
   RunConfig config;  // formats, versions, environment, GPUs, hosts, files (communicators: empty)
   std::vector<RunCommunicator> comms;

@@ -23,6 +23,7 @@ struct RunConfig {
   std::set<std::string> formats;  // "npkt", "npkit-legacy", "chrome-trace"
   std::set<std::string> nccl_versions;
   std::map<std::string, std::set<std::string>> env;  // NCCL_* and NPKIT_* variables
+  std::set<std::string> env_files;  // environment files env was completed from (ENV.txt, --env)
   std::set<std::string> gpus;
   std::set<std::string> hosts;
   // capture.events, capture.buffer_size_mb, capture.plugin_version, profiler_api

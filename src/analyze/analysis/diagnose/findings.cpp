@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
+#include <tuple>
+
+#include "analysis/diagnose/latency_model.hpp"
 
 namespace npkit {
 namespace {
@@ -16,6 +20,16 @@ std::string pct(double fraction) {
   return fmt::format("{:.1f}%", fraction * 100);
 }
 
+// "RING/SIMPLE"; "-" parts where a side is unknown.
+std::string choice_of(const SizeEvidence& r) {
+  return fmt::format("{}/{}", r.algo.empty() ? "-" : r.algo, r.proto.empty() ? "-" : r.proto);
+}
+
+// " (RING/SIMPLE)", or "" where the source names neither (AlltoAll, legacy dumps).
+std::string choice_note(const SizeEvidence& r) {
+  return r.algo.empty() && r.proto.empty() ? "" : " (" + choice_of(r) + ")";
+}
+
 // Best busbw per collective over `rows`.
 std::map<std::string, double> best_busbw(const std::vector<SizeEvidence>& rows) {
   std::map<std::string, double> best;
@@ -23,10 +37,26 @@ std::map<std::string, double> best_busbw(const std::vector<SizeEvidence>& rows) 
   return best;
 }
 
+// The uncertainty of a difference between `rank`'s times and another rank's: its own plus the
+// largest of the others' (none when a rank's is unknown).
+std::optional<double> pair_uncertainty_ns(const std::vector<RankInfo>& ranks, std::int32_t rank) {
+  double own = 0;
+  double other = 0;
+  for (const auto& r : ranks) {
+    if (!r.clock_uncertainty_ns) return std::nullopt;
+    if (r.rank == rank) {
+      own = *r.clock_uncertainty_ns;
+    } else {
+      other = std::max(other, *r.clock_uncertainty_ns);
+    }
+  }
+  return own + other;
+}
+
 }  // namespace
 
-void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Thresholds& t,
-                    std::vector<Finding>& out) {
+void find_straggler(const SyncAnalysis& sync, const std::vector<RankInfo>& ranks,
+                    const std::string& scope, const Thresholds& t, std::vector<Finding>& out) {
   if (sync.straggler_order.empty() || sync.ranks.size() < 2) return;
   const std::int32_t rank = sync.straggler_order.front();
   const auto it = std::find_if(sync.ranks.begin(), sync.ranks.end(),
@@ -35,14 +65,17 @@ void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Th
   if (static_cast<double>(r.instances) < t.min_instances) return;
   if (r.arrived_last_share < t.straggler_share) return;
   if (r.margin_median_ns < t.straggler_min_margin_ns) return;
+  const std::optional<double> uncertainty = pair_uncertainty_ns(ranks, rank);
+  if (uncertainty && r.margin_median_ns <= *uncertainty) return;  // the clocks cannot tell
   Finding f;
   f.rule = "straggler";
   f.scope = scope;
   f.summary = fmt::format(
       "rank {} arrives last at {} of {} instances ({}), a median {} (max {}) after the next-latest "
-      "rank; the other ranks wait for it",
+      "rank{}; the other ranks wait for it",
       rank, r.arrived_last, r.instances, pct(r.arrived_last_share), us(r.margin_median_ns),
-      us(static_cast<double>(r.margin_max_ns)));
+      us(static_cast<double>(r.margin_max_ns)),
+      uncertainty ? fmt::format(", beyond the clocks' {} uncertainty", us(*uncertainty)) : "");
   f.next_step = fmt::format(
       "look at what rank {} does before its collectives (compute or data-loading imbalance, CPU "
       "contention, a slower GPU, link or host) against a rank that arrives early",
@@ -53,6 +86,7 @@ void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Th
                {"arrived_last_share", r.arrived_last_share},
                {"margin_median_ns", r.margin_median_ns},
                {"margin_max_ns", static_cast<double>(r.margin_max_ns)}};
+  if (uncertainty) f.numbers.emplace_back("clock_uncertainty_ns", *uncertainty);
   out.push_back(std::move(f));
 }
 
@@ -169,28 +203,42 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
 
 void find_few_channels(const std::vector<SizeEvidence>& rows, const std::string& scope,
                        const Thresholds& t, std::vector<Finding>& out) {
-  const auto best = best_busbw(rows);
+  // One latency model per (collective, algo, proto), fitted once on the run's own rows.
+  using Key = std::tuple<std::string, std::string, std::string>;
+  std::map<Key, std::vector<std::pair<double, double>>> points;
   for (const auto& r : rows) {
-    if (r.channels == 0 || r.operations == 0) continue;
-    if (static_cast<double>(r.bytes) < t.channels_min_bytes) continue;
+    if (r.operations > 0) points[{r.collective, r.algo, r.proto}].push_back({r.bytes, r.time_ns});
+  }
+  std::map<Key, std::optional<LatencyModel>> models;
+  for (const auto& [key, p] : points) models[key] = fit_latency_model(p);
+  for (const auto& r : rows) {
+    if (r.channels == 0 || r.operations == 0 || !(r.time_ns > 0)) continue;
+    const double bytes = static_cast<double>(r.bytes);
+    if (bytes < t.channels_min_bytes) continue;
     if (static_cast<double>(r.channels) >= t.min_channels) continue;
-    const double peak = best.at(r.collective);
-    if (peak <= 0 || r.busbw_gbps >= t.channels_busbw * peak) continue;
+    const std::optional<LatencyModel>& model = models[{r.collective, r.algo, r.proto}];
+    if (!model || !model->bandwidth_bound(bytes)) continue;  // latency-bound: channels matter less
+    const double predicted_busbw = r.busbw_gbps * r.time_ns / model->time_ns(bytes);
+    if (r.busbw_gbps >= t.channels_busbw * predicted_busbw) continue;
     Finding f;
     f.rule = "few_channels";
     f.scope = scope;
     f.summary = fmt::format(
-        "{} {} B ({}/{}): {} channel(s), busbw {:.2f} GB/s, {} of the collective's best "
-        "({:.2f} GB/s)",
-        r.collective, r.bytes, r.algo, r.proto, r.channels, r.busbw_gbps, pct(r.busbw_gbps / peak),
-        peak);
+        "{} {} B{}: {} channel(s), busbw {:.2f} GB/s, {} of the {:.2f} GB/s that the run's latency "
+        "model of {} predicts at this size ({}, fitted on {} sizes)",
+        r.collective, r.bytes, choice_note(r), r.channels, r.busbw_gbps,
+        pct(r.busbw_gbps / predicted_busbw), predicted_busbw,
+        r.algo.empty() && r.proto.empty() ? r.collective : choice_of(r), model->text(),
+        model->points);
     f.next_step =
         "raise NCCL_MIN_NCHANNELS (and check NCCL_MAX_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER) "
         "and compare busbw";
-    f.numbers = {{"bytes", static_cast<double>(r.bytes)},
+    f.numbers = {{"bytes", bytes},
                  {"channels", static_cast<double>(r.channels)},
                  {"busbw_gbps", r.busbw_gbps},
-                 {"best_busbw_gbps", peak}};
+                 {"predicted_busbw_gbps", predicted_busbw},
+                 {"model_alpha_ns", model->alpha_ns},
+                 {"model_beta_gbps", 1.0 / model->ns_per_byte}};
     out.push_back(std::move(f));
   }
 }

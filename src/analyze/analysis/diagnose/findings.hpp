@@ -3,7 +3,9 @@
 // (analysis/diagnose/thresholds.hpp; docs/phases.md "Diagnosis"); every finding quotes the numbers
 // that triggered it, in its text and in `numbers` (name, value) for machine use. Rules:
 // - straggler: the first rank of the straggler order arrives last in at least straggler_share of
-//   at least min_instances instances, a median margin of at least straggler_min_margin_ns;
+//   at least min_instances instances, a median margin of at least straggler_min_margin_ns and
+//   beyond what the clocks can tell apart: the rank's clock uncertainty plus the largest of the
+//   other ranks' (where known; the finding quotes it);
 // - load_imbalance: per phase that every rank (at least two) spends time in, max/median >=
 //   imbalance while the phase holds at least imbalance_min_share of the reference time (a phase
 //   some ranks never enter is a difference of roles, e.g. the split tree's root, not a load
@@ -13,8 +15,11 @@
 // - small_messages: per collective, operations below small_bytes (at least min_instances of
 //   them) take at least small_time_share of its GPU time at a busbw (their bytes over their time,
 //   × bus_factor) below small_busbw × its best row's busbw;
-// - few_channels: per collective, rows of at least channels_min_bytes on fewer than min_channels
-//   channels at a busbw below channels_busbw × its best row's busbw.
+// - few_channels: rows of at least channels_min_bytes on fewer than min_channels channels whose
+//   size is bandwidth-bound under the run's latency model of their (collective, algo, proto)
+//   (latency_model.hpp: α + S/β fitted on the run's rows) and whose busbw is below
+//   channels_busbw × the busbw the model predicts at that size (latency-bound sizes always fall
+//   short of the large sizes' busbw, so they are not judged against it).
 #pragma once
 
 #include <cstdint>
@@ -50,8 +55,8 @@ struct SizeEvidence {
   std::uint32_t channels = 0;  // 0 = unknown
 };
 
-void find_straggler(const SyncAnalysis& sync, const std::string& scope, const Thresholds& t,
-                    std::vector<Finding>& out);
+void find_straggler(const SyncAnalysis& sync, const std::vector<RankInfo>& ranks,
+                    const std::string& scope, const Thresholds& t, std::vector<Finding>& out);
 void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::string& scope,
                          const Thresholds& t, std::vector<Finding>& out);
 void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& scope,

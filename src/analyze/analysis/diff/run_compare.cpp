@@ -18,6 +18,7 @@ CompareCell cell_of(const std::vector<const CollectiveRow*>& rows) {
   CompareCell cell;
   if (rows.empty()) return cell;
   cell.present = true;
+  cell.quality = quality_of(rows);
   std::vector<const CollectiveRow*> by_instances = rows;
   std::stable_sort(
       by_instances.begin(), by_instances.end(),
@@ -90,9 +91,17 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
       if (!row.best || cell.time_ns < row.runs[*row.best].time_ns) row.best = i;
     }
     for (std::size_t i = 0; i < row.runs.size() && row.best; ++i) {
-      if (row.runs[i].count > 0) continue;
-      row.unranked = fmt::format("run [{}] {}", i + 1,
-                                 row.runs[i].present ? "has no timed instance" : "lacks the size");
+      const CompareCell& cell = row.runs[i];
+      if (!cell.present) {
+        row.unranked = fmt::format("run [{}] lacks the size", i + 1);
+      } else if (cell.count == 0) {
+        row.unranked = fmt::format("run [{}] has no timed instance", i + 1);
+      } else if (cell.quality.below_floor()) {
+        row.unranked =
+            fmt::format("run [{}] is below the quality floor ({})", i + 1, cell.quality.text());
+      } else {
+        continue;
+      }
       row.best.reset();
     }
     if (row.best) ++c.wins[*row.best];

@@ -6,8 +6,8 @@
 //   instances first, "+"-joined).
 // - best = the run with the lowest time (the first on a tie); every other cell's change is
 //   relative to it. Runs without the group have an empty cell. A group that some run lacks, or
-//   holds without a timed instance, has no best (`unranked` says which run and why): a time
-//   cannot win against a missing one.
+//   holds without a timed instance or below the quality floor (row_quality.hpp), has no best
+//   (`unranked` says which run and why): a time cannot win against a missing or doubtful one.
 // - Settings: the configuration keys whose values differ between runs (config_diff.hpp's
 //   comparison of run 0 with each other run), with each run's value; only cause candidates
 //   (not hosts, not paths such as dump directories).
@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "analysis/diff/row_quality.hpp"
 #include "run/summary/run_summary.hpp"
 
 namespace npkit {
@@ -29,6 +30,7 @@ struct CompareCell {
   std::uint64_t count = 0;
   double time_ns = 0;  // `bandwidth`'s time: each rank's median, mean over ranks
   double busbw_gbps = 0;
+  RowQuality quality;  // of the group's rows in this run
 };
 
 struct CompareRow {

@@ -72,7 +72,11 @@ RowJudgement judge(const std::vector<RankSample>& base, const std::vector<RankSa
   };
   consider(kPooled, j.pooled);
   for (const auto& r : j.ranks) consider(r.rank, r.comparison);
-  if (j.verdict == Verdict::kUnchanged) j.deciding_change = j.pooled.change;
+  if (j.verdict == Verdict::kUnchanged) {
+    j.verdict =
+        j.pooled.verdict == Verdict::kInconclusive ? Verdict::kInconclusive : Verdict::kUnchanged;
+    j.deciding_change = j.pooled.change;
+  }
   return j;
 }
 
@@ -118,16 +122,66 @@ CollectiveDiff row_diff(const CollectiveRow* b, const CollectiveRow* c) {
   d.in_base = b != nullptr;
   d.in_cand = c != nullptr;
   if (b != nullptr) {
+    d.base_quality = quality_of({b});
     d.base_choice = choice_label(b->key.algo, b->key.proto);
     d.base_time_ns = b->time_ns();
     d.base_busbw_gbps = busbw_at_time(*b);
   }
   if (c != nullptr) {
+    d.cand_quality = quality_of({c});
     d.cand_choice = choice_label(c->key.algo, c->key.proto);
     d.cand_time_ns = c->time_ns();
     d.cand_busbw_gbps = busbw_at_time(*c);
   }
   return d;
+}
+
+std::vector<std::int32_t> timed_ranks(const CollectiveRow& row) {
+  std::vector<std::int32_t> ranks;
+  for (const auto& r : row.ranks) {
+    if (!r.time_ns.empty()) ranks.push_back(r.rank);
+  }
+  return ranks;
+}
+
+// Overrides the judgement of a row whose data one side lacks (contract in the header).
+void check_coverage(const CollectiveRow& b, const CollectiveRow& c, RowJudgement& j) {
+  const std::vector<std::int32_t> base_ranks = timed_ranks(b);
+  const std::vector<std::int32_t> cand_ranks = timed_ranks(c);
+  if (base_ranks.empty()) {
+    // Nothing was lost where nothing was timed: untimed in both runs is no change.
+    j.verdict = cand_ranks.empty() ? Verdict::kUnchanged : Verdict::kNotComparable;
+    j.reason = cand_ranks.empty() ? "untimed in both runs" : "untimed in the baseline";
+    return;
+  }
+  if (cand_ranks.empty()) {
+    j.verdict = Verdict::kMissing;
+    j.reason = fmt::format("untimed in the candidate ({} instance(s), none timed)", c.instances);
+    return;
+  }
+  std::vector<std::int32_t> lost;
+  std::set_difference(base_ranks.begin(), base_ranks.end(), cand_ranks.begin(), cand_ranks.end(),
+                      std::back_inserter(lost));
+  if (!lost.empty()) {
+    j.verdict = Verdict::kMissing;
+    j.reason = fmt::format("rank(s) {} timed in the baseline, not in the candidate",
+                           fmt::join(lost, ", "));
+  } else if (base_ranks != cand_ranks) {
+    j.reason += fmt::format("{}judged on rank(s) {} (timed in both runs)",
+                            j.reason.empty() ? "" : "; ", fmt::join(base_ranks, ", "));
+  }
+}
+
+// Names a judged row's side that is below the quality floor.
+void mark_quality(CollectiveDiff& d) {
+  RowJudgement& j = d.judgement;
+  if (j.verdict == Verdict::kMissing || j.verdict == Verdict::kNotComparable) return;
+  for (const auto& [side, q] :
+       {std::pair{"baseline", &d.base_quality}, std::pair{"candidate", &d.cand_quality}}) {
+    if (!q->below_floor()) continue;
+    j.reason += fmt::format("{}{} below the quality floor ({})", j.reason.empty() ? "" : "; ", side,
+                            q->text());
+  }
 }
 
 void diff_collectives(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule,
@@ -137,6 +191,14 @@ void diff_collectives(const RunSummary& base, const RunSummary& cand, const Nois
       groups;
   for (const auto& r : base.collectives) groups[group_of(r.key)].first.push_back(&r);
   for (const auto& r : cand.collectives) groups[group_of(r.key)].second.push_back(&r);
+  auto compared = [&](const CollectiveRow& b, const CollectiveRow& c, std::string reason) {
+    CollectiveDiff d = row_diff(&b, &c);
+    d.judgement = judge(rank_samples(b), rank_samples(c), rule);
+    d.judgement.reason = std::move(reason);
+    check_coverage(b, c, d.judgement);
+    mark_quality(d);
+    out.collectives.push_back(std::move(d));
+  };
   for (const auto& [group, sides] : groups) {
     const auto& [b_rows, c_rows] = sides;
     std::vector<const CollectiveRow*> b_only;
@@ -146,11 +208,9 @@ void diff_collectives(const RunSummary& base, const RunSummary& cand, const Nois
                                   [&](const CollectiveRow* x) { return x->key == b->key; });
       if (c == c_rows.end()) {
         b_only.push_back(b);
-        continue;
+      } else {
+        compared(*b, **c, "");
       }
-      CollectiveDiff d = row_diff(b, *c);
-      d.judgement = judge(rank_samples(*b), rank_samples(**c), rule);
-      out.collectives.push_back(std::move(d));
     }
     for (const CollectiveRow* c : c_rows) {
       if (std::none_of(b_rows.begin(), b_rows.end(),
@@ -159,20 +219,58 @@ void diff_collectives(const RunSummary& base, const RunSummary& cand, const Nois
       }
     }
     const std::size_t pairs = std::min(b_only.size(), c_only.size());
-    for (std::size_t i = 0; i < std::max(b_only.size(), c_only.size()); ++i) {
-      const CollectiveRow* b = i < b_only.size() ? b_only[i] : nullptr;
-      const CollectiveRow* c = i < c_only.size() ? c_only[i] : nullptr;
-      CollectiveDiff d = row_diff(b, c);
-      d.judgement.verdict = Verdict::kNotComparable;
-      if (i < pairs) {
-        d.judgement.reason = change_reason(b->key, c->key);
-        d.judgement.pooled =
-            compare_samples_at(b->pooled(), c->pooled(), b->time_ns(), c->time_ns(), rule);
-        d.judgement.deciding_change = d.judgement.pooled.change;
-      } else {
-        d.judgement.reason = b != nullptr ? "only in baseline" : "only in candidate";
-      }
+    for (std::size_t i = 0; i < pairs; ++i) {
+      compared(*b_only[i], *c_only[i], change_reason(b_only[i]->key, c_only[i]->key));
+    }
+    for (std::size_t i = pairs; i < b_only.size(); ++i) {
+      CollectiveDiff d = row_diff(b_only[i], nullptr);
+      const bool timed = !timed_ranks(*b_only[i]).empty();
+      d.judgement.verdict = timed ? Verdict::kMissing : Verdict::kNotComparable;
+      d.judgement.reason = timed ? "not in the candidate" : "only in baseline (untimed there)";
       out.collectives.push_back(std::move(d));
+    }
+    for (std::size_t i = pairs; i < c_only.size(); ++i) {
+      CollectiveDiff d = row_diff(nullptr, c_only[i]);
+      d.judgement.verdict = Verdict::kNotComparable;
+      d.judgement.reason = "only in candidate";
+      out.collectives.push_back(std::move(d));
+    }
+  }
+}
+
+// (communicator, rank) pairs per communicator size.
+std::map<std::int32_t, std::uint64_t> ranks_by_size(const RunConfig& config) {
+  std::map<std::int32_t, std::uint64_t> n;
+  for (const auto& [key, comm] : config.communicators) n[comm.nranks] += comm.ranks.size();
+  return n;
+}
+
+void run_coverage(const RunSummary& base, const RunSummary& cand, RunDiff& out) {
+  if (cand.collectives.empty() && !base.collectives.empty()) {
+    out.missing.push_back(fmt::format(
+        "the candidate has no collective (the baseline has {} row(s))", base.collectives.size()));
+  }
+  auto judged = [](const RowJudgement& j) {
+    return j.compared && j.verdict != Verdict::kNotComparable && j.verdict != Verdict::kMissing;
+  };
+  const bool any_compared =
+      std::any_of(out.collectives.begin(), out.collectives.end(),
+                  [&](const CollectiveDiff& d) { return judged(d.judgement); }) ||
+      std::any_of(out.phases.begin(), out.phases.end(),
+                  [&](const PhaseDiff& d) { return judged(d.judgement); });
+  if (!any_compared && out.missing.empty()) {
+    out.missing.push_back("nothing was compared: the runs share no timed collective or phase row");
+  }
+  const auto base_ranks = ranks_by_size(base.config);
+  const auto cand_ranks = ranks_by_size(cand.config);
+  for (const auto& [nranks, count] : base_ranks) {
+    const auto it = cand_ranks.find(nranks);
+    const std::uint64_t have = it == cand_ranks.end() ? 0 : it->second;
+    if (have < count) {
+      out.missing.push_back(fmt::format(
+          "{}-rank communicators: the candidate has {} (communicator, rank) pair(s), the "
+          "baseline {}",
+          nranks, have, count));
     }
   }
 }
@@ -246,6 +344,8 @@ RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRul
   RunDiff d;
   d.base_inputs = base.inputs;
   d.cand_inputs = cand.inputs;
+  d.base_env_files = base.config.env_files;
+  d.cand_env_files = cand.config.env_files;
   d.rule = rule;
   d.config = config_differences(base.config, cand.config);
   for (const auto& c : d.config) {
@@ -253,6 +353,7 @@ RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRul
   }
   diff_collectives(base, cand, rule, d);
   diff_phases(base, cand, rule, d);
+  run_coverage(base, cand, d);
   diff_sync(base, cand, d);
   return d;
 }
@@ -267,6 +368,12 @@ VerdictCounts count_verdicts(const RunDiff& diff) {
       case Verdict::kImprovement:
         ++n.improvements;
         break;
+      case Verdict::kInconclusive:
+        ++n.inconclusive;
+        break;
+      case Verdict::kMissing:
+        ++n.missing;
+        break;
       case Verdict::kNotComparable:
         ++n.not_comparable;
         break;
@@ -280,24 +387,26 @@ VerdictCounts count_verdicts(const RunDiff& diff) {
   return n;
 }
 
-bool row_fails(Verdict verdict, FailOn fail_on) {
-  switch (fail_on) {
-    case FailOn::kRegression:
-      return verdict == Verdict::kRegression;
-    case FailOn::kAnyChange:
-      return verdict != Verdict::kUnchanged;
-    case FailOn::kNever:
-      break;
+std::string FailOn::name() const {
+  if (*this == any_change()) return "any-change";
+  std::string s;
+  for (int v = 0; v < kVerdictCount; ++v) {
+    const auto verdict = static_cast<Verdict>(v);
+    if (!fails(verdict)) continue;
+    std::string word = verdict_name(verdict);
+    std::replace(word.begin(), word.end(), ' ', '-');
+    s += (s.empty() ? "" : ",") + word;
   }
-  return false;
+  return s.empty() ? "never" : s;
 }
 
 bool should_fail(const RunDiff& diff, FailOn fail_on) {
+  if (fail_on.fails(Verdict::kMissing) && !diff.missing.empty()) return true;
   for (const auto& r : diff.collectives) {
-    if (row_fails(r.judgement.verdict, fail_on)) return true;
+    if (fail_on.fails(r.judgement.verdict)) return true;
   }
   for (const auto& r : diff.phases) {
-    if (row_fails(r.judgement.verdict, fail_on)) return true;
+    if (fail_on.fails(r.judgement.verdict)) return true;
   }
   return false;
 }

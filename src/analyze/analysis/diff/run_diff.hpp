@@ -2,30 +2,43 @@
 // data). Contract:
 // - Config differences first (config_diff.hpp); `causes` are those that are cause candidates.
 // - Collective rows: a size group is (collective, nranks, size, size kind). Rows of a group with
-//   the same (algo, proto) in both runs are compared; the rest are not comparable: a baseline-
-//   only row pairs with a candidate-only row of the same group (in key order) as an algorithm/
-//   protocol change, "proto LL → SIMPLE", with the medians and change shown for information;
-//   a row left without a partner is "only in baseline" / "only in candidate".
-// - Compared rows: the pooled durations of the ranks both runs have (all ranks when they share
-//   none) and each shared rank's durations go through compare_samples(). The row is a regression
-//   when any of these comparisons is one (the deciding one is the largest slowdown), else an
-//   improvement when any is one (the largest speed-up), else unchanged. deciding_rank names the
+//   the same (algo, proto) in both runs are compared; a baseline-only row pairs with a
+//   candidate-only row of the same group (in key order) as an algorithm/protocol change,
+//   "proto LL → SIMPLE" (the reason), and is judged like any other row: the size got slower or
+//   faster whatever NCCL chose. A baseline row left without a partner is missing; a candidate
+//   row without one is not comparable ("only in candidate").
+// - Missing (the gate's fail-safe): a baseline row with a timed instance that the candidate lacks,
+//   holds untimed, or holds without one of the baseline's timed ranks. A row untimed in the
+//   baseline is not comparable ("untimed in the baseline"), or unchanged when the candidate has
+//   it untimed too ("untimed in both runs"). A candidate timed on more ranks than the baseline is
+//   judged on the baseline's, and its reason says so. A judged row whose side is below the
+//   quality floor (row_quality.hpp) keeps its verdict, and its reason says which side and why.
+//   Run-wide `missing` lines: a candidate without collectives where the baseline has some, runs
+//   that share no judged collective or phase row, and fewer (communicator, rank) pairs of an N-rank
+//   communicator size in the candidate than in the baseline.
+// - Compared rows: the pooled durations of the ranks both runs have and each shared rank's
+//   durations go through compare_samples(). The row is a regression when any of these
+//   comparisons is one (the deciding one is the largest slowdown), else an improvement when any
+//   is one (the largest speed-up), else inconclusive when the pooled comparison is (the time the
+//   row shows moved beyond the threshold, unconfirmed), else unchanged. deciding_rank names the
 //   rank when a rank's comparison decided it (kPooled when the pooled one did).
 // - Phase rows: matched by (source, domain, phase). Per-span exclusive times ("spans") are
 //   compared the same way; rows without samples (proxy-step totals) are never tested, shown for
-//   attribution with the median share over ranks.
+//   attribution with the median share over ranks. A phase one run lacks is not comparable.
 // - Sync rows (arrival skew per (nranks, rank)) are reported, never judged: skews near zero
 //   make relative changes meaningless.
-// - should_fail: kRegression — any regression row; kAnyChange — any collective or phase row whose
-//   verdict is not unchanged; kNever — never.
+// - FailOn: the verdicts that fail the gate; should_fail is true when a collective or phase row
+//   has one of them, or when missing fails and the run-wide `missing` list is not empty.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "analysis/diff/config_diff.hpp"
+#include "analysis/diff/row_quality.hpp"
 #include "analysis/diff/sample_comparison.hpp"
 #include "run/summary/run_summary.hpp"
 
@@ -62,6 +75,8 @@ struct CollectiveDiff {
   double cand_time_ns = 0;
   double base_busbw_gbps = 0;  // at that time; 0 when unknown
   double cand_busbw_gbps = 0;
+  RowQuality base_quality;  // instances 0 when the run lacks the row
+  RowQuality cand_quality;
   RowJudgement judgement;
 };
 
@@ -86,8 +101,11 @@ struct SyncDiff {
 };
 
 struct RunDiff {
+  std::vector<std::string> missing;  // run-wide coverage problems (contract above)
   std::vector<std::string> base_inputs;
   std::vector<std::string> cand_inputs;
+  std::set<std::string> base_env_files;  // where each run's environment came from (RunConfig)
+  std::set<std::string> cand_env_files;
   NoiseRule rule;
   std::vector<ConfigDifference> config;
   std::vector<std::string> causes;  // describe() of the cause candidates
@@ -96,19 +114,46 @@ struct RunDiff {
   std::vector<SyncDiff> sync;
 };
 
-enum class FailOn : std::uint8_t { kRegression, kAnyChange, kNever };
+// The verdicts that fail the gate (`--fail-on`, `--allow-missing`).
+class FailOn {
+ public:
+  constexpr FailOn() = default;
+  static constexpr FailOn none() { return FailOn(); }
+  // regression and missing: the default gate.
+  static constexpr FailOn fail_safe() {
+    return none().with(Verdict::kRegression).with(Verdict::kMissing);
+  }
+  // Every verdict but unchanged.
+  static constexpr FailOn any_change() {
+    FailOn f;
+    for (int v = 0; v < kVerdictCount; ++v) f = f.with(static_cast<Verdict>(v));
+    return f.without(Verdict::kUnchanged);
+  }
+  constexpr FailOn with(Verdict v) const { return FailOn(mask_ | bit(v)); }
+  constexpr FailOn without(Verdict v) const { return FailOn(mask_ & ~bit(v)); }
+  constexpr bool fails(Verdict v) const { return (mask_ & bit(v)) != 0; }
+  // "regression,missing"; "any-change", "never" for those sets.
+  std::string name() const;
+  friend constexpr bool operator==(FailOn, FailOn) = default;
+
+ private:
+  constexpr explicit FailOn(std::uint32_t mask) : mask_(mask) {}
+  static constexpr std::uint32_t bit(Verdict v) { return 1u << static_cast<unsigned>(v); }
+  std::uint32_t mask_ = 0;
+};
 
 RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule);
 
 struct VerdictCounts {
   std::uint64_t regressions = 0;
   std::uint64_t improvements = 0;
+  std::uint64_t inconclusive = 0;
   std::uint64_t unchanged = 0;
+  std::uint64_t missing = 0;
   std::uint64_t not_comparable = 0;
 };
 VerdictCounts count_verdicts(const RunDiff& diff);  // collective and phase rows
 
-bool row_fails(Verdict verdict, FailOn fail_on);
 bool should_fail(const RunDiff& diff, FailOn fail_on);
 
 // "RING/LL"; "-" when both are empty.

@@ -10,6 +10,10 @@ const char* verdict_name(Verdict v) {
       return "improvement";
     case Verdict::kRegression:
       return "regression";
+    case Verdict::kInconclusive:
+      return "inconclusive";
+    case Verdict::kMissing:
+      return "missing";
     case Verdict::kNotComparable:
       return "not comparable";
     case Verdict::kUnchanged:
@@ -32,11 +36,14 @@ SampleComparison compare_samples_at(const DurationSample& base, const DurationSa
   c.cand_time = cand_time;
   c.change = c.base_time > 0 ? c.cand_time / c.base_time - 1.0 : 0.0;
   c.tested = c.base_count >= rule.min_samples && c.cand_count >= rule.min_samples;
-  if (!c.tested) return c;
-  c.p_value = mann_whitney(cand.points(), base.points()).p_value;
-  if (c.p_value >= rule.alpha) return c;
-  if (c.change >= rule.min_effect) c.verdict = Verdict::kRegression;
-  if (c.change <= -rule.min_effect) c.verdict = Verdict::kImprovement;
+  const bool large = c.change >= rule.min_effect || c.change <= -rule.min_effect;
+  if (c.tested) c.p_value = mann_whitney(cand.points(), base.points()).p_value;
+  if (!large) return c;
+  if (!c.tested || c.p_value >= rule.alpha) {
+    c.verdict = Verdict::kInconclusive;
+  } else {
+    c.verdict = c.change > 0 ? Verdict::kRegression : Verdict::kImprovement;
+  }
   return c;
 }
 

@@ -8,8 +8,10 @@
 //   points; it runs only when both sides hold at least min_samples values (else `tested` is
 //   false and the verdict is unchanged: too few iterations to tell a change from noise).
 // - Verdict: regression when tested, p < alpha and change ≥ min_effect; improvement when
-//   tested, p < alpha and change ≤ −min_effect; unchanged otherwise. Both conditions are needed:
-//   a large change in noisy data and a tiny but consistent one do not flag.
+//   tested, p < alpha and change ≤ −min_effect; inconclusive when |change| ≥ min_effect but the
+//   test could not confirm it (too few iterations, or p ≥ alpha); unchanged otherwise. Both
+//   conditions are needed for a change: a large move in noisy data is inconclusive, a tiny but
+//   consistent one is unchanged.
 #pragma once
 
 #include <cstdint>
@@ -18,9 +20,20 @@
 
 namespace npkit {
 
-enum class Verdict : std::uint8_t { kUnchanged, kImprovement, kRegression, kNotComparable };
+// kMissing: the baseline has the row (timed) and the candidate lacks it, or a rank of it, or has it
+// untimed (run_diff.hpp). kNotComparable: nothing to judge for another reason.
+enum class Verdict : std::uint8_t {
+  kUnchanged,
+  kImprovement,
+  kRegression,
+  kInconclusive,
+  kMissing,
+  kNotComparable,
+};
+inline constexpr int kVerdictCount = 6;
 
-const char* verdict_name(Verdict v);  // "unchanged", "improvement", "regression", "not comparable"
+// "unchanged", "improvement", "regression", "inconclusive", "missing", "not comparable"
+const char* verdict_name(Verdict v);
 
 struct NoiseRule {
   double min_effect = 0.05;  // --threshold

@@ -16,6 +16,7 @@ CrossRankInput cross_rank_input(const RunCommunicator& comm,
     RankInfo info;
     info.rank = r.rank;
     info.host = in.hosts_known ? r.host : "";
+    info.clock_uncertainty_ns = r.clock_uncertainty_ns;
     in.ranks.push_back(std::move(info));
   }
   for (const auto& p : rank_phases) {

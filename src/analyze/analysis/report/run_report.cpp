@@ -34,7 +34,8 @@ void RunReportSink::merge(RunReportSink&& other) {
 
 RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
                            const PhaseAssignment& phases,
-                           const std::vector<std::string>& span_names, Diagnostics& diagnostics) {
+                           const std::vector<std::string>& span_names, const Thresholds& thresholds,
+                           Diagnostics& diagnostics) {
   RunReport r;
   r.run = &run;
   if (has_spans) {
@@ -63,8 +64,8 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
     CommunicatorReport c;
     c.comm = &comm;
     c.cross = analyze_cross_rank(
-        cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)), Thresholds{});
-    c.findings = communicator_findings(c.cross, r.rows, comm.hash, Thresholds{});
+        cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)), thresholds);
+    c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds);
     r.comms.push_back(std::move(c));
   }
   return r;

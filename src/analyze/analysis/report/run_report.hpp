@@ -25,6 +25,7 @@
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/diagnose/findings.hpp"
+#include "analysis/diagnose/thresholds.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "analysis/sync/phase_wait.hpp"
@@ -74,9 +75,11 @@ struct RunReport {
   std::vector<LatencyBucket> latency;
 };
 
+// `thresholds`: the findings' (analysis/diagnose/thresholds.hpp; report --threshold).
 RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
                            const PhaseAssignment& phases,
-                           const std::vector<std::string>& span_names, Diagnostics& diagnostics);
+                           const std::vector<std::string>& span_names, const Thresholds& thresholds,
+                           Diagnostics& diagnostics);
 
 double explained_share(const PhaseReport& report);
 

@@ -130,7 +130,7 @@ void SummarySpanSink::merge(const SummarySpanSink& other) {
 
 RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
   RunSummary s;
-  s.inputs.push_back(run.path);
+  s.inputs.push_back(run.label.empty() ? run.path : run.label);
   s.config = run.config;
   add_communicators(run, s.config);
   add_collectives(run, s);
@@ -143,6 +143,16 @@ RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
     PhaseRow& row = s.phases.emplace_back(PhaseRow{key, {}});
     for (auto& [rank, r] : ranks) row.ranks.push_back(std::move(r));
   }
+  return s;
+}
+
+Result<RunSummary> summarize_input(RunInput& input) {
+  Run run;
+  auto spans =
+      read_run<SummarySpanSink>(input, run, [&] { return SummarySpanSink(input.phases()); });
+  if (!spans) return spans.error();
+  RunSummary s = summarize_run(run, *spans);
+  s.warnings = input.diagnostics().total();
   return s;
 }
 

@@ -10,7 +10,7 @@ CrossRankAnalysis analyze_cross_rank(CrossRankInput input, const Thresholds& thr
   a.alignment = estimate_host_offsets(a.input);
   a.sync = analyze_sync(a.input, a.alignment);
   a.imbalance = phase_imbalance(a.input.ranks);
-  find_straggler(a.sync, a.input.scope, thresholds, a.findings);
+  find_straggler(a.sync, a.input.ranks, a.input.scope, thresholds, a.findings);
   find_load_imbalance(a.imbalance, a.input.scope, thresholds, a.findings);
   find_network_wait(a.input.ranks, a.input.scope, thresholds, a.findings);
   return a;

@@ -107,7 +107,7 @@ Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
   return input;
 }
 
-std::vector<InputFact> ChromeSpanInput::facts() const {
+std::vector<InputFact> ChromeSpanInput::input_facts() const {
   std::vector<InputFact> out;
   out.push_back({"format", "Chrome trace JSON of NPKit spans"});
   for (const auto& f : input_.files) {
@@ -121,7 +121,7 @@ std::vector<InputFact> ChromeSpanInput::facts() const {
   return out;
 }
 
-Result<Run> ChromeSpanInput::read(const std::vector<SpanSink*>& sinks) {
+Result<Run> ChromeSpanInput::read_input(const std::vector<SpanSink*>& sinks) {
   CollectiveSpans collectives(phases(), span_names());
   WithCollectiveSpans tee(*sinks.front(), collectives);
   SinkFeeder feeder(tee);
@@ -183,7 +183,7 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
   return input;
 }
 
-std::vector<InputFact> ChromeProfilerInput::facts() const {
+std::vector<InputFact> ChromeProfilerInput::input_facts() const {
   std::vector<InputFact> out;
   out.push_back({"format", "Chrome trace JSON of profiler-plugin events"});
   std::set<std::string> files;
@@ -202,7 +202,7 @@ std::vector<InputFact> ChromeProfilerInput::facts() const {
   return out;
 }
 
-Result<Run> ChromeProfilerInput::read(const std::vector<SpanSink*>&) {
+Result<Run> ChromeProfilerInput::read_input(const std::vector<SpanSink*>&) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kChromeTrace;

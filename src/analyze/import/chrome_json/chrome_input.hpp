@@ -42,13 +42,13 @@ class ChromeSpanInput : public RunInput {
   }
   bool has_spans() const override { return true; }
   unsigned threads() const override { return 1; }
-  std::vector<InputFact> facts() const override;
+  std::vector<InputFact> input_facts() const override;
   std::string span_clock() const override {
     return "times read from the Chrome trace JSON (microseconds, to the nearest ns)";
   }
   // Known once the trace was read.
   unsigned cpu_record_size() const override { return tracks_.cpu_record_size(); }
-  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const ingest::JsonSpanInput& spans() const { return input_; }
   const ingest::TrackBook& tracks() const { return tracks_; }
 
@@ -69,8 +69,8 @@ class ChromeProfilerInput : public RunInput {
   const std::vector<std::string>& span_names() const override { return no_names_; }
   bool has_spans() const override { return false; }
   unsigned threads() const override { return 1; }
-  std::vector<InputFact> facts() const override;
-  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  std::vector<InputFact> input_facts() const override;
+  Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const std::vector<ingest::PluginRankTrace>& traces() const { return traces_; }
   const std::vector<ingest::PluginCommunicator>& comms() const { return comms_; }
   // What the collectives' start and end are, for the reader.

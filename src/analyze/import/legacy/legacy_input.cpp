@@ -49,10 +49,35 @@ Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
   }
   input->phases_ = assign_phases(PhaseMap::builtin().with_user_rules(user), input->dump_.table);
   input->threads_ = reader_threads(input->dump_, o.threads);
+  NPKIT_TRY(input->set_communicator_size(o.nranks));
   return input;
 }
 
-std::vector<InputFact> LegacyInput::facts() const {
+Status LegacyInput::set_communicator_size(std::uint32_t option) {
+  const auto& ranks = dump_.layout.ranks;
+  const std::uint32_t highest = ranks.back().rank;
+  if (option != 0 && option <= highest) {
+    return Error{fmt::format("--nranks {}: {} has files of rank {}", option, path_, highest)};
+  }
+  nranks_ = static_cast<std::int32_t>(option != 0 ? option : highest + 1);
+  // Ranks below the highest without files are warned about when the dump is opened.
+  if (static_cast<std::uint32_t>(nranks_) > highest + 1) {
+    diagnostics_.warn("missing ranks",
+                      fmt::format("{}: no files for rank(s) {}..{} (--nranks {})", path_,
+                                  highest + 1, nranks_ - 1, nranks_),
+                      static_cast<std::uint64_t>(nranks_) - highest - 1);
+  }
+  if (option == 0 && ranks.size() == 1) {
+    diagnostics_.warn("communicator size unknown",
+                      fmt::format("{}: files of rank {} only: NPKit dumps do not record the "
+                                  "communicator size, taken as {}; busbw depends on it (give "
+                                  "--nranks N)",
+                                  path_, highest, nranks_));
+  }
+  return Ok{};
+}
+
+std::vector<InputFact> LegacyInput::input_facts() const {
   const LegacyDump& d = dump_;
   std::vector<InputFact> out;
   out.push_back({"format", d.variant.empty() ? "NPKit dump directory" : d.variant});
@@ -87,7 +112,7 @@ std::vector<InputFact> LegacyInput::facts() const {
   return out;
 }
 
-Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
+Result<Run> LegacyInput::read_input(const std::vector<SpanSink*>& sinks) {
   std::vector<std::unique_ptr<CollectiveSpans>> collectives;
   std::vector<std::unique_ptr<WithCollectiveSpans>> tees;
   std::vector<SpanSink*> targets;
@@ -110,8 +135,7 @@ Result<Run> LegacyInput::read(const std::vector<SpanSink*>& sinks) {
     ranks.push_back(static_cast<std::int32_t>(r.rank));
     run.config.files += r.gpu.size() + r.cpu.size();
   }
-  const std::int32_t nranks = static_cast<std::int32_t>(
-      dump_.layout.ranks.empty() ? 0 : dump_.layout.ranks.back().rank + 1);
+  const std::int32_t nranks = nranks_;
   run.comms.push_back(collectives[0]->join(
       path_,
       "top-level collective spans (first ENTRY to last EXIT over the rank's buffers, "

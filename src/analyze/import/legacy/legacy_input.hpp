@@ -26,21 +26,26 @@ class LegacyInput : public RunInput {
   const std::vector<std::string>& span_names() const override { return dump_.table.base_names(); }
   bool has_spans() const override { return true; }
   unsigned threads() const override { return threads_; }
-  std::vector<InputFact> facts() const override;
+  std::vector<InputFact> input_facts() const override;
   std::string span_clock() const override {
     return "GPU ticks converted through the TIME_SYNC_CPU/GPU pair of each kernel launch "
            "(integer ns)";
   }
   unsigned cpu_record_size() const override { return dump_.cpu_record_size; }
-  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
 
  private:
+  // Sets nranks_ from --nranks (`option`, 0: the highest rank + 1) and warns about ranks without
+  // files; an Error when a rank's files lie beyond the option.
+  Status set_communicator_size(std::uint32_t option);
+
   std::string path_;
   LegacyDump dump_;
   PhaseAssignment phases_;
   SpanReadOptions read_;
   unsigned threads_ = 1;
+  std::int32_t nranks_ = 0;  // the communicator size (--nranks, else the highest rank + 1)
 };
 
 }  // namespace npkit

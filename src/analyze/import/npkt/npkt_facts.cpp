@@ -70,7 +70,7 @@ std::string environment(const Files& files) {
 
 }  // namespace
 
-std::vector<InputFact> NpktInput::facts() const {
+std::vector<InputFact> NpktInput::input_facts() const {
   const Files& files = loaded_.files;
   std::size_t profiler_files = 0;
   std::uint64_t written = 0;

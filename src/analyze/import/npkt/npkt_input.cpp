@@ -72,8 +72,9 @@ void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
   diagnostics.warn(
       "stale KernelCh timestamps",
       fmt::format("{}: {} of {} KernelCh events carry timestamps of another work item (NCCL ring "
-                  "desynchronisation) and are left out of GPU spans ({}); {} operation(s) left "
-                  "without a valid channel are reported without GPU time",
+                  "desynchronisation) and are left out of GPU spans ({}); {} operation(s) with a "
+                  "stale channel are reported without GPU time (an operation is timed only when "
+                  "all its channels are)",
                   c.dump.path, check.stale(), check.kernel_channels,
                   by_func.empty() ? "none attached to a collective" : by_func, untimed),
       check.stale());
@@ -203,7 +204,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   return input;
 }
 
-Result<Run> NpktInput::read(const std::vector<SpanSink*>& sinks) {
+Result<Run> NpktInput::read_input(const std::vector<SpanSink*>& sinks) {
   Run run = npkt_run(path_, loaded_.comms);
   for (const auto& f : loaded_.files) add_capture_config(*f, run.config);
   if (loaded_.events.empty()) return run;

@@ -55,8 +55,8 @@ class NpktInput : public RunInput {
   }
   bool has_spans() const override { return !loaded_.events.empty(); }
   unsigned threads() const override { return 1; }
-  std::vector<InputFact> facts() const override;
-  Result<Run> read(const std::vector<SpanSink*>& sinks) override;
+  std::vector<InputFact> input_facts() const override;
+  Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LoadedCaptures& captures() const { return loaded_; }
   LoadedCaptures& captures() { return loaded_; }
 

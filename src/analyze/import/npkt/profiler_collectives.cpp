@@ -91,7 +91,7 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
   }
   c.channels_disjoint = c.channels_open == 0 && valid > 0 && latest_start > earliest_stop;
   c.channels_seen = static_cast<std::uint32_t>(channels.count());
-  c.has_gpu_span = clock.usable() && c.channels_open == 0 && valid > 0;
+  c.has_gpu_span = clock.usable() && c.channels_open == 0 && c.channels_stale == 0 && valid > 0;
   if (c.has_gpu_span) {
     c.gpu_start_ns = clock.to_host_ns(first);
     c.gpu_stop_ns = clock.to_host_ns(last);

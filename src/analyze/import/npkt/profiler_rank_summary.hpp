@@ -21,7 +21,7 @@ struct FuncSummary {
   double median_ns = 0;
   std::uint64_t kernel_channels = 0;
   std::uint64_t stale_channels = 0;
-  std::uint64_t untimed_stale = 0;
+  std::uint64_t untimed_stale = 0;  // operations with a stale channel: untimed
 };
 
 std::vector<FuncSummary> summarize_by_func(const RankCapture& capture);

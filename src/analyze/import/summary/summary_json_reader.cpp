@@ -330,6 +330,7 @@ Status Reader::config(od::value& v, RunConfig& c) {
         if (k == "gpus") return string_set(e, "gpus", c.gpus);
         if (k == "hosts") return string_set(e, "hosts", c.hosts);
         if (k == "env") return set_map(e, "env", c.env);
+        if (k == "env_files") return string_set(e, "env_files", c.env_files);
         if (k == "capture") return set_map(e, "capture", c.capture);
         if (k == "files") {
           auto n = u64(e, "files");

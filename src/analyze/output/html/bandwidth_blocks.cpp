@@ -27,6 +27,11 @@ std::string gbps(double v) {
   return fmt::format("{:.2f}", v);
 }
 
+// A switch point's busbw: "-" where the row has no timed instance.
+std::string switch_gbps(double v) {
+  return v > 0 ? gbps(v) : "-";
+}
+
 // Series in order of first appearance.
 struct SeriesSet {
   std::vector<PlotSeries> series;
@@ -108,9 +113,9 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
       const std::string label =
           choice(s.from_algo, s.from_proto) + " → " + choice(s.to_algo, s.to_proto);
       markers.push_back({static_cast<double>(s.at_bytes), label});
-      switch_text +=
-          fmt::format("{}{} from {} (busbw {} → {} GB/s)", switch_text.empty() ? "" : "; ", label,
-                      format_bytes(s.at_bytes), gbps(s.busbw_below_gbps), gbps(s.busbw_at_gbps));
+      switch_text += fmt::format("{}{} from {} (busbw {} → {} GB/s)",
+                                 switch_text.empty() ? "" : "; ", label, format_bytes(s.at_bytes),
+                                 switch_gbps(s.busbw_below_gbps), switch_gbps(s.busbw_at_gbps));
     }
     std::string source = "a rank's time of an instance";
     for (const auto& c : run.comms) {
@@ -119,16 +124,21 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
     const std::string note = "One point per (size, algorithm/protocol) row; time = " + source +
                              ", median over instances, mean over ranks, as in `bandwidth`. "
                              "Dashed lines: sizes where NCCL's choice changes.";
-    LinePlot bw = size_plot(who + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
-                            "busbw (GB/s)");
-    bw.series = std::move(busbw.series);
-    bw.markers = markers;
-    LinePlot lat = size_plot(who + ": time vs size", note, YAxis::kLog10, Unit::kNanoseconds,
-                             "time per operation");
-    lat.series = std::move(time.series);
-    lat.markers = std::move(markers);
-    out.emplace_back(std::move(bw));
-    out.emplace_back(std::move(lat));
+    if (busbw.series.empty()) {
+      // Nothing to draw: the table says which rows lack a time.
+      out.emplace_back(Paragraph{who + ": no instance has a GPU time, so nothing is plotted."});
+    } else {
+      LinePlot bw = size_plot(who + ": bus bandwidth vs size", note, YAxis::kLinear, Unit::kGbps,
+                              "busbw (GB/s)");
+      bw.series = std::move(busbw.series);
+      bw.markers = markers;
+      LinePlot lat = size_plot(who + ": time vs size", note, YAxis::kLog10, Unit::kNanoseconds,
+                               "time per operation");
+      lat.series = std::move(time.series);
+      lat.markers = std::move(markers);
+      out.emplace_back(std::move(bw));
+      out.emplace_back(std::move(lat));
+    }
     out.emplace_back(Table{std::move(table), {}});
     if (!switch_text.empty()) {
       out.emplace_back(Paragraph{"Switch points of " + who + ": " + switch_text + "."});

@@ -38,14 +38,25 @@ std::vector<Fact> facts(const RunDiff& diff, FailOn fail_on) {
   return {
       {"baseline", joined(diff.base_inputs)},
       {"candidate", joined(diff.cand_inputs)},
+      {"environment files",
+       fmt::format("baseline: {}; candidate: {}",
+                   diff.base_env_files.empty()
+                       ? "none"
+                       : joined({diff.base_env_files.begin(), diff.base_env_files.end()}),
+                   diff.cand_env_files.empty()
+                       ? "none"
+                       : joined({diff.cand_env_files.begin(), diff.cand_env_files.end()}))},
       {"rule", fmt::format("a row changes when its median moves by at least {:.1f}% and a "
                            "two-sided Mann-Whitney test gives p < {} (at least {} iterations "
                            "per side); pooled ranks and every rank are judged",
                            diff.rule.min_effect * 100, diff.rule.alpha, diff.rule.min_samples)},
-      {"rows", fmt::format("{} regression(s), {} improvement(s), {} unchanged, {} not comparable",
-                           c.regressions, c.improvements, c.unchanged, c.not_comparable)},
+      {"rows", fmt::format("{} regression(s), {} improvement(s), {} inconclusive, {} "
+                           "unchanged, {} missing, {} not comparable",
+                           c.regressions, c.improvements, c.inconclusive, c.unchanged, c.missing,
+                           c.not_comparable)},
+      {"missing data", diff.missing.empty() ? "none" : joined(diff.missing)},
       {"result", fmt::format("{} (--fail-on {})", should_fail(diff, fail_on) ? "FAIL" : "PASS",
-                             fail_on_name(fail_on))},
+                             fail_on.name())},
   };
 }
 
@@ -76,7 +87,7 @@ RegressionBar bar_of(const CollectiveDiff& row, const NoiseRule& rule) {
   b.change_percent = change;
   b.noise_low_percent = -threshold;
   b.noise_high_percent = threshold;
-  if (j.verdict == Verdict::kUnchanged) {
+  if (j.verdict == Verdict::kUnchanged || j.verdict == Verdict::kInconclusive) {
     b.noise_low_percent = std::min(-threshold, change);
     b.noise_high_percent = std::max(threshold, change);
   }
@@ -90,12 +101,14 @@ Section regression_section(const RunDiff& diff) {
   Section s{"regressions", "Change of GPU time per size", {}};
   std::map<std::tuple<std::string, std::int32_t>, RegressionBars> plots;
   Table not_comparable;
-  not_comparable.table.columns = {"collective", "ranks", "size (B)", "algo/proto", "reason"};
+  not_comparable.table.columns = {"verdict",  "collective", "ranks",
+                                  "size (B)", "algo/proto", "reason"};
   for (const auto& row : diff.collectives) {
-    if (row.judgement.verdict == Verdict::kNotComparable) {
-      not_comparable.table.add_row(
-          {row.collective, std::to_string(row.nranks), std::to_string(row.size_bytes),
-           row.base_choice + " → " + row.cand_choice, row.judgement.reason});
+    if (row.judgement.verdict == Verdict::kNotComparable ||
+        row.judgement.verdict == Verdict::kMissing) {
+      not_comparable.table.add_row({verdict_name(row.judgement.verdict), row.collective,
+                                    std::to_string(row.nranks), std::to_string(row.size_bytes),
+                                    choice_text(row), row.judgement.reason});
       continue;
     }
     auto [it, fresh] = plots.try_emplace({row.collective, row.nranks});
@@ -116,10 +129,11 @@ Section regression_section(const RunDiff& diff) {
   for (auto& [key, p] : plots) s.blocks.emplace_back(std::move(p));
   if (plots.empty()) s.blocks.emplace_back(Paragraph{"No row could be compared."});
   if (!not_comparable.table.rows.empty()) {
-    not_comparable.table.title = "Not comparable (no bar)";
+    not_comparable.table.title = "Missing or not comparable (no bar)";
     not_comparable.note =
-        "NCCL chose another algorithm or protocol, or only one run has the row: the medians are "
-        "in the table below, for information.";
+        "Missing: the baseline timed the row and the candidate lacks it, a rank of it, or its "
+        "time (the gate fails unless --allow-missing). Not comparable: only the candidate has "
+        "the row, or neither run timed it.";
     s.blocks.emplace_back(std::move(not_comparable));
   }
   return s;
@@ -133,13 +147,12 @@ Section rows_section(const RunDiff& diff) {
                          "base (us)", "cand (us)",  "change", "p",        "detail"};
   for (const auto& row : diff.collectives) {
     const RowJudgement& j = row.judgement;
-    const std::string choice = row.base_choice == row.cand_choice
-                                   ? row.cand_choice
-                                   : row.base_choice + " → " + row.cand_choice;
-    colls.table.add_row({verdict_name(j.verdict), row.collective, std::to_string(row.nranks),
-                         std::to_string(row.size_bytes), choice, median_text(j, true),
-                         median_text(j, false), j.compared ? signed_percent(shown_change(j)) : "-",
-                         p_label(j.pooled), row_detail(j, diff)});
+    const std::string choice = choice_text(row);
+    colls.table.add_row(
+        {verdict_name(j.verdict), row.collective, std::to_string(row.nranks),
+         std::to_string(row.size_bytes), choice, median_text(j, true), median_text(j, false),
+         j.compared && j.verdict != Verdict::kMissing ? signed_percent(shown_change(j)) : "-",
+         p_label(j.pooled), row_detail(j, diff)});
   }
   s.blocks.emplace_back(std::move(colls));
   if (!diff.phases.empty()) {

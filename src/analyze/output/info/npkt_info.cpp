@@ -437,7 +437,7 @@ void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
     w.field("collective", fs.func);
     w.field("events", fs.kernel_channels);
     w.field("stale", fs.stale_channels);
-    w.field("operations_all_stale", fs.untimed_stale);
+    w.field("operations_with_stale", fs.untimed_stale);
     w.end_object();
   }
   w.end_array();

@@ -82,6 +82,7 @@ void merge_into(RunSummary& into, const RunSummary& other) {
   c.gpus.insert(o.gpus.begin(), o.gpus.end());
   c.hosts.insert(o.hosts.begin(), o.hosts.end());
   unite_sets(c.env, o.env);
+  c.env_files.insert(o.env_files.begin(), o.env_files.end());
   unite_sets(c.capture, o.capture);
   for (const auto& [hash, comm] : o.communicators) {
     CommunicatorRanks& mine = c.communicators[hash];

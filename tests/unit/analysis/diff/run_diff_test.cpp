@@ -56,7 +56,7 @@ TEST_CASE("run diff: a rank 15 % slower is a regression decided by that rank", "
   // Pooled, one rank in three moved: the pooled median moves by less than 5 %.
   CHECK(slow.pooled.verdict == Verdict::kUnchanged);
   CHECK(d.collectives[1].judgement.verdict == Verdict::kUnchanged);
-  CHECK(npkit::should_fail(d, npkit::FailOn::kRegression));
+  CHECK(npkit::should_fail(d, npkit::FailOn::fail_safe()));
   const auto n = npkit::count_verdicts(d);
   CHECK(n.regressions == 1);
   CHECK(n.unchanged == 1);
@@ -71,12 +71,13 @@ TEST_CASE("run diff: faster everywhere is an improvement, which fails only any-c
   const auto& j = d.collectives.at(0).judgement;
   CHECK(j.verdict == Verdict::kImprovement);
   CHECK(j.pooled.change == Approx(-0.2).margin(0.001));
-  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::kRegression));
-  CHECK(npkit::should_fail(d, npkit::FailOn::kAnyChange));
-  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::kNever));
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::fail_safe()));
+  CHECK(npkit::should_fail(d, npkit::FailOn::any_change()));
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::none()));
 }
 
-TEST_CASE("run diff: below the threshold or with too few iterations nothing flags", "[diff]") {
+TEST_CASE("run diff: below the threshold nothing flags, too few iterations is inconclusive",
+          "[diff]") {
   // 3 % slower everywhere: consistent (p tiny) but below the 5 % minimum effect.
   const RunSummary base = run({synthetic_row("AllReduce", 64, "RING", "LL", {around(10000)})});
   const RunSummary small =
@@ -89,17 +90,36 @@ TEST_CASE("run diff: below the threshold or with too few iterations nothing flag
   d = npkit::diff_runs(base, small, strict);
   CHECK(d.collectives.at(0).judgement.verdict == Verdict::kRegression);
 
-  // Doubled, but 4 iterations against 4: not tested.
+  // Doubled, but 4 iterations against 4: not tested, so the move is shown as inconclusive and
+  // the default gate passes.
   const RunSummary few =
       run({synthetic_row("AllReduce", 64, "RING", "LL", {{100, 101, 102, 103}})});
   const RunSummary few_slow =
       run({synthetic_row("AllReduce", 64, "RING", "LL", {{200, 201, 202, 203}})});
   d = npkit::diff_runs(few, few_slow, npkit::NoiseRule{});
   CHECK_FALSE(d.collectives.at(0).judgement.pooled.tested);
-  CHECK(d.collectives.at(0).judgement.verdict == Verdict::kUnchanged);
+  CHECK(d.collectives.at(0).judgement.verdict == Verdict::kInconclusive);
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::fail_safe()));
+  CHECK(npkit::should_fail(d, npkit::FailOn::fail_safe().with(Verdict::kInconclusive)));
+
+  // 30 % slower in 20 iterations, but the two samples overlap too much for p < 0.001.
+  std::vector<std::int64_t> spread_base;
+  std::vector<std::int64_t> spread_cand;
+  for (int i = 0; i < 20; ++i) {
+    spread_base.push_back(i % 2 == 0 ? 1000 : 3000);
+    spread_cand.push_back(i % 2 == 0 ? 1300 : 3900);
+  }
+  d = npkit::diff_runs(run({synthetic_row("AllReduce", 64, "RING", "LL", {spread_base})}),
+                       run({synthetic_row("AllReduce", 64, "RING", "LL", {spread_cand})}),
+                       npkit::NoiseRule{});
+  const auto& noisy = d.collectives.at(0).judgement;
+  CHECK(noisy.pooled.tested);
+  CHECK(noisy.pooled.p_value >= 0.001);
+  CHECK(noisy.verdict == Verdict::kInconclusive);
 }
 
-TEST_CASE("run diff: an algorithm change is not comparable, with the setting as cause", "[diff]") {
+TEST_CASE("run diff: an algorithm change is judged on its times, with the setting as cause",
+          "[diff]") {
   RunSummary base = run({synthetic_row("AllReduce", 1 << 20, "RING", "LL", {around(10000)}),
                          synthetic_row("Broadcast", 1 << 10, "RING", "LL", {around(3000)})});
   RunSummary cand = run({synthetic_row("AllReduce", 1 << 20, "TREE", "LL", {around(9000)}),
@@ -125,14 +145,18 @@ TEST_CASE("run diff: an algorithm change is not comparable, with the setting as 
   CHECK(d.collectives[0].judgement.verdict == Verdict::kNotComparable);
   CHECK(d.collectives[0].judgement.reason == "only in candidate");
   const auto& algo = d.collectives[1];
-  CHECK(algo.judgement.verdict == Verdict::kNotComparable);
+  // 10000 → 9000 ns in 20 iterations each, no overlap: the size got faster whatever NCCL chose.
+  CHECK(algo.judgement.verdict == Verdict::kImprovement);
   CHECK(algo.judgement.reason == "algo changed: RING → TREE");
   CHECK(algo.base_choice == "RING/LL");
   CHECK(algo.cand_choice == "TREE/LL");
-  CHECK(algo.judgement.pooled.change == Approx(-0.1).margin(0.001));  // shown, not judged
-  CHECK(d.collectives[2].judgement.reason == "only in baseline");
-  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::kRegression));
-  CHECK(npkit::should_fail(d, npkit::FailOn::kAnyChange));
+  CHECK(algo.judgement.pooled.change == Approx(-0.1).margin(0.001));
+  // The baseline's Broadcast has no counterpart: the candidate lost it, and the gate fails.
+  CHECK(d.collectives[2].judgement.verdict == Verdict::kMissing);
+  CHECK(d.collectives[2].judgement.reason == "not in the candidate");
+  CHECK(npkit::should_fail(d, npkit::FailOn::fail_safe()));
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::fail_safe().without(Verdict::kMissing)));
+  CHECK(npkit::should_fail(d, npkit::FailOn::any_change()));
 }
 
 TEST_CASE("run diff: phase rows with span samples are judged, totals only are not", "[diff]") {

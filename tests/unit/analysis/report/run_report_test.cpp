@@ -31,7 +31,8 @@ std::unique_ptr<Reported> report_of(const std::string& fixture) {
       in, out->run, [&] { return npkit::RunReportSink(in.phases(), in.span_names().size()); });
   REQUIRE(sink.ok());
   out->report.emplace(npkit::build_run_report(out->run, std::move(*sink), in.has_spans(),
-                                              in.phases(), in.span_names(), in.diagnostics()));
+                                              in.phases(), in.span_names(), npkit::Thresholds{},
+                                              in.diagnostics()));
   return out;
 }
 

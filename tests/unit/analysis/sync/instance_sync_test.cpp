@@ -99,13 +99,13 @@ TEST_CASE("straggler rule: fires only past every threshold", "[diagnose][xrank]"
   const auto sync = npkit::analyze_sync(in, npkit::estimate_host_offsets(in));
   npkit::Thresholds t;
   std::vector<npkit::Finding> findings;
-  npkit::find_straggler(sync, "test", t, findings);
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
   CHECK(findings.empty());  // 4 instances < min_instances 8
   t.min_instances = 4;
-  npkit::find_straggler(sync, "test", t, findings);
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
   CHECK(findings.empty());  // margin 30 ns < 1000 ns
   t.straggler_min_margin_ns = 30;
-  npkit::find_straggler(sync, "test", t, findings);
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].rule == "straggler");
   CHECK(findings[0].summary ==
@@ -113,8 +113,41 @@ TEST_CASE("straggler rule: fires only past every threshold", "[diagnose][xrank]"
         "the next-latest rank; the other ranks wait for it");
   findings.clear();
   t.straggler_share = 0.76;
-  npkit::find_straggler(sync, "test", t, findings);
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
   CHECK(findings.empty());
+}
+
+TEST_CASE("straggler rule: a margin within the clocks' uncertainty is not raised",
+          "[diagnose][xrank]") {
+  auto in = straggler_input();
+  const auto sync = npkit::analyze_sync(in, npkit::estimate_host_offsets(in));
+  npkit::Thresholds t;
+  t.min_instances = 4;
+  t.straggler_min_margin_ns = 30;
+  // Rank 2 arrives last by a median 30 ns. Its clock ±15 ns plus the worst other rank's ±15 ns:
+  // 30 ns could be the clocks alone.
+  for (auto& r : in.ranks) r.clock_uncertainty_ns = 15.0;
+  std::vector<npkit::Finding> findings;
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  CHECK(findings.empty());
+  // ±10 and at most ±12 elsewhere: 22 ns < 30 ns, raised, with the uncertainty quoted.
+  for (auto& r : in.ranks) r.clock_uncertainty_ns = r.rank == 2 ? 10.0 : 12.0;
+  in.ranks[0].clock_uncertainty_ns = 5.0;
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].summary ==
+        "rank 2 arrives last at 3 of 4 instances (75.0%), a median 0.030 us (max 0.030 us) after "
+        "the next-latest rank, beyond the clocks' 0.022 us uncertainty; the other ranks wait for "
+        "it");
+  CHECK(findings[0].numbers.back() == std::pair<std::string, double>{"clock_uncertainty_ns", 22});
+  // One rank's uncertainty unknown: the rule falls back to the thresholds alone.
+  findings.clear();
+  in.ranks[1].clock_uncertainty_ns.reset();
+  for (auto& r : in.ranks) {
+    if (r.rank != 1) r.clock_uncertainty_ns = 100.0;
+  }
+  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  CHECK(findings.size() == 1);
 }
 
 TEST_CASE("sync: a rank completing before the last arrival is a violation", "[sync][xrank]") {

@@ -1,6 +1,6 @@
 // The HTML model of `diff` on the golden pair tests/golden/cases/diff_regression (baseline and
 // candidate summaries: AllReduce 1 MiB 15 % slower on rank 1, 4 MiB unchanged, 16 MiB switched
-// from LL to Simple): every bar's colour must agree with its row's verdict.
+// from LL to Simple and 9.9 % faster): every bar's colour must agree with its row's verdict.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -17,11 +17,14 @@ using namespace npkit::html;
 
 namespace {
 
-RunDiff golden_diff() {
+// The golden pair; `drop_size`, when not 0, is removed from the candidate.
+RunDiff golden_diff(std::uint64_t drop_size = 0) {
   auto base = read_summary_file(test::source_path("tests/golden/cases/diff_regression/base.json"));
   auto cand = read_summary_file(test::source_path("tests/golden/cases/diff_regression/cand.json"));
   REQUIRE(base.ok());
   REQUIRE(cand.ok());
+  std::erase_if(cand->collectives,
+                [&](const CollectiveRow& r) { return r.key.size_bytes == drop_size; });
   return diff_runs(*base, *cand, NoiseRule{});
 }
 
@@ -37,7 +40,7 @@ const Section& section(const ReportModel& m, const std::string& id) {
 
 TEST_CASE("diff html: one bar per comparable size, coloured as its row was judged", "[html]") {
   const RunDiff diff = golden_diff();
-  const ReportModel m = build_diff_report_model(diff, FailOn::kRegression);
+  const ReportModel m = build_diff_report_model(diff, FailOn::fail_safe());
   CHECK(m.subtitle == "FAIL");
   const Section& regressions = section(m, "regressions");
   REQUIRE(std::holds_alternative<RegressionBars>(regressions.blocks.front()));
@@ -45,7 +48,10 @@ TEST_CASE("diff html: one bar per comparable size, coloured as its row was judge
   CHECK_FALSE(bars.higher_is_better);
   std::size_t comparable = 0;
   for (const auto& row : diff.collectives) {
-    if (row.judgement.verdict == Verdict::kNotComparable) continue;
+    if (row.judgement.verdict == Verdict::kNotComparable ||
+        row.judgement.verdict == Verdict::kMissing) {
+      continue;
+    }
     REQUIRE(comparable < bars.bars.size());
     const RegressionBar& bar = bars.bars[comparable++];
     INFO(bar.label);
@@ -57,22 +63,27 @@ TEST_CASE("diff html: one bar per comparable size, coloured as its row was judge
     CHECK(bar.noise_high_percent >= 5.0);
   }
   CHECK(comparable == bars.bars.size());
-  CHECK(bars.bars.size() == 2);  // 1 MiB and 4 MiB; 16 MiB changed protocol
+  CHECK(bars.bars.size() == 3);  // 1 MiB, 4 MiB, and 16 MiB although it changed protocol
   CHECK(bars.bars[0].label == "1 MiB");
   CHECK(regression_verdict(bars.bars[0], false) == "regression");
   CHECK(regression_verdict(bars.bars[1], false) == "within-noise");
+  CHECK(regression_verdict(bars.bars[2], false) == "improvement");
 }
 
-TEST_CASE("diff html: the protocol change is listed, not drawn, and config comes first", "[html]") {
-  const ReportModel m = build_diff_report_model(golden_diff(), FailOn::kNever);
+TEST_CASE("diff html: a size the candidate lacks is listed, not drawn, and config comes first",
+          "[html]") {
+  const RunDiff diff = golden_diff(4194304);
+  CHECK(build_diff_report_model(diff, FailOn::fail_safe()).subtitle == "FAIL");
+  const ReportModel m = build_diff_report_model(diff, FailOn::none());
   CHECK(m.subtitle == "PASS");
   REQUIRE(m.sections.front().id == "config");
   const auto& config = std::get<Table>(m.sections.front().blocks.front());
   REQUIRE_FALSE(config.table.rows.empty());
   CHECK(config.table.rows.front() == std::vector<std::string>{"NCCL_PROTO", "LL", "Simple", "yes"});
   const Section& regressions = section(m, "regressions");
+  REQUIRE(std::holds_alternative<Table>(regressions.blocks.back()));
   const auto& listed = std::get<Table>(regressions.blocks.back());
   REQUIRE(listed.table.rows.size() == 1);
-  CHECK(listed.table.rows[0][2] == "16777216");
-  CHECK(listed.table.rows[0][3] == "RING/LL → RING/SIMPLE");
+  CHECK(listed.table.rows[0] == std::vector<std::string>{"missing", "AllReduce", "2", "4194304",
+                                                         "RING/SIMPLE", "not in the candidate"});
 }

@@ -70,7 +70,7 @@ std::unique_ptr<Modelled> model_of(const std::string& relative) {
       in, out->run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
   REQUIRE(sink.ok());
   out->report.emplace(build_run_report(out->run, std::move(*sink), in.has_spans(), in.phases(),
-                                       in.span_names(), in.diagnostics()));
+                                       in.span_names(), Thresholds{}, in.diagnostics()));
   RunReportInput model;
   model.path = "ring";
   model.facts = in.facts();

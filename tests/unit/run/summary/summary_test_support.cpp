@@ -12,13 +12,10 @@ RunSummary summarize_path(const std::string& path, const std::string& label) {
   options.path = path;
   auto input = open_run_input(options);
   REQUIRE(input.ok());
-  Run run;
-  auto spans =
-      read_run<SummarySpanSink>(**input, run, [&] { return SummarySpanSink((*input)->phases()); });
-  REQUIRE(spans.ok());
-  RunSummary s = summarize_run(run, *spans);
-  s.inputs = {label};
-  return s;
+  auto s = summarize_input(**input);
+  REQUIRE(s.ok());
+  s->inputs = {label};
+  return std::move(*s);
 }
 
 CollectiveRow synthetic_row(const std::string& collective, std::uint64_t size,

@@ -1,0 +1,34 @@
+// analysis/diff/row_quality.hpp — how much of a collective row was timed, so that a comparison
+// says what it rests on. Contract:
+// - instances: the row's instances; timed: those with a GPU time on at least one rank
+//   (instances − untimed_instances); ranks_timed: ranks with a timed instance; nranks: the
+//   communicator size of the row.
+// - below_floor(): fewer than kQualityFloor of the instances timed, or no instance timed: such a
+//   row is marked wherever it is compared (diff's detail, compare does not rank it).
+// - text(): "21/23 timed, 2/2 ranks".
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "run/summary/run_summary.hpp"
+
+namespace npkit {
+
+inline constexpr double kQualityFloor = 0.5;
+
+struct RowQuality {
+  std::uint64_t instances = 0;
+  std::uint64_t timed = 0;
+  std::int32_t ranks_timed = 0;
+  std::int32_t nranks = 0;
+
+  bool below_floor() const;
+  std::string text() const;
+};
+
+// The quality of one row, or of rows pooled (compare's cell of several algo/proto rows).
+RowQuality quality_of(const std::vector<const CollectiveRow*>& rows);
+
+}  // namespace npkit

@@ -1,0 +1,90 @@
+#include "import/environment/environment_file.hpp"
+
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+
+#include "util/file_io.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::size_t kMaxBytes = 1 << 20;
+
+bool is_variable_name(std::string_view s) {
+  if (s.empty() || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (const char c : s) {
+    const bool ok =
+        (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    if (!ok) return false;
+  }
+  return true;
+}
+
+bool is_recorded_kind(std::string_view name) {
+  return name.starts_with("NCCL_") || name.starts_with("NPKIT_");
+}
+
+}  // namespace
+
+Result<EnvironmentFile> read_environment_file(const std::string& path) {
+  auto text = io::read_text_file(path, kMaxBytes);
+  if (!text) return text.error();
+  EnvironmentFile file;
+  file.path = path;
+  std::string_view rest = *text;
+  std::size_t line_number = 0;
+  while (!rest.empty()) {
+    ++line_number;
+    const std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest = end == std::string_view::npos ? std::string_view{} : rest.substr(end + 1);
+    if (line.find('\0') != std::string_view::npos) {
+      return Error{path + ": line " + std::to_string(line_number) +
+                   ": a NUL byte; expected KEY=VALUE lines as `env` prints them"};
+    }
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t eq = line.find('=');
+    if (eq == std::string_view::npos) continue;
+    const std::string_view name = line.substr(0, eq);
+    if (!is_variable_name(name) || !is_recorded_kind(name)) continue;
+    file.variables[std::string(name)] = std::string(line.substr(eq + 1));
+  }
+  return file;
+}
+
+std::string find_environment_file(const std::string& input_path) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path dir = fs::path(input_path).lexically_normal();
+  if (!dir.has_filename()) dir = dir.parent_path();  // "dump/" names the directory "dump"
+  if (!fs::is_directory(dir, ec)) dir = dir.parent_path();
+  if (dir.empty()) dir = ".";
+  fs::path parent = dir.parent_path();
+  if (parent.empty()) parent = fs::absolute(dir, ec).lexically_normal().parent_path();
+  for (const fs::path& where : {dir, parent}) {
+    if (where.empty()) continue;
+    for (const char* name : {"ENV.txt", "env.txt"}) {
+      const fs::path candidate = where / name;
+      if (fs::is_regular_file(candidate, ec)) return candidate.string();
+    }
+  }
+  return "";
+}
+
+std::vector<std::string> apply_environment(const EnvironmentFile& file, RunConfig& config) {
+  std::vector<std::string> conflicts;
+  for (const auto& [name, value] : file.variables) {
+    auto [it, fresh] = config.env.try_emplace(name);
+    if (fresh) {
+      it->second.insert(value);
+    } else if (!it->second.contains(value)) {
+      conflicts.push_back(file.path + ": " + name + "=" + value +
+                          ", but the input recorded a different value; the input's is kept");
+    }
+  }
+  config.env_files.insert(file.path);
+  return conflicts;
+}
+
+}  // namespace npkit

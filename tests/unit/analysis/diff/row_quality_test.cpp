@@ -1,0 +1,51 @@
+// Row quality: how much of a collective row was timed, and the floor below which a comparison
+// marks it (hand-made rows).
+#include <catch2/catch.hpp>
+
+#include "analysis/diff/row_quality.hpp"
+
+using npkit::CollectiveRow;
+using npkit::RowQuality;
+
+namespace {
+
+// A 2-rank row of `instances`, `untimed` of them without a time, rank samples as given.
+CollectiveRow row(std::uint64_t instances, std::uint64_t untimed, bool rank0, bool rank1) {
+  CollectiveRow r;
+  r.key.collective = "AllReduce";
+  r.key.nranks = 2;
+  r.instances = instances;
+  r.untimed_instances = untimed;
+  if (rank0) r.rank_sample(0).add(1000);
+  if (rank1) r.rank_sample(1).add(1200);
+  r.rank_sample(1);  // a rank entry without a time does not count as timed
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("row quality: instances and ranks timed, pooled over rows", "[diff]") {
+  const CollectiveRow a = row(23, 12, true, false);
+  const CollectiveRow b = row(10, 0, true, true);
+  const RowQuality one = npkit::quality_of({&a});
+  CHECK(one.instances == 23);
+  CHECK(one.timed == 11);
+  CHECK(one.ranks_timed == 1);
+  CHECK(one.nranks == 2);
+  CHECK(one.text() == "11/23 timed, 1/2 ranks");
+  const RowQuality both = npkit::quality_of({&a, &b});
+  CHECK(both.instances == 33);
+  CHECK(both.timed == 21);
+  CHECK(both.ranks_timed == 2);
+}
+
+TEST_CASE("row quality: the floor is half of the instances timed", "[diff]") {
+  const CollectiveRow half = row(22, 11, true, true);
+  const CollectiveRow less = row(23, 12, true, true);
+  const CollectiveRow none = row(5, 5, false, false);
+  const CollectiveRow empty = row(0, 0, false, false);
+  CHECK_FALSE(npkit::quality_of({&half}).below_floor());
+  CHECK(npkit::quality_of({&less}).below_floor());
+  CHECK(npkit::quality_of({&none}).below_floor());
+  CHECK(npkit::quality_of({&empty}).below_floor());
+}
