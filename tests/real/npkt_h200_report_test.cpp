@@ -425,13 +425,31 @@ TEST_CASE("report on the Socket capture: per-rank, cross-rank and proxy figures 
     network += r.proxy.net_send_ns + r.proxy.net_recv_ns;
     steps += r.proxy.step_ns;
   }
-  REQUIRE(report.doc["findings"].get_array().size() == 1);
+  std::uint64_t step_count = 0;
+  for (const auto& r : ranks) step_count += r.proxy.steps;
+  REQUIRE(report.doc["findings"].get_array().size() == 2);
   element f = report.doc["findings"].at(0);
   CHECK(as_string(f["rule"]) == "network_wait");
   CHECK(as_int(f["numbers"]["network_ns"]) == network);
   CHECK(as_int(f["numbers"]["step_ns"]) == steps);
   CHECK(as_double(f["numbers"]["network_share"]) ==
         Approx(static_cast<double>(network) / static_cast<double>(steps)).epsilon(1e-9));
+  // ENV.txt says NCCL_NET=Socket and sets neither socket thread variable: both are advised.
+  CHECK(as_string(f["settings"]["NCCL_NET"]) == "Socket");
+  CHECK(as_string(f["settings"]["NCCL_SOCKET_NTHREADS"]).empty());
+  CHECK(as_string(f["next_step"]).find("raise NCCL_SOCKET_NTHREADS and NCCL_NSOCKS_PERTHREAD") !=
+        std::string::npos);
+
+  // Both ranks run on one host, so NET carries what P2P or SHM could: ENV.txt disables both.
+  element host = report.doc["findings"].at(1);
+  CHECK(as_string(host["rule"]) == "net_within_host");
+  CHECK(host["numbers"]["steps"].get_uint64().value() == step_count);
+  CHECK(as_int(host["numbers"]["step_ns"]) == steps);
+  CHECK(as_string(host["settings"]["NCCL_P2P_DISABLE"]) == "1");
+  CHECK(as_string(host["settings"]["NCCL_SHM_DISABLE"]) == "1");
+  CHECK(
+      as_string(host["next_step"]).rfind("NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 in force", 0) ==
+      0);
 }
 
 TEST_CASE("report on the NVLink capture: per-rank, AlltoAll and cross-rank figures match a recount",

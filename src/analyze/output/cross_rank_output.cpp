@@ -104,6 +104,14 @@ void write_numbers(const Finding& f, JsonWriter& w) {
   w.end_object();
 }
 
+// The run's settings the advice read; "" = not set in the run's environment.
+void write_settings(const Finding& f, JsonWriter& w) {
+  w.key("settings");
+  w.begin_object();
+  for (const auto& [name, value] : f.settings) w.field(name, value);
+  w.end_object();
+}
+
 }  // namespace
 
 void append_findings(const std::vector<Finding>& findings, OutputFormat format, std::string& out) {
@@ -215,6 +223,7 @@ void write_findings_json(const std::vector<Finding>& findings, JsonWriter& w) {
     w.field("summary", f.summary);
     w.field("next_step", f.next_step);
     write_numbers(f, w);
+    write_settings(f, w);
     w.end_object();
   }
   w.end_array();

@@ -9,7 +9,8 @@ namespace npkit {
 
 std::vector<Finding> communicator_findings(const CrossRankAnalysis& cross,
                                            const std::vector<BandwidthRow>& rows,
-                                           std::uint64_t comm_hash, const Thresholds& thresholds) {
+                                           std::uint64_t comm_hash, const Thresholds& thresholds,
+                                           const RunSettings& settings) {
   std::vector<SizeEvidence> evidence;
   for (const auto& r : rows) {
     if (r.comm_hash != comm_hash || r.func == "SendRecv" || r.ranks.empty()) continue;
@@ -19,8 +20,8 @@ std::vector<Finding> communicator_findings(const CrossRankAnalysis& cross,
                         r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
   }
   std::vector<Finding> findings = cross.findings;
-  find_small_messages(evidence, cross.input.scope, thresholds, findings);
-  find_few_channels(evidence, cross.input.scope, thresholds, findings);
+  find_small_messages(evidence, cross.input.scope, thresholds, settings, findings);
+  find_few_channels(evidence, cross.input.scope, thresholds, settings, findings);
   return findings;
 }
 

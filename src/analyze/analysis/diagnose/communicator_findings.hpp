@@ -1,7 +1,8 @@
 // analysis/diagnose/communicator_findings.hpp — every finding of one communicator: the
 // cross-rank rules' (straggler, load imbalance, network wait; analysis/sync/cross_rank_report.hpp)
 // then the bandwidth rules' (small messages, few channels; analysis/diagnose/findings.hpp) over
-// the communicator's timed rows (Send/Recv rows left out), scoped by the analysis' scope.
+// the communicator's timed rows (Send/Recv rows left out), scoped by the analysis' scope, their
+// advice read against the run's `settings`.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@ namespace npkit {
 
 std::vector<Finding> communicator_findings(const CrossRankAnalysis& cross,
                                            const std::vector<BandwidthRow>& rows,
-                                           std::uint64_t comm_hash, const Thresholds& thresholds);
+                                           std::uint64_t comm_hash, const Thresholds& thresholds,
+                                           const RunSettings& settings);
 
 }  // namespace npkit

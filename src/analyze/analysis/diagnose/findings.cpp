@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 #include <tuple>
 
 #include "analysis/diagnose/latency_model.hpp"
@@ -53,10 +54,96 @@ std::optional<double> pair_uncertainty_ns(const std::vector<RankInfo>& ranks, st
   return own + other;
 }
 
+// "a, b and c".
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
+    out += parts[i];
+  }
+  return out;
+}
+
+// "; largest margins: AllReduce seq 12 (5.100 us), ..." — up to three instances where `rank`
+// alone arrived last, by margin.
+std::string largest_margins(const SyncAnalysis& sync, const CrossRankInput& input,
+                            std::int32_t rank) {
+  std::vector<const InstanceSync*> own;
+  for (const auto& s : sync.instances) {
+    if (s.last_rank == rank && s.margin_ns > 0 && s.instance < input.instances.size()) {
+      own.push_back(&s);
+    }
+  }
+  const std::size_t shown = std::min<std::size_t>(3, own.size());
+  std::partial_sort(own.begin(), own.begin() + static_cast<std::ptrdiff_t>(shown), own.end(),
+                    [](const InstanceSync* a, const InstanceSync* b) {
+                      return a->margin_ns != b->margin_ns ? a->margin_ns > b->margin_ns
+                                                          : a->instance < b->instance;
+                    });
+  std::vector<std::string> parts;
+  for (std::size_t i = 0; i < shown; ++i) {
+    parts.push_back(fmt::format("{} ({})", input.instances[own[i]->instance].label,
+                                us(static_cast<double>(own[i]->margin_ns))));
+  }
+  return parts.empty() ? "" : "; largest margins: " + joined(parts);
+}
+
+// The advice of network_wait: the socket transport's threads where the run uses NET/Socket, the
+// GPUDirect RDMA path otherwise; settings in force are named, not recommended.
+std::string network_advice(const RunSettings& settings) {
+  const bool socket =
+      settings.equals("NCCL_NET", "Socket") || settings.equals("NCCL_IB_DISABLE", "1");
+  if (socket) {
+    std::vector<std::string> in_force;
+    std::vector<std::string> to_raise;
+    for (const char* name : {"NCCL_SOCKET_NTHREADS", "NCCL_NSOCKS_PERTHREAD"}) {
+      const std::string set = settings.in_force(name);
+      (set.empty() ? to_raise : in_force).push_back(set.empty() ? name : set);
+    }
+    std::string advice = "the run uses NET/Socket";
+    if (!in_force.empty()) advice += " with " + joined(in_force) + " in force";
+    if (to_raise.empty()) {
+      return advice + ": check the NIC and its link, or move to an RDMA network (IB, RoCE)";
+    }
+    return advice + ": raise " + joined(to_raise) +
+           " (threads × sockets per thread at most 64) and compare busbw";
+  }
+  const std::string gdr = settings.in_force("NCCL_NET_GDR_LEVEL");
+  return "check the network path: GPUDirect RDMA (nvidia-peermem loaded; NCCL_DEBUG=INFO logs "
+         "GDRDMA per channel; " +
+         (gdr.empty() ? std::string("NCCL_NET_GDR_LEVEL") : gdr + " is in force") +
+         "), the NIC and its link";
+}
+
+// The protocol and algorithm part of small_messages' advice.
+std::string small_size_advice(const RunSettings& settings) {
+  std::string advice;
+  const std::string proto = settings.in_force("NCCL_PROTO");
+  if (proto.empty()) {
+    advice = "NCCL chose the protocol (NCCL_PROTO not set): compare NCCL_PROTO=LL at these sizes";
+  } else if (!settings.contains("NCCL_PROTO", "LL")) {
+    advice = proto +
+             " is in force and keeps the low-latency protocols (LL, LL128) from these "
+             "sizes: unset it";
+  } else {
+    advice = proto + " is in force";
+  }
+  const std::string algo = settings.in_force("NCCL_ALGO");
+  if (!algo.empty()) advice += "; " + algo + " is in force: compare NCCL's own choice (unset it)";
+  return advice;
+}
+
+// The advice on channel counts shared by load_imbalance and few_channels.
+std::string channel_advice(const RunSettings& settings) {
+  const std::string min = settings.in_force("NCCL_MIN_NCHANNELS");
+  return min.empty() ? "raise NCCL_MIN_NCHANNELS to spread each rank's work over more channels"
+                     : min + " is in force already: check NCCL_MAX_NCHANNELS and the topology";
+}
+
 }  // namespace
 
-void find_straggler(const SyncAnalysis& sync, const std::vector<RankInfo>& ranks,
-                    const std::string& scope, const Thresholds& t, std::vector<Finding>& out) {
+void find_straggler(const SyncAnalysis& sync, const CrossRankInput& input, const Thresholds& t,
+                    std::vector<Finding>& out) {
   if (sync.straggler_order.empty() || sync.ranks.size() < 2) return;
   const std::int32_t rank = sync.straggler_order.front();
   const auto it = std::find_if(sync.ranks.begin(), sync.ranks.end(),
@@ -65,17 +152,18 @@ void find_straggler(const SyncAnalysis& sync, const std::vector<RankInfo>& ranks
   if (static_cast<double>(r.instances) < t.min_instances) return;
   if (r.arrived_last_share < t.straggler_share) return;
   if (r.margin_median_ns < t.straggler_min_margin_ns) return;
-  const std::optional<double> uncertainty = pair_uncertainty_ns(ranks, rank);
+  const std::optional<double> uncertainty = pair_uncertainty_ns(input.ranks, rank);
   if (uncertainty && r.margin_median_ns <= *uncertainty) return;  // the clocks cannot tell
   Finding f;
   f.rule = "straggler";
-  f.scope = scope;
+  f.scope = input.scope;
   f.summary = fmt::format(
       "rank {} arrives last at {} of {} instances ({}), a median {} (max {}) after the next-latest "
-      "rank{}; the other ranks wait for it",
+      "rank{}; the other ranks wait for it{}",
       rank, r.arrived_last, r.instances, pct(r.arrived_last_share), us(r.margin_median_ns),
       us(static_cast<double>(r.margin_max_ns)),
-      uncertainty ? fmt::format(", beyond the clocks' {} uncertainty", us(*uncertainty)) : "");
+      uncertainty ? fmt::format(", beyond the clocks' {} uncertainty", us(*uncertainty)) : "",
+      largest_margins(sync, input, rank));
   f.next_step = fmt::format(
       "look at what rank {} does before its collectives (compute or data-loading imbalance, CPU "
       "contention, a slower GPU, link or host) against a rank that arrives early",
@@ -91,7 +179,8 @@ void find_straggler(const SyncAnalysis& sync, const std::vector<RankInfo>& ranks
 }
 
 void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::string& scope,
-                         const Thresholds& t, std::vector<Finding>& out) {
+                         const Thresholds& t, const RunSettings& settings,
+                         std::vector<Finding>& out) {
   for (const auto& p : phases) {
     if (p.ranks < 2 || p.min_ns <= 0 || p.max_over_median < t.imbalance ||
         p.share < t.imbalance_min_share) {
@@ -107,8 +196,9 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
         us(p.median_ns), us(static_cast<double>(p.min_ns)), p.cv);
     f.next_step = fmt::format(
         "check that the ranks' topology is symmetric (nvidia-smi topo -m: GPU-NIC and GPU-GPU "
-        "paths) and rank {}'s CPU/NUMA binding and clocks",
-        p.max_rank);
+        "paths) and rank {}'s CPU/NUMA binding and clocks; {}",
+        p.max_rank, channel_advice(settings));
+    f.settings = settings.values({"NCCL_MIN_NCHANNELS"});
     f.numbers = {{"max_rank", p.max_rank},
                  {"max_ns", static_cast<double>(p.max_ns)},
                  {"median_ns", p.median_ns},
@@ -121,7 +211,8 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
 }
 
 void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
-                       const Thresholds& t, std::vector<Finding>& out) {
+                       const Thresholds& t, const RunSettings& settings,
+                       std::vector<Finding>& out) {
   std::string which;
   std::int64_t step = 0;
   std::int64_t network = 0;
@@ -146,9 +237,9 @@ void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& sc
   f.summary = fmt::format(
       "NET proxy steps wait on the network for {} of their time ({} of {} step time; {})",
       pct(share), us(static_cast<double>(network)), us(static_cast<double>(step)), which);
-  f.next_step =
-      "check the network path: GPUDirect RDMA (NCCL_NET_GDR_LEVEL, nvidia-peermem), the NIC "
-      "and its link; with NET/Socket raise NCCL_NSOCKS_PERTHREAD and NCCL_SOCKET_NTHREADS";
+  f.next_step = network_advice(settings);
+  f.settings = settings.values({"NCCL_NET", "NCCL_IB_DISABLE", "NCCL_SOCKET_NTHREADS",
+                                "NCCL_NSOCKS_PERTHREAD", "NCCL_NET_GDR_LEVEL"});
   f.numbers = {{"ranks", static_cast<double>(count)},
                {"network_ns", static_cast<double>(network)},
                {"step_ns", static_cast<double>(step)},
@@ -156,8 +247,56 @@ void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& sc
   out.push_back(std::move(f));
 }
 
+void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
+                          const RunSettings& settings, std::vector<Finding>& out) {
+  if (!input.hosts_known || input.ranks.size() < 2) return;
+  const std::string& host = input.ranks.front().host;
+  for (const auto& r : input.ranks) {
+    if (r.host.empty() || r.host != host) return;
+  }
+  std::vector<std::string> which;
+  std::uint64_t steps = 0;
+  std::int64_t step_ns = 0;
+  for (const auto& r : input.ranks) {
+    if (!r.net || static_cast<double>(r.net->steps) < t.min_instances) continue;
+    which.push_back(std::to_string(r.rank));
+    steps += r.net->steps;
+    step_ns += r.net->step_ns;
+  }
+  if (which.empty()) return;
+  std::vector<std::string> disabling;
+  if (settings.equals("NCCL_P2P_DISABLE", "1")) disabling.push_back("NCCL_P2P_DISABLE=1");
+  if (settings.equals("NCCL_SHM_DISABLE", "1")) disabling.push_back("NCCL_SHM_DISABLE=1");
+  const std::string level = settings.in_force("NCCL_P2P_LEVEL");
+  if (!level.empty()) disabling.push_back(level);
+  Finding f;
+  f.rule = "net_within_host";
+  f.scope = input.scope;
+  f.summary = fmt::format(
+      "all {} ranks run on host {}, yet rank(s) {} move data through the network transport: {} "
+      "NET proxy step(s), {} of step time",
+      input.ranks.size(), host, joined(which), steps, us(static_cast<double>(step_ns)));
+  f.next_step =
+      disabling.empty()
+          ? "the run's environment disables neither P2P nor SHM: check the GPUs' peer access "
+            "(nvidia-smi topo -m), the container's IPC namespace and /dev/shm size, and why NCCL "
+            "chose NET (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P)"
+          : joined(disabling) + " in force keep" + (disabling.size() == 1 ? "s" : "") +
+                " the ranks of this host off P2P (NVLink, PCIe) and shared memory: unset " +
+                (disabling.size() == 1 ? "it" : "them") +
+                " unless the run is meant to test the "
+                "network";
+  f.numbers = {{"ranks", static_cast<double>(input.ranks.size())},
+               {"net_ranks", static_cast<double>(which.size())},
+               {"steps", static_cast<double>(steps)},
+               {"step_ns", static_cast<double>(step_ns)}};
+  f.settings = settings.values({"NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL"});
+  out.push_back(std::move(f));
+}
+
 void find_small_messages(const std::vector<SizeEvidence>& rows, const std::string& scope,
-                         const Thresholds& t, std::vector<Finding>& out) {
+                         const Thresholds& t, const RunSettings& settings,
+                         std::vector<Finding>& out) {
   const auto best = best_busbw(rows);
   for (const auto& [coll, peak] : best) {
     double total_time = 0;
@@ -165,15 +304,19 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
     double small_bytes = 0;
     std::uint64_t small_ops = 0;
     double factor = 1;
+    std::set<std::uint64_t> sizes;
+    std::vector<std::pair<double, double>> points;  // (bytes, time) of every timed row
     for (const auto& r : rows) {
       if (r.collective != coll || r.operations == 0) continue;
       const double time = r.time_ns * static_cast<double>(r.operations);
       total_time += time;
+      points.push_back({static_cast<double>(r.bytes), r.time_ns});
       if (static_cast<double>(r.bytes) >= t.small_bytes) continue;
       small_time += time;
       small_bytes += static_cast<double>(r.bytes) * static_cast<double>(r.operations);
       small_ops += r.operations;
       factor = r.bus_factor;
+      sizes.insert(r.bytes);
     }
     if (small_ops == 0 || total_time <= 0 || peak <= 0) continue;
     const double share = small_time / total_time;
@@ -182,27 +325,39 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
         busbw >= t.small_busbw * peak) {
       continue;
     }
+    std::vector<std::string> size_names;
+    for (const auto b : sizes) size_names.push_back(std::to_string(b));
     Finding f;
     f.rule = "small_messages";
     f.scope = scope;
     f.summary = fmt::format(
-        "{}: {} operation(s) below {} B take {} of its GPU time at {:.2f} GB/s busbw, {} of its "
-        "best ({:.2f} GB/s)",
-        coll, small_ops, static_cast<std::uint64_t>(t.small_bytes), pct(share), busbw,
-        pct(busbw / peak), peak);
-    f.next_step =
-        "fuse small collectives (bigger buckets, ncclGroupStart/End), and check NCCL's choice at "
-        "these sizes (NCCL_PROTO=LL/LL128, NCCL_ALGO, tuning thresholds)";
+        "{}: {} operation(s) below {} B (sizes {} B) take {} of its GPU time at {:.2f} GB/s busbw, "
+        "{} of its best ({:.2f} GB/s)",
+        coll, small_ops, static_cast<std::uint64_t>(t.small_bytes), joined(size_names), pct(share),
+        busbw, pct(busbw / peak), peak);
     f.numbers = {{"operations", static_cast<double>(small_ops)},
                  {"time_share", share},
                  {"busbw_gbps", busbw},
                  {"best_busbw_gbps", peak}};
+    if (const auto model = fit_latency_model(points); model && small_time > 0) {
+      const double latency_share =
+          std::min(1.0, model->alpha_ns * static_cast<double>(small_ops) / small_time);
+      f.summary += fmt::format(
+          "; under the run's latency model ({}) {} of their time is per-operation latency",
+          model->text(), pct(latency_share));
+      f.numbers.emplace_back("latency_share", latency_share);
+      f.numbers.emplace_back("model_alpha_ns", model->alpha_ns);
+    }
+    f.next_step = "fuse small collectives (bigger buckets, ncclGroupStart/End); " +
+                  small_size_advice(settings);
+    f.settings = settings.values({"NCCL_PROTO", "NCCL_ALGO"});
     out.push_back(std::move(f));
   }
 }
 
 void find_few_channels(const std::vector<SizeEvidence>& rows, const std::string& scope,
-                       const Thresholds& t, std::vector<Finding>& out) {
+                       const Thresholds& t, const RunSettings& settings,
+                       std::vector<Finding>& out) {
   // One latency model per (collective, algo, proto), fitted once on the run's own rows.
   using Key = std::tuple<std::string, std::string, std::string>;
   std::map<Key, std::vector<std::pair<double, double>>> points;
@@ -230,9 +385,13 @@ void find_few_channels(const std::vector<SizeEvidence>& rows, const std::string&
         pct(r.busbw_gbps / predicted_busbw), predicted_busbw,
         r.algo.empty() && r.proto.empty() ? r.collective : choice_of(r), model->text(),
         model->points);
-    f.next_step =
-        "raise NCCL_MIN_NCHANNELS (and check NCCL_MAX_NCHANNELS, NCCL_NCHANNELS_PER_NET_PEER) "
-        "and compare busbw";
+    const std::string max = settings.in_force("NCCL_MAX_NCHANNELS");
+    f.next_step = max.empty() ? channel_advice(settings) +
+                                    " (and check NCCL_NCHANNELS_PER_NET_PEER); compare busbw"
+                              : max +
+                                    " is in force and may cap the channels: raise or unset it, "
+                                    "then compare busbw";
+    f.settings = settings.values({"NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS"});
     f.numbers = {{"bytes", bytes},
                  {"channels", static_cast<double>(r.channels)},
                  {"busbw_gbps", r.busbw_gbps},

@@ -60,12 +60,14 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
   r.latency = latency_distributions(run);
   const std::vector<RankInfo> infos =
       r.phases ? gpu_phase_infos(r.phases->breakdown.ranks(), phases) : std::vector<RankInfo>{};
+  const RunSettings settings(run.config.env);
   for (const auto& comm : run.comms) {
     CommunicatorReport c;
     c.comm = &comm;
-    c.cross = analyze_cross_rank(
-        cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)), thresholds);
-    c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds);
+    c.cross =
+        analyze_cross_rank(cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)),
+                           thresholds, settings);
+    c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds, settings);
     r.comms.push_back(std::move(c));
   }
   return r;

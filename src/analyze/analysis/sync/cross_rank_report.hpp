@@ -2,11 +2,12 @@
 // host clock alignment, sync and stragglers, phase imbalance, and the findings they support.
 // Contract: analyze_cross_rank runs estimate_host_offsets (analysis/align/host_offsets.hpp),
 // analyze_sync on the aligned times (analysis/sync/instance_sync.hpp), phase_imbalance over the
-// ranks' phases (analysis/sync/phase_imbalance.hpp) and the straggler, load-imbalance and
-// network-wait rules (analysis/diagnose/findings.hpp) with `thresholds`, scoped by input.scope. The
-// input is kept (gaps, instances and ranks are reported from it).
+// ranks' phases (analysis/sync/phase_imbalance.hpp) and the straggler, load-imbalance,
+// network-wait and NET-within-a-host rules (analysis/diagnose/findings.hpp) with `thresholds` and
+// the run's `settings`, scoped by input.scope. The input is kept (gaps, instances and ranks are
+// reported from it).
 //
-// Renderers (text/CSV/Markdown and JSON) live in apps/npkit-analyze/commands/cross_rank_output.hpp.
+// Renderers (text/CSV/Markdown and JSON) live in output/cross_rank_output.hpp.
 #pragma once
 
 #include <string>
@@ -29,6 +30,7 @@ struct CrossRankAnalysis {
   std::vector<Finding> findings;
 };
 
-CrossRankAnalysis analyze_cross_rank(CrossRankInput input, const Thresholds& thresholds);
+CrossRankAnalysis analyze_cross_rank(CrossRankInput input, const Thresholds& thresholds,
+                                     const RunSettings& settings = RunSettings{});
 
 }  // namespace npkit

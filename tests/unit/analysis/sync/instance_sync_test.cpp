@@ -18,6 +18,7 @@ namespace {
 //   I4: r0 [600,620] r1 [590,620] r2 [600,620] r0 and r2 tie last at 600: margin 0, last_rank 0;
 //       spread 10, true 20; skews 0/10/0, durations 20/30/20, waits 0/10/0 (sum 10)
 //   I5: rank 0 alone: skipped.
+// Instance k is labelled "AllReduce seq k".
 npkit::CrossRankInput straggler_input() {
   npkit::CrossRankInput in;
   in.scope = "test";
@@ -25,6 +26,7 @@ npkit::CrossRankInput straggler_input() {
   auto add = [&](std::vector<npkit::RankTimes> t) {
     npkit::JoinedInstance i;
     i.collective = "AllReduce";
+    i.label = "AllReduce seq " + std::to_string(in.instances.size() + 1);
     i.ranks = std::move(t);
     in.instances.push_back(std::move(i));
   };
@@ -99,21 +101,22 @@ TEST_CASE("straggler rule: fires only past every threshold", "[diagnose][xrank]"
   const auto sync = npkit::analyze_sync(in, npkit::estimate_host_offsets(in));
   npkit::Thresholds t;
   std::vector<npkit::Finding> findings;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   CHECK(findings.empty());  // 4 instances < min_instances 8
   t.min_instances = 4;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   CHECK(findings.empty());  // margin 30 ns < 1000 ns
   t.straggler_min_margin_ns = 30;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].rule == "straggler");
   CHECK(findings[0].summary ==
         "rank 2 arrives last at 3 of 4 instances (75.0%), a median 0.030 us (max 0.030 us) after "
-        "the next-latest rank; the other ranks wait for it");
+        "the next-latest rank; the other ranks wait for it; largest margins: AllReduce seq 1 "
+        "(0.030 us) and AllReduce seq 2 (0.030 us)");
   findings.clear();
   t.straggler_share = 0.76;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   CHECK(findings.empty());
 }
 
@@ -128,17 +131,17 @@ TEST_CASE("straggler rule: a margin within the clocks' uncertainty is not raised
   // 30 ns could be the clocks alone.
   for (auto& r : in.ranks) r.clock_uncertainty_ns = 15.0;
   std::vector<npkit::Finding> findings;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   CHECK(findings.empty());
   // ±10 and at most ±12 elsewhere: 22 ns < 30 ns, raised, with the uncertainty quoted.
   for (auto& r : in.ranks) r.clock_uncertainty_ns = r.rank == 2 ? 10.0 : 12.0;
   in.ranks[0].clock_uncertainty_ns = 5.0;
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].summary ==
         "rank 2 arrives last at 3 of 4 instances (75.0%), a median 0.030 us (max 0.030 us) after "
         "the next-latest rank, beyond the clocks' 0.022 us uncertainty; the other ranks wait for "
-        "it");
+        "it; largest margins: AllReduce seq 1 (0.030 us) and AllReduce seq 2 (0.030 us)");
   CHECK(findings[0].numbers.back() == std::pair<std::string, double>{"clock_uncertainty_ns", 22});
   // One rank's uncertainty unknown: the rule falls back to the thresholds alone.
   findings.clear();
@@ -146,7 +149,7 @@ TEST_CASE("straggler rule: a margin within the clocks' uncertainty is not raised
   for (auto& r : in.ranks) {
     if (r.rank != 1) r.clock_uncertainty_ns = 100.0;
   }
-  npkit::find_straggler(sync, in.ranks, "test", t, findings);
+  npkit::find_straggler(sync, in, t, findings);
   CHECK(findings.size() == 1);
 }
 
