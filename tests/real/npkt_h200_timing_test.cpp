@@ -39,6 +39,7 @@ struct PlainRow {
   std::uint64_t untimed = 0;    // instances no rank timed
   std::map<std::int32_t, std::vector<double>> spans;
   std::vector<double> true_times;  // instances timed on every rank
+  std::uint64_t stale = 0;         // instances with a stale channel on some rank
 };
 
 std::map<std::uint64_t, PlainRow> plain_allreduce(const std::vector<plain::Rank>& ranks) {
@@ -53,11 +54,13 @@ std::map<std::uint64_t, PlainRow> plain_allreduce(const std::vector<plain::Rank>
     ++row.instances;
     bool all_timed = true;
     bool any_timed = false;
+    bool any_stale = false;
     std::int64_t last_start = INT64_MIN;
     std::int64_t last_stop = INT64_MIN;
     for (const auto& [rank, op] : in.by_rank) {
       REQUIRE(op->bytes == first.bytes);
       all_timed = all_timed && op->timed;
+      any_stale = any_stale || op->stale_channels > 0;
       if (!op->timed) continue;
       any_timed = true;
       row.spans[rank].push_back(static_cast<double>(op->span_ns()));
@@ -65,6 +68,7 @@ std::map<std::uint64_t, PlainRow> plain_allreduce(const std::vector<plain::Rank>
       last_stop = std::max(last_stop, op->gpu_stop_ns);
     }
     if (!any_timed) ++row.untimed;
+    if (any_stale) ++row.stale;
     if (all_timed) row.true_times.push_back(static_cast<double>(last_stop - last_start));
   }
   return rows;
@@ -143,6 +147,7 @@ TEST_CASE("agree capture: summarize's per-launch GPU times match a plain recount
     CHECK(c["proto"].get_string().value() == row.proto);
     CHECK(c["instances"].get_uint64().value() == row.instances);
     CHECK(c["untimed_instances"].get_uint64().value() == row.untimed);
+    CHECK(c["stale_instances"].get_uint64().value() == row.stale);
     CHECK(c["bytes_sum"].get_uint64().value() == size * row.instances);
     // The row's time is `bandwidth`'s: each rank's median, mean over ranks.
     double time = 0;
@@ -176,6 +181,30 @@ TEST_CASE("agree capture: summarize's per-launch GPU times match a plain recount
     check_values(r["skew_ns"]["values"], x.skew_from_first, 2);
   }
   CHECK(sync_ranks == ranks.size());
+}
+
+TEST_CASE("proto-ll capture: summarize's untimed and stale instances match a plain recount",
+          "[npkt][real][summary]") {
+  // LL leaves many KernelCh stale at small sizes (their GPU start belongs to a later work): the
+  // rows must say how many instances lost a rank's time that way.
+  const std::string dir = npkit::test::require_path(npkit::test::sample_dir("proto-ll"));
+  const auto rows = plain_allreduce(plain::read_capture(dir + "/dump"));
+  simdjson::dom::parser parser;
+  std::string out;
+  const auto doc = run_json(parser, out, {"summarize", dir + "/dump"});
+  std::uint64_t stale = 0;
+  std::size_t seen = 0;
+  for (simdjson::dom::element c : doc["collectives"].get_array()) {
+    const std::uint64_t size = c["size_bytes"].get_uint64();
+    INFO("size " << size);
+    REQUIRE(rows.count(size) == 1);
+    ++seen;
+    CHECK(c["untimed_instances"].get_uint64().value() == rows.at(size).untimed);
+    CHECK(c["stale_instances"].get_uint64().value() == rows.at(size).stale);
+    stale += rows.at(size).stale;
+  }
+  CHECK(seen == rows.size());
+  CHECK(stale > 0);
 }
 
 TEST_CASE("agree capture: bandwidth time and true time match a plain recount",

@@ -28,10 +28,13 @@ bool has_medians(const RowJudgement& j) {
   return j.pooled.base_count > 0 && j.pooled.cand_count > 0 && j.verdict != Verdict::kMissing;
 }
 
-// "23/23, 21/23": instances timed of the row's instances, baseline then candidate.
+// "23/23, 21/23 (2 stale on a rank)": instances timed of the row's instances, baseline then
+// candidate, and how many a stale channel event cost.
 std::string timed_cell(const CollectiveDiff& d) {
   auto side = [](bool present, const RowQuality& q) {
-    return present ? fmt::format("{}/{}", q.timed, q.instances) : std::string("-");
+    if (!present) return std::string("-");
+    return fmt::format("{}/{}{}", q.timed, q.instances,
+                       q.stale > 0 ? fmt::format(" ({} stale on a rank)", q.stale) : "");
   };
   return side(d.in_base, d.base_quality) + ", " + side(d.in_cand, d.cand_quality);
 }
@@ -212,6 +215,7 @@ void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
   w.begin_object();
   w.field("instances", q.instances);
   w.field("timed", q.timed);
+  w.field("stale", q.stale);
   w.field("ranks_timed", q.ranks_timed);
   w.field("nranks", q.nranks);
   w.field("below_floor", q.below_floor());

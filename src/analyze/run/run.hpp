@@ -14,9 +14,11 @@
 //   lack the instance. agree is false when the members disagree on count, data type, algorithm
 //   or protocol (the values shown are the lowest rank's).
 // - RunMember: timed when start/end hold the rank's GPU span of the operation over all its
-//   channels. order is the operation's position in the rank's stream of operations of the
-//   communicator (in start order); members launched in one group share a non-zero group; launch_ns
-//   is when the host called the operation, kUnknownTime where the input does not say.
+//   channels; stale when it is untimed because a channel's GPU event read another operation's
+//   timestamps (the operation ran; its GPU time is unknown). order is the operation's position in
+//   the rank's stream of operations of the communicator (in start order); members launched in one
+//   group share a non-zero group; launch_ns is when the host called the operation, kUnknownTime
+//   where the input does not say.
 // - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
@@ -52,6 +54,7 @@ struct RunRank {
 struct RunMember {
   std::int32_t rank = 0;
   bool timed = false;
+  bool stale = false;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int64_t launch_ns = kUnknownTime;

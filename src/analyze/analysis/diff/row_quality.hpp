@@ -1,11 +1,12 @@
 // analysis/diff/row_quality.hpp — how much of a collective row was timed, so that a comparison
 // says what it rests on. Contract:
 // - instances: the row's instances; timed: those with a GPU time on at least one rank
-//   (instances − untimed_instances); ranks_timed: ranks with a timed instance; nranks: the
+//   (instances − untimed_instances); stale: instances whose GPU time a stale channel event cost
+//   on some rank (stale_instances); ranks_timed: ranks with a timed instance; nranks: the
 //   communicator size of the row.
 // - below_floor(): fewer than kQualityFloor of the instances timed, or no instance timed: such a
 //   row is marked wherever it is compared (diff's detail, compare does not rank it).
-// - text(): "21/23 timed, 2/2 ranks".
+// - text(): "21/23 timed, 2/2 ranks", with ", 2 stale on a rank" where any instance is.
 #pragma once
 
 #include <cstdint>
@@ -21,6 +22,7 @@ inline constexpr double kQualityFloor = 0.5;
 struct RowQuality {
   std::uint64_t instances = 0;
   std::uint64_t timed = 0;
+  std::uint64_t stale = 0;
   std::int32_t ranks_timed = 0;
   std::int32_t nranks = 0;
 

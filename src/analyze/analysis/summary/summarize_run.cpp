@@ -63,6 +63,10 @@ void add_collectives(const Run& run, RunSummary& s) {
         if (m.timed) row.rank_sample(m.rank).add(m.duration_ns());
       }
       if (inst.timed_members() == 0) ++row.untimed_instances;
+      if (std::any_of(inst.members.begin(), inst.members.end(),
+                      [](const RunMember& m) { return m.stale; })) {
+        ++row.stale_instances;
+      }
       add_sync(comm, inst, sync);
     }
   }

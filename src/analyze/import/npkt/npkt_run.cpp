@@ -134,6 +134,7 @@ RunInstance run_instance(const Communicator& comm, const CollectiveInstance& ins
     RunMember member;
     member.rank = m.rank;
     member.timed = op.has_gpu_span;
+    member.stale = op.has_stale_channel();
     member.start_ns = op.gpu_start_ns;
     member.end_ns = op.gpu_stop_ns;
     member.launch_ns = op.api_start_ns;

@@ -371,6 +371,7 @@ Status Reader::config(od::value& v, RunConfig& c) {
       });
 }
 
+// stale_instances is optional (summaries written before it existed have none).
 Status Reader::collective(od::value& v, CollectiveRow& row) {
   return object(v, "collective row",
                 {"collective", "nranks", "size_bytes", "size_kind", "algo", "proto", "instances",
@@ -387,13 +388,14 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                     if (!n) return n.error();
                     row.key.nranks = static_cast<std::int32_t>(*n);
                   } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
-                             k == "bytes_sum") {
+                             k == "stale_instances" || k == "bytes_sum") {
                     auto n = u64(e, k);
                     if (!n) return n.error();
-                    (k == "size_bytes"  ? row.key.size_bytes
-                     : k == "instances" ? row.instances
-                     : k == "bytes_sum" ? row.bytes_sum
-                                        : row.untimed_instances) = *n;
+                    (k == "size_bytes"        ? row.key.size_bytes
+                     : k == "instances"       ? row.instances
+                     : k == "bytes_sum"       ? row.bytes_sum
+                     : k == "stale_instances" ? row.stale_instances
+                                              : row.untimed_instances) = *n;
                   } else if (k == "size_kind") {
                     const std::size_t kind_at = offset(e);
                     auto s = str(e, "size_kind");

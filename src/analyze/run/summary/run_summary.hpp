@@ -61,6 +61,7 @@ struct CollectiveRow {
   CollectiveKey key;
   std::uint64_t instances = 0;
   std::uint64_t untimed_instances = 0;  // no GPU time on any rank
+  std::uint64_t stale_instances = 0;    // a rank's GPU time lost to a stale channel event
   std::uint64_t bytes_sum = 0;          // S summed over instances (saturating)
   std::vector<RankDurations> ranks;     // by rank
 

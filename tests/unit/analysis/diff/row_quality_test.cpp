@@ -37,6 +37,18 @@ TEST_CASE("row quality: instances and ranks timed, pooled over rows", "[diff]") 
   CHECK(both.instances == 33);
   CHECK(both.timed == 21);
   CHECK(both.ranks_timed == 2);
+  CHECK(both.stale == 0);
+}
+
+TEST_CASE("row quality: instances a stale channel event cost are counted and shown", "[diff]") {
+  CollectiveRow a = row(23, 12, true, true);
+  a.stale_instances = 3;
+  CollectiveRow b = row(10, 2, true, true);
+  b.stale_instances = 2;
+  CHECK(npkit::quality_of({&a}).text() == "11/23 timed, 2/2 ranks, 3 stale on a rank");
+  CHECK(npkit::quality_of({&a, &b}).stale == 5);
+  b.stale_instances = 40;  // more than the row's instances (a hostile summary): capped
+  CHECK(npkit::quality_of({&b}).stale == 10);
 }
 
 TEST_CASE("row quality: the floor is half of the instances timed", "[diff]") {
