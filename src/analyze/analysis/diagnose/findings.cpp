@@ -133,6 +133,30 @@ std::string small_size_advice(const RunSettings& settings) {
   return advice;
 }
 
+// Ranks whose NET proxy steps (at least `min_steps`) spend at least `floor` of their step time in
+// `part`, "rank 0 65.4%" each, with their summed step, network and GPU/peer wait times.
+struct WaitingRanks {
+  std::vector<std::string> which;
+  std::int64_t step = 0;
+  std::int64_t network = 0;
+  std::int64_t gpu = 0;
+};
+
+WaitingRanks waiting_ranks(const std::vector<RankInfo>& ranks, double min_steps, double floor,
+                           std::int64_t NetWait::*part) {
+  WaitingRanks w;
+  for (const auto& r : ranks) {
+    if (!r.net || r.net->step_ns <= 0 || static_cast<double>(r.net->steps) < min_steps) continue;
+    const double share = static_cast<double>((*r.net).*part) / static_cast<double>(r.net->step_ns);
+    if (share < floor) continue;
+    w.which.push_back(fmt::format("rank {} {}", r.rank, pct(share)));
+    w.step += r.net->step_ns;
+    w.network += r.net->network_ns;
+    w.gpu += r.net->gpu_peer_ns;
+  }
+  return w;
+}
+
 // The advice on channel counts shared by load_imbalance and few_channels.
 std::string channel_advice(const RunSettings& settings) {
   const std::string min = settings.in_force("NCCL_MIN_NCHANNELS");
@@ -213,37 +237,53 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
 void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
                        const Thresholds& t, const RunSettings& settings,
                        std::vector<Finding>& out) {
-  std::string which;
-  std::int64_t step = 0;
-  std::int64_t network = 0;
-  std::size_t count = 0;
-  for (const auto& r : ranks) {
-    if (!r.net || r.net->step_ns <= 0 || static_cast<double>(r.net->steps) < t.min_instances) {
-      continue;
-    }
-    const double share =
-        static_cast<double>(r.net->network_ns) / static_cast<double>(r.net->step_ns);
-    if (share < t.net_wait) continue;
-    which += fmt::format("{}rank {} {}", which.empty() ? "" : ", ", r.rank, pct(share));
-    step += r.net->step_ns;
-    network += r.net->network_ns;
-    ++count;
-  }
-  if (count == 0) return;
-  const double share = static_cast<double>(network) / static_cast<double>(step);
+  const WaitingRanks w = waiting_ranks(ranks, t.min_instances, t.net_wait, &NetWait::network_ns);
+  if (w.which.empty()) return;
+  const double share = static_cast<double>(w.network) / static_cast<double>(w.step);
   Finding f;
   f.rule = "network_wait";
   f.scope = scope;
   f.summary = fmt::format(
       "NET proxy steps wait on the network for {} of their time ({} of {} step time; {})",
-      pct(share), us(static_cast<double>(network)), us(static_cast<double>(step)), which);
+      pct(share), us(static_cast<double>(w.network)), us(static_cast<double>(w.step)),
+      joined(w.which));
   f.next_step = network_advice(settings);
   f.settings = settings.values({"NCCL_NET", "NCCL_IB_DISABLE", "NCCL_SOCKET_NTHREADS",
                                 "NCCL_NSOCKS_PERTHREAD", "NCCL_NET_GDR_LEVEL"});
-  f.numbers = {{"ranks", static_cast<double>(count)},
-               {"network_ns", static_cast<double>(network)},
-               {"step_ns", static_cast<double>(step)},
+  f.numbers = {{"ranks", static_cast<double>(w.which.size())},
+               {"network_ns", static_cast<double>(w.network)},
+               {"step_ns", static_cast<double>(w.step)},
                {"network_share", share}};
+  out.push_back(std::move(f));
+}
+
+void find_gpu_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
+                   const Thresholds& t, const RunSettings& settings, std::vector<Finding>& out) {
+  const WaitingRanks w = waiting_ranks(ranks, t.min_instances, t.gpu_wait, &NetWait::gpu_peer_ns);
+  if (w.which.empty()) return;
+  const double share = static_cast<double>(w.gpu) / static_cast<double>(w.step);
+  const double network_share = static_cast<double>(w.network) / static_cast<double>(w.step);
+  Finding f;
+  f.rule = "gpu_wait";
+  f.scope = scope;
+  f.summary = fmt::format(
+      "NET proxy steps wait for the GPU or the peer for {} of their time ({} of {} step time; {}) "
+      "and on the network for {}: the kernels, not the network, pace the transfers",
+      pct(share), us(static_cast<double>(w.gpu)), us(static_cast<double>(w.step)), joined(w.which),
+      pct(network_share));
+  const std::string threads = settings.in_force("NCCL_NTHREADS");
+  f.next_step =
+      "look at the GPU side before the network: a rank whose kernels start late (the sync table, "
+      "stragglers), compute kernels sharing the GPU; " +
+      channel_advice(settings) +
+      (threads.empty() ? "" : "; " + threads + " is in force: compare NCCL's default");
+  f.numbers = {{"ranks", static_cast<double>(w.which.size())},
+               {"gpu_peer_ns", static_cast<double>(w.gpu)},
+               {"network_ns", static_cast<double>(w.network)},
+               {"step_ns", static_cast<double>(w.step)},
+               {"gpu_share", share},
+               {"network_share", network_share}};
+  f.settings = settings.values({"NCCL_MIN_NCHANNELS", "NCCL_NTHREADS"});
   out.push_back(std::move(f));
 }
 

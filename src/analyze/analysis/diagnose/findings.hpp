@@ -16,6 +16,9 @@
 // - network_wait: ranks whose NET proxy steps (at least min_instances) spend at least net_wait of
 //   their step time in network waits; the advice is the socket transport's threads on NET/Socket
 //   runs, GPUDirect RDMA otherwise;
+// - gpu_wait: ranks whose NET proxy steps (at least min_instances) spend at least gpu_wait of
+//   their step time waiting for the GPU or the peer (SendGPUWait, SendPeerWait, RecvGPUWait):
+//   the kernels, not the network, pace the transfers; it quotes the network's share beside it;
 // - net_within_host: every rank of the communicator is on one host (hosts known, at least two
 //   ranks) and ranks move data through NET proxy steps (at least min_instances): the network
 //   transport carries traffic that P2P or SHM could; the advice names the settings that disable
@@ -75,6 +78,8 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
                          std::vector<Finding>& out);
 void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
                        const Thresholds& t, const RunSettings& settings, std::vector<Finding>& out);
+void find_gpu_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
+                   const Thresholds& t, const RunSettings& settings, std::vector<Finding>& out);
 void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
                           const RunSettings& settings, std::vector<Finding>& out);
 void find_small_messages(const std::vector<SizeEvidence>& rows, const std::string& scope,

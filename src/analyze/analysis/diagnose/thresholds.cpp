@@ -25,6 +25,7 @@ const std::vector<Entry>& entries() {
       {"straggler_min_margin_ns", &Thresholds::straggler_min_margin_ns, 0.0, kNoMax},
       {"min_instances", &Thresholds::min_instances, 1.0, kNoMax},
       {"net_wait", &Thresholds::net_wait, 0.0, 1.0},
+      {"gpu_wait", &Thresholds::gpu_wait, 0.0, 1.0},
       {"small_bytes", &Thresholds::small_bytes, 1.0, kNoMax},
       {"small_time_share", &Thresholds::small_time_share, 0.0, 1.0},
       {"small_busbw", &Thresholds::small_busbw, 0.0, 1.0},

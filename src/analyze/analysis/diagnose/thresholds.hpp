@@ -28,6 +28,8 @@ struct Thresholds {
   double min_instances = 8;
   // network wait: NET proxy steps spend at least this share waiting on the network.
   double net_wait = 0.5;
+  // GPU wait: NET proxy steps spend at least this share waiting for the GPU or the peer.
+  double gpu_wait = 0.5;
   // small messages: operations below this size (bytes) ...
   double small_bytes = 65536;
   // ... take at least this share of the collective's GPU time ...

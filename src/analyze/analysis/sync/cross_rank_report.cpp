@@ -14,6 +14,7 @@ CrossRankAnalysis analyze_cross_rank(CrossRankInput input, const Thresholds& thr
   find_straggler(a.sync, a.input, thresholds, a.findings);
   find_load_imbalance(a.imbalance, a.input.scope, thresholds, settings, a.findings);
   find_network_wait(a.input.ranks, a.input.scope, thresholds, settings, a.findings);
+  find_gpu_wait(a.input.ranks, a.input.scope, thresholds, settings, a.findings);
   find_net_within_host(a.input, thresholds, settings, a.findings);
   return a;
 }

@@ -269,6 +269,42 @@ TEST_CASE("advice reads the run's settings: sockets, channels, imbalance", "[dia
                  "topology"));
 }
 
+TEST_CASE("GPU-wait rule: proxy steps paced by the kernels, not the network", "[diagnose][xrank]") {
+  // Rank 0: 1000 ns of steps, 300 network, 600 GPU/peer (60%); rank 1: 500 of 1000 (50%, at the
+  // threshold); rank 2: 400 of 1000 (40%). Ranks 0 and 1: 1100 of 2000 ns GPU (55.0%), network
+  // 300 + 400 = 700 (35.0%).
+  std::vector<npkit::RankInfo> ranks(3);
+  ranks[0].rank = 0;
+  ranks[0].net = npkit::NetWait{1000, 300, 600, 10};
+  ranks[1].rank = 1;
+  ranks[1].net = npkit::NetWait{1000, 400, 500, 10};
+  ranks[2].rank = 2;
+  ranks[2].net = npkit::NetWait{1000, 500, 400, 10};
+  std::vector<npkit::Finding> findings;
+  npkit::find_gpu_wait(ranks, "comm", npkit::Thresholds{}, {}, findings);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].rule == "gpu_wait");
+  CHECK(
+      findings[0].summary ==
+      "NET proxy steps wait for the GPU or the peer for 55.0% of their time (1.100 us of 2.000 us "
+      "step time; rank 0 60.0% and rank 1 50.0%) and on the network for 35.0%: the kernels, not "
+      "the network, pace the transfers");
+  CHECK_THAT(findings[0].next_step,
+             Catch::Matchers::EndsWith("raise NCCL_MIN_NCHANNELS to spread each rank's work over "
+                                       "more channels"));
+  findings.clear();
+  npkit::find_gpu_wait(ranks, "comm", npkit::Thresholds{},
+                       npkit::RunSettings(Env{{"NCCL_NTHREADS", {"128"}}}), findings);
+  REQUIRE(findings.size() == 1);
+  CHECK_THAT(findings[0].next_step,
+             Catch::Matchers::EndsWith("; NCCL_NTHREADS=128 is in force: compare NCCL's default"));
+  findings.clear();
+  npkit::Thresholds t;
+  t.gpu_wait = 0.61;
+  npkit::find_gpu_wait(ranks, "comm", t, {}, findings);
+  CHECK(findings.empty());
+}
+
 TEST_CASE("NET within one host: the settings that disable P2P and SHM are named",
           "[diagnose][xrank]") {
   npkit::CrossRankInput in;

@@ -7,7 +7,7 @@ TEST_CASE("thresholds: defaults, settings, errors", "[diagnose]") {
   const npkit::Thresholds d;
   CHECK(npkit::threshold_value(d, "imbalance") == 1.2);
   CHECK(npkit::threshold_value(d, "min_channels") == 4);
-  CHECK(npkit::threshold_names().size() == 12);
+  CHECK(npkit::threshold_names().size() == 13);
   auto t = npkit::parse_thresholds({"imbalance=1.5", "net_wait=0.3,min_instances=2"});
   REQUIRE(t.ok());
   CHECK(t->imbalance == 1.5);
