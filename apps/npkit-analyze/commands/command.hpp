@@ -78,6 +78,7 @@ void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options
                     CliContext& context);
 
 void register_info(CLI::App& app, CliContext& context);
+void register_hang(CLI::App& app, CliContext& context);
 void register_report(CLI::App& app, CliContext& context);
 void register_bandwidth(CLI::App& app, CliContext& context);
 void register_trace(CLI::App& app, CliContext& context);

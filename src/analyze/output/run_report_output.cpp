@@ -7,6 +7,7 @@
 
 #include "output/bandwidth_output.hpp"
 #include "output/cross_rank_output.hpp"
+#include "output/hang_output.hpp"
 #include "output/json_writer.hpp"
 #include "output/phase_report_output.hpp"
 #include "output/run_text.hpp"
@@ -365,6 +366,12 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
                   r.run->config.files, r.run->comms.size());
   if (!in.event_table.empty()) head += ", event table " + in.event_table;
   render_line(head, f, out);
+  if (r.hang.stalled()) {
+    if (md) out += "## Where it stopped\n\n";
+    render_section_line(
+        "Where it stopped (the capture ended with work in flight; npkit-analyze hang):", f, out);
+    append_hang_text(r.hang, f, out);
+  }
   if (r.phases) {
     render_phase_report(*r.phases, *in.phases, wording(), f, out);
     const std::string h = hint(r);
@@ -443,6 +450,10 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
     out += "\n";
     render_csv(cross_rank_csv(c.cross), out);
   }
+  if (r.hang.stalled()) {
+    out += "\n";
+    append_hang_text(r.hang, OutputFormat::kCsv, out);
+  }
 }
 
 void write_run_report_json(const RunReport& r, const ReportInput& in,
@@ -492,6 +503,12 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
   }
   w.end_array();
+  if (r.hang.stalled()) {
+    w.key("where_it_stopped");
+    w.begin_object();
+    write_hang_json(r.hang, w);
+    w.end_object();
+  }
   write_findings_json(findings, w);
   write_warnings_json(w, diagnostics);
   w.end_object();

@@ -19,6 +19,11 @@
 //   the rank's stream of operations of the communicator (in start order); members launched in one
 //   group share a non-zero group; launch_ns is when the host called the operation, kUnknownTime
 //   where the input does not say.
+// - progress: where the member's operation stood when the rank's capture ended. Only inputs that
+//   record operations as they start and finish know it (RunCommunicator::progress_known, .npkt
+//   captures of KernelCh events); elsewhere every member reads kCompleted. in_flight holds the
+//   details of each member not kCompleted (its instance index and rank); RunRank::capture_end_ns
+//   is when the rank's capture ended on its host clock (kUnknownTime where the input does not say).
 // - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
@@ -44,6 +49,7 @@ enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace };
 
 struct RunRank {
   std::int32_t rank = 0;
+  std::int64_t capture_end_ns = kUnknownTime;
   std::string host;   // "" = unknown
   std::string clock;  // how GPU time was put on the host clock, for the reader
   std::optional<double> clock_uncertainty_ns;
@@ -51,10 +57,38 @@ struct RunRank {
   std::vector<AlltoallPeerTraffic> alltoall_peers;  // where the input shows AlltoAll's Send/Recv
 };
 
+enum class Progress : std::uint8_t {
+  kCompleted,         // every channel of its kernel finished
+  kEnqueued,          // the host enqueued it; no channel of its kernel started
+  kKernelRunning,     // some channels started, not every one finished
+  kCompletionUnknown  // the capture cannot tell (no kernel channel events)
+};
+
+// The open proxy step furthest along of an operation in flight.
+struct ProxyWait {
+  std::uint32_t channel = 0;
+  std::int32_t peer = -1;
+  bool send = false;
+  std::int64_t step = 0;   // 1-based
+  std::int64_t steps = 0;  // of its proxy op
+  std::string state;       // its last state ("RecvWait"), "" when none was recorded
+};
+
+struct InFlightDetail {
+  std::size_t instance = 0;  // index into RunCommunicator::instances
+  std::int32_t rank = 0;
+  std::uint32_t channels = 0;          // the operation's channel count (0: unknown)
+  std::vector<std::uint32_t> running;  // channels started, not finished
+  std::uint32_t finished = 0;          // channel events finished
+  std::optional<ProxyWait> proxy;
+  std::int64_t last_event_ns = kUnknownTime;  // the latest record of the operation
+};
+
 struct RunMember {
   std::int32_t rank = 0;
   bool timed = false;
   bool stale = false;
+  Progress progress = Progress::kCompleted;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
   std::int64_t launch_ns = kUnknownTime;
@@ -100,6 +134,8 @@ struct RunCommunicator {
   std::vector<JoinGap> gaps;
   std::vector<std::string> notes;    // what a reader of its times should know, a line each
   std::string alltoall_unavailable;  // why no AlltoAll instance could be made, where known
+  bool progress_known = false;
+  std::vector<InFlightDetail> in_flight;
 
   // Every rank names its host.
   bool hosts_known() const;

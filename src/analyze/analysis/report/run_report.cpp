@@ -58,6 +58,7 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
   r.rows = bandwidth_rows(run, "all");
   r.switches = switch_points(r.rows);
   r.latency = latency_distributions(run);
+  r.hang = analyze_hang(run);
   const std::vector<RankInfo> infos =
       r.phases ? gpu_phase_infos(r.phases->breakdown.ranks(), phases) : std::vector<RankInfo>{};
   const RunSettings settings(run.config.env);

@@ -14,7 +14,8 @@
 //   totals attached to the communicator without a hash (the one of span inputs), the ranks' NET
 //   proxy-step phases to the others (analysis/proxy/proxy_rank_phases.hpp) — and its
 //   findings (analysis/diagnose/communicator_findings.hpp); rows, switch points and latency
-//   over the whole run (analysis/bandwidth/bandwidth_table.hpp).
+//   over the whole run (analysis/bandwidth/bandwidth_table.hpp); where the run stopped
+//   (analysis/hang/stall.hpp), which renderers show when a communicator ends with work in flight.
 // - explained_share: the share of the GPU span time in a named phase (1 without GPU time).
 #pragma once
 
@@ -26,6 +27,7 @@
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/diagnose/thresholds.hpp"
+#include "analysis/hang/stall.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "analysis/sync/phase_wait.hpp"
@@ -73,6 +75,7 @@ struct RunReport {
   std::vector<BandwidthRow> rows;
   std::vector<SwitchPoint> switches;
   std::vector<LatencyBucket> latency;
+  HangAnalysis hang;
 };
 
 // `thresholds`: the findings' (analysis/diagnose/thresholds.hpp; report --threshold).

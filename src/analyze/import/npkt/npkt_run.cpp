@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "import/npkt/operation_progress.hpp"
 #include "import/npkt/profiler_alltoall.hpp"
 #include "import/npkt/proxy_step_breakdown.hpp"
 #include "run/nccl_names.hpp"
@@ -103,6 +104,7 @@ RunRank run_rank(const RankCapture& r) {
   out.host = r.dump.meta("hostname");
   out.clock = r.clock.method_name();
   out.clock_uncertainty_ns = r.clock.uncertainty_ns;
+  if (r.dump.comm.capture_end_ns > 0) out.capture_end_ns = r.dump.comm.capture_end_ns;
   ProxyStepBreakdown steps = proxy_step_breakdown(r);
   if (steps.steps > 0) out.proxy = std::move(steps);
   out.alltoall_peers = alltoall_peer_traffic(r.collectives, r.rank());
@@ -172,6 +174,43 @@ void add_instance_gaps(RunCommunicator& out, const Communicator& comm) {
   }
 }
 
+bool captures_kernel_channels(const RankCapture& r) {
+  return (r.dump.comm.event_mask & (std::uint64_t{1} << format::kTypeKernelCh)) != 0;
+}
+
+std::string state_name(const RankCapture& r, std::uint32_t state) {
+  for (const auto& [number, name] : r.dump.state_names) {
+    if (number == state) return name;
+  }
+  return fmt::format("state {}", state);
+}
+
+// Each member's progress (import/npkt/operation_progress.hpp); known when every rank's capture
+// recorded KernelCh events.
+void add_progress(const Communicator& comm, RunCommunicator& out) {
+  out.progress_known = !comm.ranks.empty() &&
+                       std::all_of(comm.ranks.begin(), comm.ranks.end(), [](const RankCapture* r) {
+                         return captures_kernel_channels(*r);
+                       });
+  std::map<std::int32_t, const RankCapture*> by_rank;
+  for (const RankCapture* r : comm.ranks) by_rank[r->rank()] = r;
+  for (std::size_t i = 0; i < comm.instances.size(); ++i) {
+    const CollectiveInstance& inst = comm.instances[i];
+    for (std::size_t k = 0; k < inst.members.size(); ++k) {
+      const InstanceMember& m = inst.members[k];
+      const RankCapture& r = *by_rank.at(m.rank);
+      OperationProgress p =
+          operation_progress(r.events, *m.op, captures_kernel_channels(r),
+                             [&r](std::uint32_t state) { return state_name(r, state); });
+      out.instances[i].members[k].progress = p.state;
+      if (p.state == Progress::kCompleted) continue;
+      p.detail.instance = i;
+      p.detail.rank = m.rank;
+      out.in_flight.push_back(std::move(p.detail));
+    }
+  }
+}
+
 RunCommunicator run_communicator(const Communicator& comm) {
   RunCommunicator out;
   out.hash = comm.comm_hash;
@@ -199,6 +238,7 @@ RunCommunicator run_communicator(const Communicator& comm) {
   }
   const auto order = stream_order(comm);
   for (const auto& inst : comm.instances) out.instances.push_back(run_instance(comm, inst, order));
+  add_progress(comm, out);
   add_instance_gaps(out, comm);
   bool alltoall = false;
   bool self_copy_untimed = false;

@@ -8,7 +8,9 @@
 //   and AlltoAll (nccl-tests' count column). A member is timed when its operation has a GPU span
 //   (every KernelCh channel timed, import/npkt/profiler_collectives.hpp); order is the
 //   operation's index in its file's operations (Send/Recv inside a derived AlltoAll replaced by
-//   the AlltoAll) in host start order; group its GroupApi; launch_ns its API call's start.
+//   the AlltoAll) in host start order; group its GroupApi; launch_ns its API call's start;
+//   progress from its events (import/npkt/operation_progress.hpp), known for a communicator when
+//   every rank's capture recorded KernelCh events; each rank's capture_end_ns from its file.
 // - Gaps, per communicator: "dropped records" (a file whose buffer dropped records or left
 //   incomplete ones), "seq jump" (per rank and function, the sequence numbers missing between the
 //   lowest and highest seen), "absent ranks", "missing ranks" (instances some ranks with files

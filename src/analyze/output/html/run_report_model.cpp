@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 
+#include "output/hang_output.hpp"
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/phase_bars.hpp"
@@ -152,6 +153,14 @@ ReportModel build_run_report_model(RunReportInput in) {
   std::vector<npkit::Finding> findings;
   for (const auto& c : report.comms)
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  if (report.hang.stalled()) {
+    Section stopped{"stopped", "Where it stopped", {}};
+    for (const auto& c : report.hang.comms) {
+      stopped.blocks.emplace_back(Paragraph{c.comm->scope + ": " + c.verdict});
+      stopped.blocks.emplace_back(Table{npkit::hang_rank_table(c), ""});
+    }
+    m.sections.push_back(std::move(stopped));
+  }
   Section diagnosis{"findings", "Findings", {}};
   diagnosis.blocks.emplace_back(finding_list(findings));
   m.sections.push_back(std::move(diagnosis));

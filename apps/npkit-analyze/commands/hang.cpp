@@ -1,0 +1,65 @@
+// `npkit-analyze hang PATH`: where a capture stopped — per communicator, the first operation not
+// every rank completed and each rank's state in it (analysis/hang/stall.hpp). Exit 0 when nothing
+// is stuck, 1 when a stall is found, 2 on bad input or an input that does not record progress.
+#include <memory>
+
+#include "analysis/hang/stall.hpp"
+#include "commands/command.hpp"
+#include "output/hang_output.hpp"
+
+namespace npkit::cli {
+namespace {
+
+// Spans play no part in where a run stopped.
+class IgnoreSpans : public SpanSink {
+ public:
+  void on_span(const Span& /*span*/) override {}
+  void merge(IgnoreSpans&& /*other*/) {}
+};
+
+Result<int> run_hang(const CommonOptions& o, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  RunInput& in = **input;
+  Run run;
+  auto spans = read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; });
+  if (!spans) return spans.error();
+  const HangAnalysis hang = analyze_hang(run);
+  if (!hang.judged) {
+    return Error{o.path +
+                 ": cannot tell where the run stopped: hang needs a .npkt capture of NCCL profiler "
+                 "events (operations recorded as they start and finish); this input has none"};
+  }
+  std::string text;
+  const OutputFormat format = output_format(o);
+  if (format == OutputFormat::kJson) {
+    JsonWriter w(text);
+    w.begin_object();
+    w.field("schema", "npkit-analyze.hang");
+    w.field("schema_version", 1);
+    w.field("input", o.path);
+    write_hang_json(hang, w);
+    write_warnings_json(w, in.diagnostics());
+    w.end_object();
+    text += "\n";
+  } else {
+    append_hang_text(hang, format, text);
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(in.diagnostics(), o, context);
+  return hang.stalled() ? 1 : 0;
+}
+
+}  // namespace
+
+void register_hang(CLI::App& app, CliContext& context) {
+  auto options = std::make_shared<CommonOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "hang",
+      "Where a capture stopped: per communicator the first operation not every rank completed, "
+      "each rank's state in it; exit 1 when a stall is found");
+  add_common_options(*cmd, *options);
+  cmd->callback([options, &context] { context.outcome = run_hang(*options, context); });
+}
+
+}  // namespace npkit::cli

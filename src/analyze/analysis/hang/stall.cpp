@@ -1,0 +1,323 @@
+#include "analysis/hang/stall.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "util/quantiles.hpp"
+#include "util/readable_duration.hpp"
+
+namespace npkit {
+namespace {
+
+// A member whose progress leaves nothing to wait for (completion unknown cannot be judged).
+bool settled(const RunMember& m) {
+  return m.progress == Progress::kCompleted || m.progress == Progress::kCompletionUnknown;
+}
+
+// A collective completes on no rank unless every rank took part: once one rank completed it, the
+// others' missing KernelCh stops are events their proxy thread never delivered, not a wait.
+bool completed_somewhere(const RunInstance& inst) {
+  return !inst.is_pair() &&
+         std::any_of(inst.members.begin(), inst.members.end(),
+                     [](const RunMember& m) { return m.progress == Progress::kCompleted; });
+}
+
+bool settled_in(const RunInstance& inst, const RunMember& m) {
+  return settled(m) || completed_somewhere(inst);
+}
+
+const RunMember* member_of(const RunInstance& inst, std::int32_t rank) {
+  for (const auto& m : inst.members) {
+    if (m.rank == rank) return &m;
+  }
+  return nullptr;
+}
+
+// The ranks with data that should hold `inst`.
+std::vector<std::int32_t> expected_ranks(const RunInstance& inst,
+                                         const std::vector<std::int32_t>& ranks) {
+  if (!inst.is_pair()) return ranks;
+  std::vector<std::int32_t> out;
+  for (auto r : ranks) {
+    if (r == inst.sender || r == inst.receiver) out.push_back(r);
+  }
+  return out;
+}
+
+std::string rank_list(const std::vector<std::int32_t>& ranks) {
+  std::string out;
+  for (std::size_t i = 0; i < ranks.size(); ++i) {
+    if (i > 0) out += i + 1 == ranks.size() ? " and " : ", ";
+    out += std::to_string(ranks[i]);
+  }
+  return (ranks.size() == 1 ? "rank " : "ranks ") + out;
+}
+
+std::string in_flight_detail(Progress p, const InFlightDetail* d) {
+  std::string out;
+  switch (p) {
+    case Progress::kCompleted:
+      return "completed";
+    case Progress::kEnqueued:
+      out = "enqueued; no channel of its kernel started";
+      break;
+    case Progress::kKernelRunning: {
+      std::string channels;
+      if (d != nullptr) {
+        for (auto c : d->running) channels += (channels.empty() ? "" : ", ") + std::to_string(c);
+      }
+      out = channels.empty() ? "kernel running" : "kernel running on channel(s) " + channels;
+      if (d != nullptr) {
+        out += d->channels > 0 ? fmt::format(" ({} of {} finished)", d->finished, d->channels)
+                               : fmt::format(" ({} finished)", d->finished);
+      }
+      break;
+    }
+    case Progress::kCompletionUnknown:
+      out = "started; completion not captured (no KernelCh events)";
+      break;
+  }
+  if (d != nullptr && d->proxy) {
+    const ProxyWait& w = *d->proxy;
+    out += fmt::format("; proxy step {} of {} on channel {} {} rank {}{}", w.step, w.steps,
+                       w.channel, w.send ? "sending to" : "receiving from", w.peer,
+                       w.state.empty() ? "" : ": " + w.state);
+  }
+  return out;
+}
+
+RankStallState state_of(Progress p) {
+  switch (p) {
+    case Progress::kCompleted:
+      return RankStallState::kCompleted;
+    case Progress::kEnqueued:
+      return RankStallState::kEnqueued;
+    case Progress::kKernelRunning:
+      return RankStallState::kKernelRunning;
+    case Progress::kCompletionUnknown:
+      break;
+  }
+  return RankStallState::kCompletionUnknown;
+}
+
+class CommunicatorJudge {
+ public:
+  explicit CommunicatorJudge(const RunCommunicator& c) : c_(c) {
+    for (const auto& r : c.ranks) {
+      ranks_.push_back(r.rank);
+      capture_end_[r.rank] = r.capture_end_ns;
+      last_done_[r.rank] = -1;
+    }
+    for (std::size_t i = 0; i < c.instances.size(); ++i) {
+      for (const auto& m : c.instances[i].members) {
+        if (settled_in(c.instances[i], m)) last_done_[m.rank] = static_cast<std::ptrdiff_t>(i);
+      }
+    }
+  }
+
+  CommunicatorStall judge() const {
+    CommunicatorStall s;
+    s.comm = &c_;
+    const std::ptrdiff_t stuck = stuck_instance();
+    if (stuck < 0) {
+      s.last_completed = last_completed_by_all();
+      for (auto r : ranks_) s.ranks.push_back(rank_without_stall(r));
+      s.verdict = s.last_completed.empty()
+                      ? "no operation to judge"
+                      : "nothing is stuck: every rank completed its last operation (" +
+                            s.last_completed + ")";
+      return s;
+    }
+    const RunInstance& inst = c_.instances[static_cast<std::size_t>(stuck)];
+    s.stalled = true;
+    s.func = inst.func;
+    s.seq = inst.seq;
+    s.label = inst.label;
+    s.typical_ns = typical_ns(inst.func);
+    for (auto r : expected_ranks(inst, ranks_)) {
+      RankAtStall a = rank_at(static_cast<std::size_t>(stuck), r);
+      (a.state == RankStallState::kNeverCalled ? s.ranks_missing
+       : a.state == RankStallState::kCompleted ? s.ranks_completed
+                                               : s.ranks_in_flight)
+          .push_back(r);
+      s.ranks.push_back(std::move(a));
+    }
+    s.verdict = verdict(s);
+    return s;
+  }
+
+ private:
+  std::ptrdiff_t stuck_instance() const {
+    for (std::size_t i = 0; i < c_.instances.size(); ++i) {
+      const RunInstance& inst = c_.instances[i];
+      for (auto r : expected_ranks(inst, ranks_)) {
+        if (static_cast<std::ptrdiff_t>(i) <= last_done_.at(r)) continue;
+        const RunMember* m = member_of(inst, r);
+        if (m == nullptr || !settled_in(inst, *m)) return static_cast<std::ptrdiff_t>(i);
+      }
+    }
+    return -1;
+  }
+
+  std::string last_completed_by_all() const {
+    std::ptrdiff_t least = -1;
+    bool first = true;
+    for (auto r : ranks_) {
+      least = first ? last_done_.at(r) : std::min(least, last_done_.at(r));
+      first = false;
+    }
+    return least < 0 ? "" : c_.instances[static_cast<std::size_t>(least)].label;
+  }
+
+  const InFlightDetail* detail(std::size_t instance, std::int32_t rank) const {
+    for (const auto& d : c_.in_flight) {
+      if (d.instance == instance && d.rank == rank) return &d;
+    }
+    return nullptr;
+  }
+
+  // When `rank` finished its last completed operation (GPU end where timed, else its call).
+  std::int64_t last_done_ns(std::int32_t rank) const {
+    const std::ptrdiff_t i = last_done_.at(rank);
+    if (i < 0) return kUnknownTime;
+    const RunMember* m = member_of(c_.instances[static_cast<std::size_t>(i)], rank);
+    return m->timed ? m->end_ns : m->launch_ns;
+  }
+
+  std::int64_t before_end(std::int32_t rank, std::int64_t since) const {
+    const std::int64_t end = capture_end_.at(rank);
+    if (since == kUnknownTime || end == kUnknownTime) return kUnknownTime;
+    return sat_sub(end, since);
+  }
+
+  RankAtStall rank_without_stall(std::int32_t rank) const {
+    RankAtStall a;
+    a.rank = rank;
+    const std::ptrdiff_t i = last_done_.at(rank);
+    if (i >= 0) a.last_completed = c_.instances[static_cast<std::size_t>(i)].label;
+    a.since_ns = last_done_ns(rank);
+    a.before_end_ns = before_end(rank, a.since_ns);
+    return a;
+  }
+
+  RankAtStall rank_at(std::size_t stuck, std::int32_t rank) const {
+    RankAtStall a = rank_without_stall(rank);
+    const RunMember* m = member_of(c_.instances[stuck], rank);
+    if (m == nullptr) {
+      a.state = RankStallState::kNeverCalled;
+      a.detail = "never called it";
+      for (std::size_t j = 0; j < c_.instances.size(); ++j) {
+        const RunMember* other = member_of(c_.instances[j], rank);
+        if (j != stuck && other != nullptr && !settled_in(c_.instances[j], *other)) {
+          a.other = c_.instances[j].label;
+          a.detail = "never called it; in " + a.other + " instead (" +
+                     in_flight_detail(other->progress, detail(j, rank)) + ")";
+          break;
+        }
+      }
+      return a;
+    }
+    a.state = state_of(m->progress);
+    a.detail = in_flight_detail(m->progress, detail(stuck, rank));
+    if (a.state != RankStallState::kCompleted) {
+      a.since_ns = m->launch_ns;
+      a.before_end_ns = before_end(rank, a.since_ns);
+    }
+    return a;
+  }
+
+  double typical_ns(const std::string& func) const {
+    std::vector<double> durations;
+    for (const auto& inst : c_.instances) {
+      if (inst.func != func) continue;
+      for (const auto& m : inst.members) {
+        if (m.timed) durations.push_back(static_cast<double>(m.duration_ns()));
+      }
+    }
+    if (durations.empty()) return 0.0;
+    std::sort(durations.begin(), durations.end());
+    return sorted_quantile(durations, 0.5);
+  }
+
+  std::string verdict(const CommunicatorStall& s) const {
+    std::int64_t longest = kUnknownTime;
+    for (const auto& a : s.ranks) {
+      if (a.state != RankStallState::kNeverCalled && a.state != RankStallState::kCompleted) {
+        longest = std::max(longest, a.before_end_ns);
+      }
+    }
+    const std::string wait = longest == kUnknownTime ? ""
+                                                     : " for " + readable_duration(longest) +
+                                                           " before its capture ended";
+    const std::string usual =
+        s.typical_ns > 0 ? fmt::format(" (it usually takes {})",
+                                       readable_duration(static_cast<std::int64_t>(s.typical_ns)))
+                         : "";
+    std::string v;
+    if (!s.ranks_missing.empty()) {
+      for (const auto& a : s.ranks) {
+        if (a.state != RankStallState::kNeverCalled) continue;
+        v += fmt::format("{}rank {} never called {}", v.empty() ? "" : "; ", a.rank, s.label);
+        if (!a.other.empty()) v += " (it is in " + a.other + " instead: a mismatch)";
+      }
+      if (!s.ranks_in_flight.empty()) {
+        v += fmt::format("; {} {} waited in it{}{}", rank_list(s.ranks_in_flight),
+                         s.ranks_in_flight.size() == 1 ? "has" : "have", wait, usual);
+      }
+      return v;
+    }
+    const bool none = s.ranks_completed.empty();
+    return fmt::format(
+        "every rank entered {}{}{}{}: a peer or transport stall, or the job ended during the "
+        "operation",
+        s.label,
+        none ? " and none completed it"
+             : "; " + rank_list(s.ranks_in_flight) + " never completed it",
+        longest == kUnknownTime
+            ? ""
+            : "; the first arrived " + readable_duration(longest) + " before its capture ended",
+        usual);
+  }
+
+  const RunCommunicator& c_;
+  std::vector<std::int32_t> ranks_;
+  std::map<std::int32_t, std::int64_t> capture_end_;
+  std::map<std::int32_t, std::ptrdiff_t> last_done_;
+};
+
+}  // namespace
+
+std::string_view stall_state_name(RankStallState s) {
+  switch (s) {
+    case RankStallState::kCompleted:
+      return "completed";
+    case RankStallState::kNeverCalled:
+      return "never called";
+    case RankStallState::kEnqueued:
+      return "enqueued";
+    case RankStallState::kKernelRunning:
+      return "kernel running";
+    case RankStallState::kCompletionUnknown:
+      break;
+  }
+  return "completion unknown";
+}
+
+bool HangAnalysis::stalled() const {
+  return std::any_of(comms.begin(), comms.end(),
+                     [](const CommunicatorStall& c) { return c.stalled; });
+}
+
+HangAnalysis analyze_hang(const Run& run) {
+  HangAnalysis h;
+  for (const auto& c : run.comms) {
+    if (!c.progress_known) continue;
+    h.judged = true;
+    h.comms.push_back(CommunicatorJudge(c).judge());
+  }
+  return h;
+}
+
+}  // namespace npkit

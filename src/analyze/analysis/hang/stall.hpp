@@ -1,0 +1,83 @@
+// analysis/hang/stall.hpp — where a run stopped: per communicator, the first operation that not
+// every rank completed, and each rank's state in it.
+// Contract (docs/cli.md, "hang"):
+// - Only communicators whose input records progress (RunCommunicator::progress_known: .npkt
+//   captures) are judged; `judged` says whether any was.
+// - A member is settled when it is kCompleted or kCompletionUnknown, or when it belongs to a
+//   collective (not a Send/Recv pair) that some rank completed: a collective completes nowhere
+//   unless every rank took part, so the others' missing KernelCh stops are events never
+//   delivered (a proxy thread that ended first), not a wait.
+// - A rank's last completed operation is the latest instance, in the communicator's order, whose
+//   member on that rank is settled. A rank is stopped at instance i when i comes after its
+//   last completed one and the rank should hold i (every rank with data for a collective, the two
+//   ends of a Send/Recv pair) but has not completed it. The stuck instance is the first instance
+//   at which some rank is stopped; an instance a rank lacks while it completed a later one is a
+//   gap in the data (the join reports it), not a stall.
+// - Per rank in the stuck instance: kCompleted, kNeverCalled (no member; `other` names the
+//   operation it is in instead, where it has one in flight on this communicator — a mismatch),
+//   kEnqueued, kKernelRunning (channels running / finished of the operation's count, the open
+//   proxy step), kCompletionUnknown. `since_ns` is when the rank entered it (its API call or
+//   host start) for a member, the end of its last completed operation's record otherwise;
+//   `before_end_ns` = the rank's capture end − since (kUnknownTime where either is unknown).
+//   Times are on each rank's own host clock; durations need no alignment.
+// - typical_ns: the median GPU time of the communicator's timed instances of the same function
+//   (0 when none): how long the operation usually takes, against how long it has been waited on.
+// - verdict: one line naming the ranks that never arrived and those waiting, or that every rank
+//   entered and none completed; without a stuck instance, that every rank completed its last
+//   operation.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "run/run.hpp"
+
+namespace npkit {
+
+enum class RankStallState : std::uint8_t {
+  kCompleted,
+  kNeverCalled,
+  kEnqueued,
+  kKernelRunning,
+  kCompletionUnknown
+};
+
+std::string_view stall_state_name(RankStallState s);  // "completed", "never called", ...
+
+struct RankAtStall {
+  std::int32_t rank = 0;
+  RankStallState state = RankStallState::kCompleted;
+  std::string detail;          // "kernel running on channels 0, 1 (0 of 2 finished); ..."
+  std::string other;           // kNeverCalled: the operation it is in instead ("" = none)
+  std::string last_completed;  // label of its last completed operation ("" = none)
+  std::int64_t since_ns = kUnknownTime;
+  std::int64_t before_end_ns = kUnknownTime;
+};
+
+struct CommunicatorStall {
+  const RunCommunicator* comm = nullptr;
+  bool stalled = false;
+  std::string func;  // of the stuck instance
+  std::uint64_t seq = 0;
+  std::string label;  // "AllReduce seq 137"
+  std::vector<std::int32_t> ranks_missing;
+  std::vector<std::int32_t> ranks_in_flight;
+  std::vector<std::int32_t> ranks_completed;
+  std::vector<RankAtStall> ranks;  // every rank with data, by rank
+  std::string last_completed;      // without a stall: the last instance every rank completed
+  double typical_ns = 0;
+  std::string verdict;
+};
+
+struct HangAnalysis {
+  bool judged = false;                   // some communicator records progress
+  std::vector<CommunicatorStall> comms;  // the judged communicators, in the run's order
+
+  bool stalled() const;
+};
+
+HangAnalysis analyze_hang(const Run& run);
+
+}  // namespace npkit

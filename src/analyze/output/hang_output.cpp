@@ -1,0 +1,112 @@
+#include "output/hang_output.hpp"
+
+#include <fmt/format.h>
+
+#include "util/readable_duration.hpp"
+
+namespace npkit {
+namespace {
+
+std::string time_cell(std::int64_t ns) {
+  return ns == kUnknownTime ? "-" : readable_duration(ns);
+}
+
+void rank_rows(const CommunicatorStall& c, bool with_comm, TextTable& t) {
+  for (const auto& a : c.ranks) {
+    std::vector<std::string> row;
+    if (with_comm) row.push_back(c.comm->scope);
+    row.insert(row.end(), {std::to_string(a.rank), std::string(stall_state_name(a.state)),
+                           a.last_completed.empty() ? "-" : a.last_completed,
+                           time_cell(a.before_end_ns), a.detail.empty() ? "-" : a.detail});
+    t.add_row(std::move(row));
+  }
+}
+
+const std::vector<std::string> kColumns = {"rank", "state", "last completed", "before capture end",
+                                           "detail"};
+
+void rank_list_json(JsonWriter& w, const char* key, const std::vector<std::int32_t>& ranks) {
+  w.key(key);
+  w.begin_array();
+  for (auto r : ranks) w.value(r);
+  w.end_array();
+}
+
+}  // namespace
+
+TextTable hang_rank_table(const CommunicatorStall& stall) {
+  TextTable t;
+  t.columns = kColumns;
+  rank_rows(stall, false, t);
+  return t;
+}
+
+void append_hang_text(const HangAnalysis& hang, OutputFormat format, std::string& out) {
+  if (format == OutputFormat::kCsv) {
+    TextTable t;
+    t.columns = {"comm"};
+    t.columns.insert(t.columns.end(), kColumns.begin(), kColumns.end());
+    for (const auto& c : hang.comms) rank_rows(c, true, t);
+    render_table(t, format, out);
+    return;
+  }
+  if (!hang.judged) {
+    render_line(
+        "Where it stopped: not known (the input does not record operations as they start and "
+        "finish; .npkt captures do)",
+        format, out);
+    return;
+  }
+  for (const auto& c : hang.comms) {
+    const std::string head =
+        c.stalled
+            ? fmt::format("{} ({} ranks): STALLED at {}", c.comm->scope, c.comm->nranks, c.label)
+            : fmt::format("{} ({} ranks): nothing stuck", c.comm->scope, c.comm->nranks);
+    render_section_line(head, format, out);
+    render_line("  " + c.verdict, format, out);
+    render_table(hang_rank_table(c), format, out);
+  }
+}
+
+void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
+  w.field("stalled", hang.stalled());
+  w.field("judged", hang.judged);
+  w.key("communicators");
+  w.begin_array();
+  for (const auto& c : hang.comms) {
+    w.begin_object();
+    w.field("comm", c.comm->scope);
+    w.field("nranks", c.comm->nranks);
+    w.field("stalled", c.stalled);
+    if (c.stalled) {
+      w.field("func", c.func);
+      w.field("seq", c.seq);
+      w.field("label", c.label);
+      rank_list_json(w, "ranks_missing", c.ranks_missing);
+      rank_list_json(w, "ranks_in_flight", c.ranks_in_flight);
+      rank_list_json(w, "ranks_completed", c.ranks_completed);
+      w.field("typical_ns", c.typical_ns);
+    } else {
+      w.field("last_completed", c.last_completed);
+    }
+    w.field("verdict", c.verdict);
+    w.key("ranks");
+    w.begin_array();
+    for (const auto& a : c.ranks) {
+      w.begin_object();
+      w.field("rank", a.rank);
+      w.field("state", std::string(stall_state_name(a.state)));
+      w.field("detail", a.detail);
+      if (!a.other.empty()) w.field("other", a.other);
+      w.field("last_completed", a.last_completed);
+      if (a.since_ns != kUnknownTime) w.field("since_ns", a.since_ns);
+      if (a.before_end_ns != kUnknownTime) w.field("before_end_ns", a.before_end_ns);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace npkit

@@ -1,0 +1,212 @@
+// Where a run stopped, on hand-made runs: the stuck instance and each rank's state in it, a
+// mismatch, a gap that is not a stall, every rank in flight, Send/Recv pairs, nothing stuck.
+#include "analysis/hang/stall.hpp"
+
+#include <catch2/catch.hpp>
+
+using npkit::Progress;
+using npkit::RankStallState;
+
+namespace {
+
+constexpr std::int64_t kSecond = 1'000'000'000;
+
+// A completed member: called at `launch`, GPU span [launch + 1000, launch + 1000 + gpu].
+npkit::RunMember done(std::int32_t rank, std::int64_t launch, std::int64_t gpu) {
+  npkit::RunMember m;
+  m.rank = rank;
+  m.timed = true;
+  m.launch_ns = launch;
+  m.start_ns = launch + 1000;
+  m.end_ns = launch + 1000 + gpu;
+  return m;
+}
+
+npkit::RunMember in_flight(std::int32_t rank, std::int64_t launch, Progress p) {
+  npkit::RunMember m;
+  m.rank = rank;
+  m.launch_ns = launch;
+  m.progress = p;
+  return m;
+}
+
+npkit::RunInstance instance(const std::string& func, std::uint64_t seq,
+                            std::vector<npkit::RunMember> members) {
+  npkit::RunInstance i;
+  i.func = func;
+  i.seq = seq;
+  i.label = func + " seq " + std::to_string(seq);
+  i.members = std::move(members);
+  return i;
+}
+
+// Two ranks whose captures end at 10 s; AllReduce seq 0 and 1 completed on both (GPU times 10,
+// 20, 30, 40 us: median 25 us).
+npkit::RunCommunicator two_ranks() {
+  npkit::RunCommunicator c;
+  c.scope = "comm 0000000000000001";
+  c.nranks = 2;
+  c.progress_known = true;
+  for (std::int32_t r = 0; r < 2; ++r) {
+    npkit::RunRank rank;
+    rank.rank = r;
+    rank.capture_end_ns = 10 * kSecond;
+    c.ranks.push_back(rank);
+  }
+  c.instances.push_back(instance("AllReduce", 0, {done(0, 1000, 10000), done(1, 2000, 20000)}));
+  c.instances.push_back(instance("AllReduce", 1, {done(0, 100000, 30000), done(1, 100000, 40000)}));
+  return c;
+}
+
+npkit::HangAnalysis analyze(const npkit::RunCommunicator& c) {
+  npkit::Run run;
+  run.comms.push_back(c);
+  auto h = npkit::analyze_hang(run);
+  REQUIRE(h.comms.size() == 1);
+  // The analysis points into the run; keep the pieces it needs by value.
+  for (auto& s : h.comms) s.comm = nullptr;
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("hang: a rank that never called, the other waiting in its kernel", "[hang]") {
+  auto c = two_ranks();
+  // seq 2: rank 0 called it at 2 s and runs channels 0 and 1 of 2, its proxy waiting on step 3 of
+  // 4 from rank 1; rank 1 never called it.
+  c.instances.push_back(
+      instance("AllReduce", 2, {in_flight(0, 2 * kSecond, Progress::kKernelRunning)}));
+  c.instances.back().missing_ranks = {1};
+  npkit::InFlightDetail d;
+  d.instance = 2;
+  d.rank = 0;
+  d.channels = 2;
+  d.running = {0, 1};
+  d.proxy = npkit::ProxyWait{0, 1, false, 3, 4, "ProxyStepRecvWait"};
+  c.in_flight.push_back(d);
+  const auto h = analyze(c);
+  CHECK(h.judged);
+  CHECK(h.stalled());
+  const auto& s = h.comms[0];
+  CHECK(s.label == "AllReduce seq 2");
+  CHECK(s.func == "AllReduce");
+  CHECK(s.seq == 2);
+  CHECK(s.ranks_missing == std::vector<std::int32_t>{1});
+  CHECK(s.ranks_in_flight == std::vector<std::int32_t>{0});
+  CHECK(s.ranks_completed.empty());
+  CHECK(s.typical_ns == 25000);
+  REQUIRE(s.ranks.size() == 2);
+  CHECK(s.ranks[0].state == RankStallState::kKernelRunning);
+  CHECK(s.ranks[0].detail ==
+        "kernel running on channel(s) 0, 1 (0 of 2 finished); proxy step 3 of 4 on channel 0 "
+        "receiving from rank 1: ProxyStepRecvWait");
+  CHECK(s.ranks[0].last_completed == "AllReduce seq 1");
+  CHECK(s.ranks[0].before_end_ns == 8 * kSecond);  // 10 s - its call at 2 s
+  CHECK(s.ranks[1].state == RankStallState::kNeverCalled);
+  CHECK(s.ranks[1].last_completed == "AllReduce seq 1");
+  // Its last GPU end: 100000 + 1000 + 40000 ns.
+  CHECK(s.ranks[1].since_ns == 141000);
+  CHECK(s.ranks[1].before_end_ns == 10 * kSecond - 141000);
+  CHECK(s.verdict ==
+        "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 8.000 s before its "
+        "capture ended (it usually takes 25.000 us)");
+}
+
+TEST_CASE("hang: a rank in another collective is a mismatch", "[hang]") {
+  auto c = two_ranks();
+  c.instances.push_back(instance("AllReduce", 2, {in_flight(0, 2 * kSecond, Progress::kEnqueued)}));
+  c.instances.push_back(instance("Broadcast", 0, {in_flight(1, 3 * kSecond, Progress::kEnqueued)}));
+  const auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.label == "AllReduce seq 2");
+  CHECK(s.ranks[0].detail == "enqueued; no channel of its kernel started");
+  CHECK(s.ranks[1].other == "Broadcast seq 0");
+  CHECK(s.ranks[1].detail ==
+        "never called it; in Broadcast seq 0 instead (enqueued; no channel of its kernel started)");
+  CHECK(
+      s.verdict ==
+      "rank 1 never called AllReduce seq 2 (it is in Broadcast seq 0 instead: a mismatch); rank 0 "
+      "has waited in it for 8.000 s before its capture ended (it usually takes 25.000 us)");
+}
+
+TEST_CASE("hang: nothing stuck, and a lost instance is a gap, not a stall", "[hang]") {
+  auto c = two_ranks();
+  // Rank 1 lacks seq 1 (records lost) but completed seq 2: no stall.
+  c.instances[1].members.pop_back();
+  c.instances[1].missing_ranks = {1};
+  c.instances.push_back(instance("AllReduce", 2, {done(0, 200000, 10000), done(1, 200000, 10000)}));
+  const auto h = analyze(c);
+  CHECK_FALSE(h.stalled());
+  const auto& s = h.comms[0];
+  CHECK_FALSE(s.stalled);
+  CHECK(s.last_completed == "AllReduce seq 2");
+  CHECK(s.verdict == "nothing is stuck: every rank completed its last operation (AllReduce seq 2)");
+  CHECK(s.ranks[1].before_end_ns == 10 * kSecond - 211000);
+}
+
+TEST_CASE("hang: a collective one rank completed is done everywhere", "[hang]") {
+  // Rank 0's proxy thread delivered no KernelCh stop for seq 2 (it shows enqueued), but rank 1
+  // completed seq 2 and seq 3: an AllReduce cannot complete on one rank alone, so nothing is
+  // stuck. A Send/Recv pair gets no such inference: its sender may finish alone.
+  auto c = two_ranks();
+  c.instances.push_back(instance(
+      "AllReduce", 2, {in_flight(0, 200000, Progress::kEnqueued), done(1, 200000, 10000)}));
+  c.instances.push_back(instance(
+      "AllReduce", 3, {in_flight(0, 300000, Progress::kEnqueued), done(1, 300000, 10000)}));
+  auto h = analyze(c);
+  CHECK_FALSE(h.stalled());
+  CHECK(h.comms[0].last_completed == "AllReduce seq 3");
+
+  auto pair = instance("SendRecv", 0,
+                       {done(0, 400000, 1000), in_flight(1, 400000, Progress::kKernelRunning)});
+  pair.sender = 0;
+  pair.receiver = 1;
+  pair.label = "Send/Recv 0 -> 1 #0";
+  c.instances.push_back(pair);
+  h = analyze(c);
+  REQUIRE(h.stalled());
+  CHECK(h.comms[0].label == "Send/Recv 0 -> 1 #0");
+  CHECK(h.comms[0].ranks_completed == std::vector<std::int32_t>{0});
+  CHECK(h.comms[0].ranks_in_flight == std::vector<std::int32_t>{1});
+}
+
+TEST_CASE("hang: every rank inside one operation, none completed", "[hang]") {
+  auto c = two_ranks();
+  c.instances.push_back(instance("AllReduce", 2,
+                                 {in_flight(0, 9 * kSecond, Progress::kKernelRunning),
+                                  in_flight(1, 7 * kSecond, Progress::kKernelRunning)}));
+  const auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.ranks_in_flight == std::vector<std::int32_t>{0, 1});
+  CHECK(s.ranks[0].detail == "kernel running");  // no detail recorded for it
+  CHECK(s.verdict ==
+        "every rank entered AllReduce seq 2 and none completed it; the first arrived 3.000 s "
+        "before its capture ended (it usually takes 25.000 us): a peer or transport stall, or the "
+        "job ended during the operation");
+}
+
+TEST_CASE("hang: a Send/Recv pair expects only its two ends, and unknown progress is not judged",
+          "[hang]") {
+  auto c = two_ranks();
+  npkit::RunRank third;
+  third.rank = 2;
+  third.capture_end_ns = 10 * kSecond;
+  c.ranks.push_back(third);
+  c.nranks = 3;
+  for (auto& inst : c.instances) inst.members.push_back(done(2, 100, 1000));
+  auto pair = instance("SendRecv", 0, {in_flight(0, 5 * kSecond, Progress::kEnqueued)});
+  pair.sender = 0;
+  pair.receiver = 1;
+  pair.label = "Send/Recv 0 -> 1 #0";
+  c.instances.push_back(pair);
+  auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.label == "Send/Recv 0 -> 1 #0");
+  REQUIRE(s.ranks.size() == 2);  // rank 2 takes no part
+  CHECK(s.ranks_missing == std::vector<std::int32_t>{1});
+
+  c.progress_known = false;
+  npkit::Run run;
+  run.comms.push_back(c);
+  CHECK_FALSE(npkit::analyze_hang(run).judged);
+}
