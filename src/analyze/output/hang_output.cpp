@@ -89,6 +89,7 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
     } else {
       w.field("last_completed", c.last_completed);
     }
+    w.field("alignment", c.alignment);
     w.field("verdict", c.verdict);
     w.key("ranks");
     w.begin_array();
@@ -100,6 +101,7 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
       if (!a.other.empty()) w.field("other", a.other);
       w.field("last_completed", a.last_completed);
       if (a.since_ns != kUnknownTime) w.field("since_ns", a.since_ns);
+      if (a.since_aligned_ns != kUnknownTime) w.field("since_aligned_ns", a.since_aligned_ns);
       if (a.before_end_ns != kUnknownTime) w.field("before_end_ns", a.before_end_ns);
       w.end_object();
     }

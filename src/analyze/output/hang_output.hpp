@@ -8,9 +8,9 @@
 //   only, a `comm` column first.
 // - write_hang_json: the object members of schema npkit-analyze.hang v1 into the object `w` has
 //   open (docs/cli.md, "hang"): stalled, communicators[] {comm, nranks, stalled, func, seq, label,
-//   ranks_missing, ranks_in_flight, ranks_completed, last_completed, typical_ns, verdict,
-//   ranks[] {rank, state, detail, other, last_completed, since_ns, before_end_ns}}; unknown times
-//   are null.
+//   ranks_missing, ranks_in_flight, ranks_completed, last_completed, typical_ns, alignment,
+//   verdict, ranks[] {rank, state, detail, other, last_completed, since_ns, since_aligned_ns,
+//   before_end_ns}}; unknown times are left out.
 #pragma once
 
 #include <string>

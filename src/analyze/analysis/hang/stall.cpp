@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "analysis/align/host_offsets.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "util/quantiles.hpp"
 #include "util/readable_duration.hpp"
 
@@ -315,7 +318,15 @@ HangAnalysis analyze_hang(const Run& run) {
   for (const auto& c : run.comms) {
     if (!c.progress_known) continue;
     h.judged = true;
-    h.comms.push_back(CommunicatorJudge(c).judge());
+    CommunicatorStall s = CommunicatorJudge(c).judge();
+    const HostAlignment alignment = estimate_host_offsets(cross_rank_input(c));
+    s.alignment = alignment.status_name();
+    for (auto& r : s.ranks) {
+      if (r.since_ns == kUnknownTime) continue;
+      r.since_aligned_ns =
+          sat_add(r.since_ns, static_cast<std::int64_t>(std::llround(alignment.offset_of(r.rank))));
+    }
+    h.comms.push_back(std::move(s));
   }
   return h;
 }

@@ -19,7 +19,9 @@
 //   proxy step), kCompletionUnknown. `since_ns` is when the rank entered it (its API call or
 //   host start) for a member, the end of its last completed operation's record otherwise;
 //   `before_end_ns` = the rank's capture end − since (kUnknownTime where either is unknown).
-//   Times are on each rank's own host clock; durations need no alignment.
+//   since_ns is on the rank's own host clock (durations need no alignment); since_aligned_ns puts
+//   it on the reference host's clock with the offsets the communicator's completed instances give
+//   (analysis/align/host_offsets.hpp; `alignment` names the status: one host, aligned, ...).
 // - typical_ns: the median GPU time of the communicator's timed instances of the same function
 //   (0 when none): how long the operation usually takes, against how long it has been waited on.
 // - verdict: one line naming the ranks that never arrived and those waiting, or that every rank
@@ -53,6 +55,7 @@ struct RankAtStall {
   std::string other;           // kNeverCalled: the operation it is in instead ("" = none)
   std::string last_completed;  // label of its last completed operation ("" = none)
   std::int64_t since_ns = kUnknownTime;
+  std::int64_t since_aligned_ns = kUnknownTime;
   std::int64_t before_end_ns = kUnknownTime;
 };
 
@@ -68,6 +71,7 @@ struct CommunicatorStall {
   std::vector<RankAtStall> ranks;  // every rank with data, by rank
   std::string last_completed;      // without a stall: the last instance every rank completed
   double typical_ns = 0;
+  std::string alignment;  // how since_aligned_ns was made (HostAlignment::status_name)
   std::string verdict;
 };
 

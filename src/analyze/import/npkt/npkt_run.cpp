@@ -198,7 +198,9 @@ void add_progress(const Communicator& comm, RunCommunicator& out) {
     const CollectiveInstance& inst = comm.instances[i];
     for (std::size_t k = 0; k < inst.members.size(); ++k) {
       const InstanceMember& m = inst.members[k];
-      const RankCapture& r = *by_rank.at(m.rank);
+      const auto capture = by_rank.find(m.rank);
+      if (capture == by_rank.end()) continue;  // the join takes members from these captures
+      const RankCapture& r = *capture->second;
       OperationProgress p =
           operation_progress(r.events, *m.op, captures_kernel_channels(r),
                              [&r](std::uint32_t state) { return state_name(r, state); });
