@@ -50,6 +50,23 @@ struct ProxyThread {
   }
 };
 
+// The owner's op as NCCL's proxy thread drives it under PXN: its pid, its Coll handle as parentObj
+// (a handle of another instance), state 19; one step with `step_state`; one network event under
+// the step (with an update when `net_update`); all stopped. Returns {op, step, net}.
+std::vector<void*> drive_owner_op(ProxyThread& proxy, const ForeignOwner& owner, int step_state,
+                                  bool net_update) {
+  void* op = proxy.start(proxy_op_descr(owner.coll, 0, owner.pid, 2, 1, 2, 4096, 1));
+  proxy.state(op, format::kStateProxyOpInProgress, zeroed_args());
+  void* step = proxy.start(proxy_step_descr(op, 0, 0));
+  proxy.state(step, step_state, trans_size_args(4096));
+  void* net = proxy.start(net_plugin_descr(step, 0, 7, nullptr));
+  if (net_update) proxy.state(net, format::kStateNetPluginUpdate, net_data_args(nullptr));
+  proxy.stop(net);
+  proxy.stop(step);
+  proxy.stop(op);
+  return {op, step, net};
+}
+
 // What the parent expects of one record.
 struct Expected {
   uint8_t kind;
@@ -150,26 +167,17 @@ TEST_CASE(
     lib.v5->stopEvent(group_api);
 
     ProxyThread proxy{lib, owner.context};
-    std::vector<void*> handles(5, nullptr);
+    std::vector<void*> handles;
     {
       ForeignContextGuard guard(owner.context);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
-      // The owner's op: its pid, its Coll handle as parentObj (a handle of another instance).
-      void* op = proxy.start(proxy_op_descr(owner.coll, 0, owner.pid, 2, 1, 2, 4096, 1));
-      proxy.state(op, format::kStateProxyOpInProgress, zeroed_args());
-      void* step = proxy.start(proxy_step_descr(op, 0, 0));
-      proxy.state(step, format::kStateProxyStepSendWait, trans_size_args(4096));
-      void* net = proxy.start(net_plugin_descr(step, 0, 7, nullptr));
-      proxy.state(net, format::kStateNetPluginUpdate, net_data_args(nullptr));
-      proxy.stop(net);
-      proxy.stop(step);
-      proxy.stop(op);
+      handles = drive_owner_op(proxy, owner, format::kStateProxyStepSendWait, true);
       // The owner in another PID namespace, where its pid is ours.
       void* same_pid_op = proxy.start(proxy_op_descr(owner.coll, 0, ::getpid(), 3, 1, 1, 512, 0));
       void* same_pid_step = proxy.start(proxy_step_descr(same_pid_op, 0, 0));
       proxy.stop(same_pid_step);
       proxy.stop(same_pid_op);
-      handles = {op, step, net, same_pid_op, same_pid_step};
+      handles.insert(handles.end(), {same_pid_op, same_pid_step});
       if (!guard.end()) report.fail("the owner's context was written through");
     }
     check_handles(handles, report);
@@ -233,18 +241,10 @@ TEST_CASE(
     {
       ForeignContextGuard guard(owner.context);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
-      void* op = proxy.start(proxy_op_descr(owner.coll, 0, owner.pid, 2, 1, 2, 4096, 1));
-      proxy.state(op, format::kStateProxyOpInProgress, zeroed_args());
-      void* step = proxy.start(proxy_step_descr(op, 0, 0));
-      proxy.state(step, format::kStateProxyStepRecvWait, trans_size_args(4096));
-      void* net = proxy.start(net_plugin_descr(step, 0, 7, nullptr));
-      proxy.state(net, format::kStateNetPluginUpdate, net_data_args(nullptr));
-      proxy.stop(net);
-      proxy.stop(step);
-      proxy.stop(op);
+      handles = drive_owner_op(proxy, owner, format::kStateProxyStepRecvWait, true);
       void* orphan = proxy.start(proxy_step_descr(nullptr, 0, 1));
       proxy.stop(orphan);
-      handles = {op, step, net, orphan};
+      handles.push_back(orphan);
       if (!guard.end()) report.fail("the owner's context was written through");
     }
     check_handles(handles, report);
@@ -280,14 +280,7 @@ TEST_CASE(
     {
       ForeignContextGuard guard(owner.context);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
-      void* op = proxy.start(proxy_op_descr(owner.coll, 0, owner.pid, 2, 1, 2, 4096, 1));
-      proxy.state(op, format::kStateProxyOpInProgress, zeroed_args());
-      void* step = proxy.start(proxy_step_descr(op, 0, 0));
-      proxy.state(step, format::kStateProxyStepSendWait, trans_size_args(4096));
-      void* net = proxy.start(net_plugin_descr(step, 0, 7, nullptr));
-      proxy.stop(net);
-      proxy.stop(step);
-      proxy.stop(op);
+      handles = drive_owner_op(proxy, owner, format::kStateProxyStepSendWait, false);
       void* orphan = proxy.start(net_plugin_descr(nullptr, 0, 8, nullptr));
       proxy.stop(orphan);
       // This process's own op on its dumped communicator, and its step.
@@ -295,7 +288,7 @@ TEST_CASE(
       void* own_step = own_proxy.start(proxy_step_descr(own_op, 1, 0));
       own_proxy.stop(own_step);
       own_proxy.stop(own_op);
-      handles = {op, step, net, orphan, own_op, own_step};
+      handles.insert(handles.end(), {orphan, own_op, own_step});
       if (!guard.end()) report.fail("the owner's context was written through");
     }
     check_handles(handles, report);

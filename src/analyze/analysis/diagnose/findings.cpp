@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "analysis/diagnose/latency_model.hpp"
+#include "util/prose_list.hpp"
 
 namespace npkit {
 namespace {
@@ -54,16 +55,6 @@ std::optional<double> pair_uncertainty_ns(const std::vector<RankInfo>& ranks, st
   return own + other;
 }
 
-// "a, b and c".
-std::string joined(const std::vector<std::string>& parts) {
-  std::string out;
-  for (std::size_t i = 0; i < parts.size(); ++i) {
-    if (i > 0) out += i + 1 == parts.size() ? " and " : ", ";
-    out += parts[i];
-  }
-  return out;
-}
-
 // "; largest margins: AllReduce seq 12 (5.100 us), ..." — up to three instances where `rank`
 // alone arrived last, by margin.
 std::string largest_margins(const SyncAnalysis& sync, const CrossRankInput& input,
@@ -85,7 +76,7 @@ std::string largest_margins(const SyncAnalysis& sync, const CrossRankInput& inpu
     parts.push_back(fmt::format("{} ({})", input.instances[own[i]->instance].label,
                                 us(static_cast<double>(own[i]->margin_ns))));
   }
-  return parts.empty() ? "" : "; largest margins: " + joined(parts);
+  return parts.empty() ? "" : "; largest margins: " + prose_list(parts);
 }
 
 // The advice of network_wait: the socket transport's threads where the run uses NET/Socket, the
@@ -101,11 +92,11 @@ std::string network_advice(const RunSettings& settings) {
       (set.empty() ? to_raise : in_force).push_back(set.empty() ? name : set);
     }
     std::string advice = "the run uses NET/Socket";
-    if (!in_force.empty()) advice += " with " + joined(in_force) + " in force";
+    if (!in_force.empty()) advice += " with " + prose_list(in_force) + " in force";
     if (to_raise.empty()) {
       return advice + ": check the NIC and its link, or move to an RDMA network (IB, RoCE)";
     }
-    return advice + ": raise " + joined(to_raise) +
+    return advice + ": raise " + prose_list(to_raise) +
            " (threads × sockets per thread at most 64) and compare busbw";
   }
   const std::string gdr = settings.in_force("NCCL_NET_GDR_LEVEL");
@@ -246,7 +237,7 @@ void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& sc
   f.summary = fmt::format(
       "NET proxy steps wait on the network for {} of their time ({} of {} step time; {})",
       pct(share), us(static_cast<double>(w.network)), us(static_cast<double>(w.step)),
-      joined(w.which));
+      prose_list(w.which));
   f.next_step = network_advice(settings);
   f.settings = settings.values({"NCCL_NET", "NCCL_IB_DISABLE", "NCCL_SOCKET_NTHREADS",
                                 "NCCL_NSOCKS_PERTHREAD", "NCCL_NET_GDR_LEVEL"});
@@ -269,8 +260,8 @@ void find_gpu_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
   f.summary = fmt::format(
       "NET proxy steps wait for the GPU or the peer for {} of their time ({} of {} step time; {}) "
       "and on the network for {}: the kernels, not the network, pace the transfers",
-      pct(share), us(static_cast<double>(w.gpu)), us(static_cast<double>(w.step)), joined(w.which),
-      pct(network_share));
+      pct(share), us(static_cast<double>(w.gpu)), us(static_cast<double>(w.step)),
+      prose_list(w.which), pct(network_share));
   const std::string threads = settings.in_force("NCCL_NTHREADS");
   f.next_step =
       "look at the GPU side before the network: a rank whose kernels start late (the sync table, "
@@ -315,13 +306,13 @@ void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
   f.summary = fmt::format(
       "all {} ranks run on host {}, yet rank(s) {} move data through the network transport: {} "
       "NET proxy step(s), {} of step time",
-      input.ranks.size(), host, joined(which), steps, us(static_cast<double>(step_ns)));
+      input.ranks.size(), host, prose_list(which), steps, us(static_cast<double>(step_ns)));
   f.next_step =
       disabling.empty()
           ? "the run's environment disables neither P2P nor SHM: check the GPUs' peer access "
             "(nvidia-smi topo -m), the container's IPC namespace and /dev/shm size, and why NCCL "
             "chose NET (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P)"
-          : joined(disabling) + " in force keep" + (disabling.size() == 1 ? "s" : "") +
+          : prose_list(disabling) + " in force keep" + (disabling.size() == 1 ? "s" : "") +
                 " the ranks of this host off P2P (NVLink, PCIe) and shared memory: unset " +
                 (disabling.size() == 1 ? "it" : "them") +
                 " unless the run is meant to test the "
@@ -373,8 +364,8 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
     f.summary = fmt::format(
         "{}: {} operation(s) below {} B (sizes {} B) take {} of its GPU time at {:.2f} GB/s busbw, "
         "{} of its best ({:.2f} GB/s)",
-        coll, small_ops, static_cast<std::uint64_t>(t.small_bytes), joined(size_names), pct(share),
-        busbw, pct(busbw / peak), peak);
+        coll, small_ops, static_cast<std::uint64_t>(t.small_bytes), prose_list(size_names),
+        pct(share), busbw, pct(busbw / peak), peak);
     f.numbers = {{"operations", static_cast<double>(small_ops)},
                  {"time_share", share},
                  {"busbw_gbps", busbw},

@@ -8,6 +8,7 @@
 
 #include "analysis/align/host_offsets.hpp"
 #include "analysis/join/run_cross_rank.hpp"
+#include "util/prose_list.hpp"
 #include "util/quantiles.hpp"
 #include "util/readable_duration.hpp"
 
@@ -50,12 +51,9 @@ std::vector<std::int32_t> expected_ranks(const RunInstance& inst,
 }
 
 std::string rank_list(const std::vector<std::int32_t>& ranks) {
-  std::string out;
-  for (std::size_t i = 0; i < ranks.size(); ++i) {
-    if (i > 0) out += i + 1 == ranks.size() ? " and " : ", ";
-    out += std::to_string(ranks[i]);
-  }
-  return (ranks.size() == 1 ? "rank " : "ranks ") + out;
+  std::vector<std::string> names;
+  for (auto r : ranks) names.push_back(std::to_string(r));
+  return (ranks.size() == 1 ? "rank " : "ranks ") + prose_list(names);
 }
 
 std::string in_flight_detail(Progress p, const InFlightDetail* d) {
