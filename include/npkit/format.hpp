@@ -10,7 +10,8 @@
 // - Readers reject a `major` they do not know with a clear message, accept any `minor` of a known
 //   major, and skip sections whose kind they do not know (minor versions only add sections, add
 //   enum values or use reserved bytes that were zero).
-// - `file_size` is the whole file's size: a shorter file is truncated, never half-parsed.
+// - `file_size` is the whole file's size: a shorter file is truncated, never half-parsed —
+//   except a live file (kFeatureLiveFile), which may end anywhere inside its last section.
 // Dependency-free (C++17), usable from host code of CUDA translation units.
 #pragma once
 
@@ -21,11 +22,14 @@ namespace npkit::format {
 
 inline constexpr char kMagic[8] = {'N', 'P', 'K', 'T', 'D', 'U', 'M', 'P'};
 inline constexpr uint16_t kMajorVersion = 1;
-inline constexpr uint16_t kMinorVersion = 1;  // 1 added the event-record sections (8..10)
+// Minor 1 added the event-record sections (8..10); 2 added live files (kFeatureLiveFile).
+inline constexpr uint16_t kMinorVersion = 2;
 // Written as a native uint32; a little-endian file reads back 0x01020304.
 inline constexpr uint32_t kEndianMarker = 0x01020304u;
-// File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt
+// File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt; a live file is the same
+// name with kLiveFileExtension in place of kFileExtension.
 inline constexpr const char* kFileExtension = ".npkt";
+inline constexpr const char* kLiveFileExtension = ".live.npkt";
 
 struct FileHeader {
   char magic[8];           // kMagic
@@ -49,6 +53,15 @@ inline constexpr uint64_t kFeatureProfilerRecords = 1ull << 0;   // a kProfilerR
 inline constexpr uint64_t kFeatureClockCalibration = 1ull << 1;  // calibration samples present
 inline constexpr uint64_t kFeatureEventRecords = 1ull
                                                  << 2;  // kSectionStreams + kSectionEventRecords
+// Minor 2. A live file: written while the capture runs, so that a process that dies without
+// writing its dump (killed, crashed, _exit) leaves its records behind. Its sections are
+// Communicator (end_reason kEndLive, capture_end_ns and the record counters 0: unknown), Metadata,
+// ClockSamples (init), Names, LiveStrings, Threads and ProfilerRecords, in this order. The
+// ProfilerRecords payload_size is the buffer's capacity and file_size the size the file would have
+// with every record written; the file itself ends after the last records written (whole records
+// or not). Records of kind 0 are unused or were being written. Threads entries with os_tid 0 are
+// unused. Once the communicator's dump is written the live file is removed.
+inline constexpr uint64_t kFeatureLiveFile = 1ull << 3;
 
 struct SectionHeader {
   uint32_t kind;          // SectionKind
@@ -70,12 +83,15 @@ enum SectionKind : uint32_t {
   kSectionEventNames = 8,     // EventNameEntry + bytes: what each EventRecord::id is called
   kSectionStreams = 9,        // array of StreamInfo: one per GPU block/warp buffer or host thread
   kSectionEventRecords = 10,  // array of EventRecord, each stream's records contiguous
+  // Minor 2, live files only (kFeatureLiveFile): the Strings section as a table of fixed entries.
+  kSectionLiveStrings = 11,  // array of LiveStringEntry, entry i holding string id i + 1
 };
 
 // How a dump came to be written.
 enum EndReason : uint32_t {
   kEndFinalize = 1,     // the communicator was finalized
   kEndProcessExit = 2,  // the process exited with the communicator alive
+  kEndLive = 3,         // a live file: the dump was never written (kFeatureLiveFile)
 };
 
 // How GPU %globaltimer values relate to host time in this dump.
@@ -162,6 +178,16 @@ struct StringEntry {
   uint32_t size;
 };
 static_assert(sizeof(StringEntry) == 8);
+
+// kSectionLiveStrings: one entry per string id; id 0 marks an entry not written (yet). `text` holds
+// `size` bytes (at most 255), NUL-padded.
+struct LiveStringEntry {
+  uint32_t id;
+  uint32_t size;
+  char text[256];
+};
+static_assert(sizeof(LiveStringEntry) == 264);
+static_assert(offsetof(LiveStringEntry, text) == 8);
 
 // kSectionThreads: the process's threads that wrote records (ProfilerRecord::thread indexes it).
 struct ThreadEntry {

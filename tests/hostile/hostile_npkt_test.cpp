@@ -372,5 +372,54 @@ TEST_CASE("hostile npkt: --skip-bad with every file damaged is an error", "[host
                                         kRank0 + ": offset 1000: truncated"));
 }
 
+// Rank 1's file made into a live file as a process killed mid-record leaves it: feature bit 3, room
+// for 100 more records claimed by payload_size and file_size, and the bytes cut 30 bytes into the
+// record after its last one (ProfilerRecords is the file's last section).
+std::string make_live_cut(const std::string& path) {
+  std::string bytes = read_bytes(path);
+  const size_t records = section_header_offset(bytes, 7);
+  REQUIRE(records != std::string::npos);
+  REQUIRE(records + 16 + read_le(bytes, records + 8, 8) == bytes.size());
+  patch_le(bytes, 32, read_le(bytes, 32, 8) | 8, 8);  // feature_bits |= live
+  patch_le(bytes, 24, bytes.size() + 100 * 64, 8);    // file_size
+  patch_le(bytes, records + 8, read_le(bytes, records + 8, 8) + 100 * 64, 8);
+  bytes += std::string(30, '\x11');  // a record being written when the process died
+  write_bytes(path, bytes);
+  return bytes;
+}
+
+TEST_CASE("hostile npkt: a live file cut inside a record reads its whole records", "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  const std::string whole = read_bytes(dir + "/" + kRank1);
+  make_live_cut(dir + "/" + kRank1);
+  const CliRun live = run_hostile(tmp, {"info", "$DIR/dump/" + kRank1});
+  INFO(live.err);
+  CHECK(live.exit_code == 0);
+  CHECK(live.err.find("live file: the process ended without writing this dump") !=
+        std::string::npos);
+  // The same records as the whole file: the bandwidth of the two ranks is unchanged.
+  const CliRun from_live = run_hostile(tmp, {"bandwidth", "$DIR/dump"});
+  fs::remove(dir + "/" + kRank1);
+  write_bytes(dir + "/" + kRank1, whole);
+  const CliRun from_whole = run_hostile(tmp, {"bandwidth", "$DIR/dump"});
+  CHECK(from_live.exit_code == 0);
+  CHECK(from_live.out == from_whole.out);
+}
+
+TEST_CASE("hostile npkt: a live file cut before its records is an error naming the section",
+          "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  const std::string bytes = make_live_cut(dir + "/" + kRank1);
+  const size_t metadata = section_header_offset(bytes, 2);
+  REQUIRE(metadata != std::string::npos);
+  write_bytes(dir + "/" + kRank1, bytes.substr(0, metadata + 20));
+  const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
+  CHECK(run.exit_code == 2);
+  CHECK(run.err.find("$DIR/dump/" + kRank1 + ": offset " + std::to_string(metadata + 8) +
+                     ": Metadata section: payload_size") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace npkit::test

@@ -70,7 +70,7 @@ ReadEventDump read_event_dump(const std::string& bytes) {
   }
   const format::FileHeader& header = dump.header;
   if (std::memcmp(header.magic, "NPKTDUMP", 8) != 0) problems.push_back("bad magic");
-  if (header.major != 1 || header.minor != 1) problems.push_back("version is not 1.1");
+  if (header.major != 1 || header.minor < 1) problems.push_back("version is not 1.1 or later");
   if (header.header_size != 64) problems.push_back("header_size is not 64");
   if (header.endian_marker != 0x01020304u) problems.push_back("bad endian marker");
   if (header.file_size != bytes.size()) problems.push_back("file_size differs from the size");

@@ -29,9 +29,19 @@ void refresh_own_pid() {
   g_own_pid = getpid();
 }
 
+// In a forked child: the parent's communicators (and their live files, shared mappings) are the
+// parent's; the child records nothing more into them.
+void after_fork_in_child() {
+  refresh_own_pid();
+  for (uint32_t slot = 0; slot < ContextRegistry::kSlots; ++slot) {
+    CaptureContext* context = process_context_registry().at(static_cast<uint16_t>(slot));
+    if (context != nullptr && context->pid != g_own_pid) context->buffer.abandon_in_child();
+  }
+}
+
 __attribute__((constructor)) void start_tracking_pid() {
   refresh_own_pid();
-  pthread_atfork(nullptr, nullptr, refresh_own_pid);
+  pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
 void log_message(ncclDebugLogger_t logfn, nccl_abi::ncclDebugLogLevel level,

@@ -37,6 +37,7 @@ void append_capture_settings(const CaptureSettings& settings, const std::string&
   out->emplace_back("capture.events", settings.events);
   out->emplace_back("capture.buffer_size_mb", std::to_string(settings.buffer_size_mb));
   out->emplace_back("capture.dump_dir", dump_dir);
+  out->emplace_back("capture.live_file", settings.live_file ? "on" : "off");
   out->emplace_back("capture.plugin_version", NPKIT_VERSION_STRING);
 }
 

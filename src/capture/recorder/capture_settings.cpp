@@ -102,22 +102,34 @@ void parse_buffer_size(const char* text, CaptureSettings* settings) {
   settings->buffer_size_mb = value;
 }
 
+void parse_live_file(const char* text, CaptureSettings* settings) {
+  if (text == nullptr || *text == '\0') return;
+  const std::string value = lower_trimmed(text);
+  if (value == "0" || value == "off" || value == "no" || value == "false") {
+    settings->live_file = false;
+  } else if (value != "1" && value != "on" && value != "yes" && value != "true") {
+    settings->warnings.push_back("NPKIT_LIVE_FILE: '" + std::string(text) +
+                                 "' is not 1/on/yes/true or 0/off/no/false; using 1");
+  }
+}
+
 }  // namespace
 
 CaptureSettings parse_capture_settings(const char* events, const char* buffer_size_mb,
-                                       const char* dump_dir) {
+                                       const char* dump_dir, const char* live_file) {
   CaptureSettings settings;
   parse_events(events, &settings);
   settings.events = describe_groups(settings.event_mask);
   parse_buffer_size(buffer_size_mb, &settings);
   settings.buffer_records = settings.buffer_size_mb * kRecordsPerMb;
   if (dump_dir != nullptr && *dump_dir != '\0') settings.dump_dir = dump_dir;
+  parse_live_file(live_file, &settings);
   return settings;
 }
 
 CaptureSettings read_capture_settings_from_environment() {
   return parse_capture_settings(std::getenv("NPKIT_EVENTS"), std::getenv("NPKIT_BUFFER_SIZE_MB"),
-                                std::getenv("NPKIT_DUMP_DIR"));
+                                std::getenv("NPKIT_DUMP_DIR"), std::getenv("NPKIT_LIVE_FILE"));
 }
 
 }  // namespace npkit::capture

@@ -14,6 +14,9 @@
 //                        64 bytes); a value that is not a whole number in [1, kMaxBufferSizeMb]
 //                        is replaced by the default with a warning.
 //   NPKIT_DUMP_DIR       dump directory (default "npkit-dump", relative to the working directory).
+//   NPKIT_LIVE_FILE      1 (default): records go to a live file in the dump directory as they are
+//                        written (recorder/live_file.hpp), so they survive a process that dies;
+//                        0: only the dump at finalize/exit. Other values: 1 with a warning.
 // Contract: parsing never fails; every problem becomes a warning text and a default.
 #pragma once
 
@@ -49,12 +52,13 @@ struct CaptureSettings {
   uint64_t buffer_size_mb = kDefaultBufferSizeMb;
   uint64_t buffer_records = kDefaultBufferSizeMb * kRecordsPerMb;
   std::string dump_dir = kDefaultDumpDir;
+  bool live_file = true;
   std::vector<std::string> warnings;  // one line per ignored word or bad value
 };
 
-// Parses the three variables' values; NULL means "not set".
+// Parses the variables' values; NULL means "not set".
 CaptureSettings parse_capture_settings(const char* events, const char* buffer_size_mb,
-                                       const char* dump_dir);
+                                       const char* dump_dir, const char* live_file = nullptr);
 
 // parse_capture_settings() of the current environment.
 CaptureSettings read_capture_settings_from_environment();

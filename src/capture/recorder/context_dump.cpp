@@ -32,7 +32,51 @@ std::vector<format::ThreadEntry> threads_of(const RecordBuffer::Closed& closed) 
   return threads;
 }
 
+// The parts of a dump that do not depend on the records: identity, metadata, clock samples.
+DumpContent describe_context(const CaptureContext& context,
+                             const std::vector<format::ClockSample>& end_samples,
+                             const std::vector<ClockNote>& end_notes) {
+  DumpContent content;
+  content.clock_samples = context.clock_samples;
+  content.clock_samples.insert(content.clock_samples.end(), end_samples.begin(), end_samples.end());
+  content.metadata = context.metadata;
+  std::vector<ClockNote> notes = context.clock_notes;
+  notes.insert(notes.end(), end_notes.begin(), end_notes.end());
+  const std::string note = clock_note_text(notes);
+  if (!note.empty()) content.metadata.emplace_back("clock.note", note);
+
+  format::CommunicatorInfo& comm = content.comm;
+  comm.comm_hash = context.comm_hash;
+  comm.rank = context.rank;
+  comm.nranks = context.nranks;
+  comm.nnodes = context.nnodes;
+  comm.pid = context.pid;
+  comm.capture_start_ns = context.capture_start_ns;
+  comm.clock_method =
+      content.clock_samples.empty() ? format::kClockNone : format::kClockKernelBracket;
+  comm.profiler_api = context.profiler_api;
+  comm.host_clock = format::kHostClockRealtime;
+  comm.event_mask = context.event_mask;
+  return content;
+}
+
+// "capture.live_file" as the dump tells it: the live file's fate, when it had one.
+void note_live_file(const CaptureContext& context, DumpContent* content) {
+  const std::string& stopped = context.buffer.live_stop_reason();
+  if (stopped.empty()) return;
+  for (auto& [key, value] : content->metadata) {
+    if (key == "capture.live_file") value = stopped;
+  }
+}
+
 }  // namespace
+
+DumpContent live_file_prefix(const CaptureContext& context, uint64_t capacity) {
+  DumpContent content = describe_context(context, {}, {});
+  content.comm.end_reason = format::kEndLive;
+  content.comm.records_capacity = capacity;
+  return content;
+}
 
 DumpResult dump_context(CaptureContext& context, format::EndReason reason,
                         const std::vector<format::ClockSample>& end_samples,
@@ -45,14 +89,8 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
   RecordBuffer::Closed closed;
   if (!context.buffer.close(kDumpWaitBudget, &closed)) return result;
 
-  DumpContent content;
-  content.clock_samples = context.clock_samples;
-  content.clock_samples.insert(content.clock_samples.end(), end_samples.begin(), end_samples.end());
-  content.metadata = context.metadata;
-  std::vector<ClockNote> notes = context.clock_notes;
-  notes.insert(notes.end(), end_notes.begin(), end_notes.end());
-  const std::string note = clock_note_text(notes);
-  if (!note.empty()) content.metadata.emplace_back("clock.note", note);
+  DumpContent content = describe_context(context, end_samples, end_notes);
+  note_live_file(context, &content);
   content.strings = process_string_interner().snapshot();
   content.threads = threads_of(closed);
   content.records = closed.records;
@@ -60,19 +98,8 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
   content.incomplete = closed.incomplete;
 
   format::CommunicatorInfo& comm = content.comm;
-  comm.comm_hash = context.comm_hash;
-  comm.rank = context.rank;
-  comm.nranks = context.nranks;
-  comm.nnodes = context.nnodes;
-  comm.pid = context.pid;
-  comm.capture_start_ns = context.capture_start_ns;
   comm.capture_end_ns = end_ns;
   comm.end_reason = reason;
-  comm.clock_method =
-      content.clock_samples.empty() ? format::kClockNone : format::kClockKernelBracket;
-  comm.profiler_api = context.profiler_api;
-  comm.host_clock = format::kHostClockRealtime;
-  comm.event_mask = context.event_mask;
   comm.records_capacity = context.buffer.capacity();
   comm.records_attempted = closed.attempted;
   comm.records_dropped = closed.dropped;
@@ -81,6 +108,12 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
 
   result.status = write_dump_file(content, context.dump_path, &result.error) ? DumpResult::kWritten
                                                                              : DumpResult::kFailed;
+  // The dump holds every record: the live file goes. When it could not be written, the live
+  // file is what is left of the records, and stays.
+  if (result.status == DumpResult::kFailed && context.buffer.live_file() != nullptr) {
+    result.error += "; the records stay in " + context.buffer.live_file()->path();
+  }
+  context.buffer.end_live_file(result.status == DumpResult::kFailed);
   context.buffer.release(closed);
   return result;
 }

@@ -14,6 +14,11 @@
 //   clock_method is kClockKernelBracket when the file holds clock samples, else kClockNone.
 // - The Threads section lists only threads that wrote a record of this file; Strings lists the
 //   whole process-wide table.
+// - A live file (recorder/live_file.hpp) is removed once the dump is written, and kept when it
+//   could not be (the error then names it). When the live file stopped growing, the dump's
+//   "capture.live_file" metadata says where and why.
+// - live_file_prefix(): what a context's live file says before its records (end_reason kEndLive,
+//   the init clock samples, the context's metadata).
 // - dump_live_contexts() dumps, with `reason` and no end sample, every context of `registry` not
 //   dumped yet (the detached one only when something was recorded into it) and returns the
 //   results of the dumps it attempted. Contexts opened by another process (CaptureContext::pid:
@@ -28,6 +33,7 @@
 #include "npkit/format.hpp"
 #include "recorder/capture_context.hpp"
 #include "recorder/context_registry.hpp"
+#include "recorder/dump_writer.hpp"
 
 namespace npkit::capture {
 
@@ -43,6 +49,8 @@ struct DumpResult {
 DumpResult dump_context(CaptureContext& context, format::EndReason reason,
                         const std::vector<format::ClockSample>& end_samples,
                         const std::vector<ClockNote>& end_notes);
+
+DumpContent live_file_prefix(const CaptureContext& context, uint64_t capacity);
 
 std::vector<DumpResult> dump_live_contexts(ContextRegistry& registry, format::EndReason reason);
 

@@ -7,8 +7,10 @@
 
 #include "gpu/gpu_clock.hpp"
 #include "recorder/capture_metadata.hpp"
+#include "recorder/context_dump.hpp"
 #include "recorder/dump_directory.hpp"
 #include "recorder/host_clock.hpp"
+#include "recorder/live_file.hpp"
 
 namespace npkit::capture {
 namespace {
@@ -29,7 +31,6 @@ std::unique_ptr<CaptureContext> new_context(const CaptureSettings& settings, uin
     return nullptr;
   }
   auto context = std::make_unique<CaptureContext>();
-  if (!context->buffer.reserve(settings.buffer_records, why_not)) return nullptr;
   context->pid = static_cast<int32_t>(getpid());
   context->profiler_api = profiler_api;
   context->event_mask = settings.event_mask;
@@ -45,6 +46,31 @@ void take_init_clock_sample(CaptureContext* context) {
     return;
   }
   context->clock_notes.push_back({"no clock sample at init", why_not});
+}
+
+// Reserves the record buffer, in a live file where settings ask for one and it can be made (the
+// "capture.live_file" metadata then says "on"; otherwise why not). False only when not even
+// anonymous memory can be mapped.
+bool reserve_buffer(CaptureContext* context, const CaptureSettings& settings,
+                    std::string* why_not) {
+  const uint64_t capacity = settings.buffer_records;
+  if (settings.live_file) {
+    std::string why_no_live;
+    std::unique_ptr<LiveFile> live =
+        LiveFile::create(live_file_path(context->dump_path), live_file_prefix(*context, capacity),
+                         capacity, &why_no_live);
+    if (live != nullptr) {
+      LiveFile* file = live.get();
+      if (context->buffer.reserve_live(std::move(live), capacity, &why_no_live)) {
+        file->list();
+        return true;
+      }
+    }
+    for (auto& [key, value] : context->metadata) {
+      if (key == "capture.live_file") value = "not written: " + why_no_live;
+    }
+  }
+  return context->buffer.reserve(capacity, why_not);
 }
 
 }  // namespace
@@ -70,6 +96,7 @@ CaptureContext* open_communicator_context(ContextRegistry& registry,
   append_capture_settings(settings, directory, &metadata);
   append_environment(&metadata);
   take_init_clock_sample(context.get());
+  if (!reserve_buffer(context.get(), settings, why_not)) return nullptr;
 
   if (!registry.add(context.get())) {
     *why_not = "too many communicators in this process (" +
@@ -79,10 +106,15 @@ CaptureContext* open_communicator_context(ContextRegistry& registry,
   return context.release();
 }
 
-CaptureContext* ensure_detached_context(ContextRegistry& registry, const CaptureSettings& settings,
+CaptureContext* ensure_detached_context(ContextRegistry& registry,
+                                        const CaptureSettings& communicator_settings,
                                         uint32_t profiler_api, std::string* why_not) {
   std::lock_guard<std::mutex> lock(g_detached_mutex);
   if (CaptureContext* existing = registry.at(ContextRegistry::kDetachedSlot)) return existing;
+  // Every process has one and most record nothing into it: no live file, whose file would stay
+  // behind empty.
+  CaptureSettings settings = communicator_settings;
+  settings.live_file = false;
   std::string directory;
   std::unique_ptr<CaptureContext> context =
       new_context(settings, profiler_api, &directory, why_not);
@@ -95,6 +127,7 @@ CaptureContext* ensure_detached_context(ContextRegistry& registry, const Capture
   append_environment(&context->metadata);
   context->clock_notes.push_back(
       {"no GPU identity or clock samples", "detached operations of other processes (PXN)"});
+  if (!reserve_buffer(context.get(), settings, why_not)) return nullptr;
   if (!registry.set_detached(context.get())) return registry.at(ContextRegistry::kDetachedSlot);
   return context.release();
 }

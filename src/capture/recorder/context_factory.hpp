@@ -9,7 +9,11 @@
 //   not mappable, registry full); nothing is registered then.
 // - ensure_detached_context(): the registry's detached context (comm hash 0, rank -1, file
 //   npkit_detached_pid<pid>.npkt), created on the first successful call with `settings` and
-//   returned unchanged afterwards; it never calls CUDA. NULL with *why_not when it cannot be made.
+//   returned unchanged afterwards; it never calls CUDA and has no live file (its dump is written
+//   only when something was recorded into it). NULL with *why_not when it cannot be made.
+// - A communicator's buffer is a live file's (recorder/live_file.hpp) when settings.live_file
+//   and the file can be made, anonymous memory otherwise; "capture.live_file" metadata says which
+//   ("on", "off", or "not written: <why>").
 // - Both may run concurrently from several threads; neither throws except std::bad_alloc.
 #pragma once
 

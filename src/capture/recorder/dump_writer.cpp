@@ -1,5 +1,6 @@
 #include "recorder/dump_writer.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -64,7 +65,7 @@ uint64_t event_record_count(const DumpContent& content) {
   return count;
 }
 
-std::vector<SectionPlan> plan_sections(const DumpContent& content) {
+std::vector<SectionPlan> plan_sections(const DumpContent& content, const LiveLayout* live) {
   std::vector<SectionPlan> plan;
   plan.push_back({format::kSectionCommunicator, sizeof(format::CommunicatorInfo),
                   sizeof(format::CommunicatorInfo)});
@@ -74,6 +75,15 @@ std::vector<SectionPlan> plan_sections(const DumpContent& content) {
                     content.clock_samples.size() * sizeof(format::ClockSample)});
   }
   if (content.profiler_sections) plan.push_back({format::kSectionNames, 0, names_bytes()});
+  if (live != nullptr) {
+    plan.push_back({format::kSectionLiveStrings, sizeof(format::LiveStringEntry),
+                    uint64_t{live->string_slots} * sizeof(format::LiveStringEntry)});
+    plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
+                    uint64_t{live->thread_slots} * sizeof(format::ThreadEntry)});
+    plan.push_back({format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
+                    live->record_capacity * sizeof(format::ProfilerRecord)});
+    return plan;
+  }
   plan.push_back({format::kSectionStrings, 0, strings_bytes(content)});
   if (content.profiler_sections) {
     plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
@@ -91,7 +101,8 @@ std::vector<SectionPlan> plan_sections(const DumpContent& content) {
   return plan;
 }
 
-void append_name(BufferedFile& file, uint32_t domain, uint32_t id, const char* name) {
+template <typename Sink>
+void append_name(Sink& file, uint32_t domain, uint32_t id, const char* name) {
   format::NameEntry entry{};
   entry.domain = domain;
   entry.id = id;
@@ -100,7 +111,8 @@ void append_name(BufferedFile& file, uint32_t domain, uint32_t id, const char* n
   file.append(name, entry.name_size);
 }
 
-void append_payload(BufferedFile& file, const DumpContent& content, uint32_t kind) {
+template <typename Sink>
+void append_payload(Sink& file, const DumpContent& content, uint32_t kind) {
   switch (kind) {
     case format::kSectionCommunicator:
       file.append(&content.comm, sizeof(content.comm));
@@ -175,16 +187,11 @@ void append_payload(BufferedFile& file, const DumpContent& content, uint32_t kin
   }
 }
 
-}  // namespace
-
-bool write_dump_file(const DumpContent& content, const std::string& final_path,
-                     std::string* error) {
-  const std::vector<SectionPlan> plan = plan_sections(content);
+format::FileHeader file_header(const DumpContent& content, const std::vector<SectionPlan>& plan) {
   uint64_t file_size = sizeof(format::FileHeader);
   for (const SectionPlan& section : plan) {
     file_size += sizeof(format::SectionHeader) + padded(section.payload_size);
   }
-
   format::FileHeader header{};
   std::memcpy(header.magic, format::kMagic, sizeof(header.magic));
   header.major = format::kMajorVersion;
@@ -196,6 +203,106 @@ bool write_dump_file(const DumpContent& content, const std::string& final_path,
   if (content.profiler_sections) header.feature_bits |= format::kFeatureProfilerRecords;
   if (content.event_sections) header.feature_bits |= format::kFeatureEventRecords;
   if (!content.clock_samples.empty()) header.feature_bits |= format::kFeatureClockCalibration;
+  return header;
+}
+
+// The live file's bytes before its records, as pieces at file offsets; the reserved payloads
+// (LiveStrings, Threads, ProfilerRecords) are holes, written later.
+class PrefixSink {
+ public:
+  void append(const void* data, size_t size) {
+    const char* bytes = static_cast<const char*>(data);
+    bytes_.insert(bytes_.end(), bytes, bytes + size);
+  }
+  void append_zeros(size_t size) { bytes_.resize(bytes_.size() + size, 0); }
+  // Ends the current piece and leaves a hole of `size` bytes.
+  void skip(uint64_t size) {
+    pieces_.push_back({offset_, std::move(bytes_)});
+    offset_ += pieces_.back().second.size() + size;
+    bytes_.clear();
+  }
+  uint64_t offset() const { return offset_ + bytes_.size(); }
+  bool write(int fd, std::string* error) {
+    skip(0);
+    if (!within_file_size_limit(offset_)) {
+      *error = "would exceed the file size limit (RLIMIT_FSIZE)";
+      return false;
+    }
+    for (const auto& [at, bytes] : pieces_) {
+      size_t done = 0;
+      while (done < bytes.size()) {
+        const ssize_t n =
+            pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(at + done));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          *error = std::strerror(n < 0 ? errno : EIO);
+          return false;
+        }
+        done += static_cast<size_t>(n);
+      }
+    }
+    return true;
+  }
+
+ private:
+  std::vector<std::pair<uint64_t, std::vector<char>>> pieces_;
+  std::vector<char> bytes_;
+  uint64_t offset_ = 0;
+};
+
+}  // namespace
+
+bool within_file_size_limit(uint64_t bytes) {
+  rlimit limit{};
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return true;
+  return bytes <= static_cast<uint64_t>(limit.rlim_cur);
+}
+
+uint32_t live_thread_slots_for_page_alignment(const DumpContent& content, uint32_t minimum) {
+  LiveLayout layout;
+  layout.thread_slots = minimum;
+  for (;; ++layout.thread_slots) {
+    uint64_t offset = sizeof(format::FileHeader);
+    for (const SectionPlan& section : plan_sections(content, &layout)) {
+      offset += sizeof(format::SectionHeader);
+      if (section.kind == format::kSectionProfilerRecords) break;
+      offset += padded(section.payload_size);
+    }
+    if (offset % kLivePageBytes == 0) return layout.thread_slots;
+  }
+}
+
+bool write_live_prefix(const DumpContent& content, const LiveLayout& layout, int fd,
+                       LiveOffsets* offsets, std::string* error) {
+  const std::vector<SectionPlan> plan = plan_sections(content, &layout);
+  format::FileHeader header = file_header(content, plan);
+  header.feature_bits |= format::kFeatureLiveFile;
+  PrefixSink sink;
+  sink.append(&header, sizeof(header));
+  for (const SectionPlan& section : plan) {
+    const format::SectionHeader section_header{section.kind, section.entry_size,
+                                               section.payload_size};
+    sink.append(&section_header, sizeof(section_header));
+    if (section.kind == format::kSectionProfilerRecords) {
+      offsets->records = sink.offset();
+      break;
+    }
+    if (section.kind == format::kSectionLiveStrings || section.kind == format::kSectionThreads) {
+      (section.kind == format::kSectionThreads ? offsets->threads : offsets->strings) =
+          sink.offset();
+      sink.skip(padded(section.payload_size));
+      continue;
+    }
+    append_payload(sink, content, section.kind);
+    sink.append_zeros(padded(section.payload_size) - section.payload_size);
+  }
+  return sink.write(fd, error);
+}
+
+bool write_dump_file(const DumpContent& content, const std::string& final_path,
+                     std::string* error) {
+  const std::vector<SectionPlan> plan = plan_sections(content, nullptr);
+  const format::FileHeader header = file_header(content, plan);
 
   const std::string temp_path = final_path + ".tmp." + std::to_string(getpid());
   BufferedFile file;

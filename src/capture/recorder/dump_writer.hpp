@@ -13,6 +13,8 @@
 //   except first_record, which the writer sets to the number of event records before it.
 // - Records are written as they are in memory, except the indexes listed in `incomplete`, which
 //   are written as all-zero records (kind 0): their producer may still be writing them.
+// - Live files (write_live_prefix): the same header and first sections, written before any record;
+//   see format::kFeatureLiveFile.
 // - The file appears atomically: the bytes go to "<final_path>.tmp.<pid>", which is renamed to
 //   final_path only when every write succeeded; on failure the temporary file is removed and
 //   *error says which path failed and why (strerror).
@@ -58,5 +60,35 @@ struct DumpContent {
 };
 
 bool write_dump_file(const DumpContent& content, const std::string& final_path, std::string* error);
+
+// A live file's reserved room (format::kFeatureLiveFile): LiveStrings and Threads entries, and the
+// records' capacity.
+inline constexpr uint64_t kLivePageBytes = 4096;
+struct LiveLayout {
+  uint32_t string_slots = 0;
+  uint32_t thread_slots = 0;
+  uint64_t record_capacity = 0;
+};
+
+// Whether a file may reach `bytes` without exceeding RLIMIT_FSIZE (writing past it raises
+// SIGXFSZ, whose default action ends the process).
+bool within_file_size_limit(uint64_t bytes);
+
+// The smallest thread_slots >= minimum that puts the live file's records at a multiple of
+// kLivePageBytes (so they can be mapped on their own).
+uint32_t live_thread_slots_for_page_alignment(const DumpContent& content, uint32_t minimum);
+
+// Writes, with pwrite into `fd` (an empty file), a live file's header and its sections up to the
+// ProfilerRecords section header: Communicator, Metadata, ClockSamples, Names as write_dump_file
+// writes them (plus kFeatureLiveFile), then LiveStrings and Threads as holes of their reserved
+// size. *offsets says where their entries and record 0 go. False with strerror on a failed write,
+// and without writing when the prefix would exceed RLIMIT_FSIZE.
+struct LiveOffsets {
+  uint64_t strings = 0;  // LiveStrings entry 0
+  uint64_t threads = 0;  // Threads entry 0
+  uint64_t records = 0;  // ProfilerRecords record 0
+};
+bool write_live_prefix(const DumpContent& content, const LiveLayout& layout, int fd,
+                       LiveOffsets* offsets, std::string* error);
 
 }  // namespace npkit::capture

@@ -1,8 +1,10 @@
 // recorder/event_recorder.hpp — the event path: one record per profiler callback.
 //
 // Contract:
-// - No lock, no allocation, no system call (the thread's first callback excepted, see
-//   thread_registry.hpp); safe to call concurrently from any number of threads.
+// - No lock, no allocation, no system call, except: the thread's first callback
+//   (thread_registry.hpp) and the first use of a string (string_interner.hpp) write them into the
+//   live files, and a writer that outruns the live file's extender extends it itself
+//   (record_buffer.hpp). Safe to call concurrently from any number of threads.
 // - record_start() with a NULL context (capture disabled for that communicator, here or in the
 //   process that created a PXN op) records nothing and returns NULL. Otherwise it stamps the host
 //   clock first, picks the target context and parent link, appends a start record (RecordBuffer

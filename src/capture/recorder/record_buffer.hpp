@@ -18,16 +18,26 @@
 //   yielding, up to `wait_budget` in total for every claimed record to be published. Records
 //   still unpublished are listed as incomplete; their memory may still be written by a stalled
 //   producer, so release() unmaps only a buffer that had no incomplete record.
+// - Live buffers (reserve_live): the records are a recorder/live_file.hpp mapping, extended a
+//   chunk (kLiveChunkRecords) at a time, ahead of the writers, by recorder/live_extender.hpp's
+//   thread (extend_ahead_of_writers). at() of an index past the extended end (the writers outran
+//   that thread) extends the file itself, the first thread there for all. When the file cannot
+//   grow (disk full, file size limit), the rest of the buffer becomes anonymous memory: every
+//   record still reaches the dump written at the end, only the live file stops growing;
+//   live_stop_reason() then says why. So at() costs a compare and a rarely-taken branch.
 // - The destructor unmaps the buffer (after release() or when nothing was incomplete).
 #pragma once
 
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "npkit/format.hpp"
+#include "recorder/live_file.hpp"
 
 namespace npkit::capture {
 
@@ -40,8 +50,13 @@ class RecordBuffer {
   RecordBuffer(const RecordBuffer&) = delete;
   RecordBuffer& operator=(const RecordBuffer&) = delete;
 
+  static constexpr uint64_t kLiveChunkRecords = uint64_t{1} << 15;  // 2 MiB of records
+
   // Maps room for `capacity` records; false with the reason when mmap fails.
   bool reserve(uint64_t capacity, std::string* why_not);
+  // Takes `live`'s records as the buffer and extends the file by its first chunk; false with the
+  // reason (the buffer stays unreserved) when even that fails.
+  bool reserve_live(std::unique_ptr<LiveFile> live, uint64_t capacity, std::string* why_not);
 
   uint64_t claim() noexcept { return next_.fetch_add(1, std::memory_order_relaxed); }
   // Event path; true when counted. `next` only grows, so a check that found no record left stays
@@ -52,7 +67,9 @@ class RecordBuffer {
     return true;
   }
   format::ProfilerRecord* at(uint64_t index) noexcept {
-    return index < capacity_ ? &records_[index] : nullptr;
+    if (index >= capacity_) return nullptr;
+    if (index >= ready_.load(std::memory_order_acquire) && !wait_ready(index)) return nullptr;
+    return &records_[index];
   }
   static void publish(format::ProfilerRecord* record, uint8_t kind) noexcept {
     __atomic_store_n(&record->kind, kind, __ATOMIC_RELEASE);
@@ -76,11 +93,31 @@ class RecordBuffer {
   // Unmaps the records when `closed` lists no incomplete record; true if it did.
   bool release(const Closed& closed);
 
+  // The live file, NULL for an anonymous buffer or after forget_live_file().
+  LiveFile* live_file() const noexcept { return live_.get(); }
+  // Why the live file stopped growing ("" while it grows with the buffer); read it after close().
+  const std::string& live_stop_reason() const noexcept { return live_stop_reason_; }
+  // The live file after the dump: removed (kept when `keep_file`), its mapping kept for release().
+  void end_live_file(bool keep_file);
+  // In a forked child: the buffer belongs to the parent; nothing more is recorded into it here.
+  void abandon_in_child() noexcept { next_.store(kClosedMark, std::memory_order_relaxed); }
+  // Extends a live buffer to at least one chunk past the claims so far (a no-op otherwise).
+  void extend_ahead_of_writers() noexcept;
+
  private:
+  bool wait_ready(uint64_t index) noexcept;
+  // Under live_mutex_: makes records [0, end) writable; false when no record past ready_ can be.
+  bool extend_to(uint64_t end) noexcept;
+
   alignas(64) std::atomic<uint64_t> next_{0};
   alignas(64) format::ProfilerRecord* records_ = nullptr;
   uint64_t capacity_ = 0;
+  std::atomic<uint64_t> ready_{0};  // records [0, ready_) may be written
   size_t mapped_bytes_ = 0;
+  std::unique_ptr<LiveFile> live_;
+  std::mutex live_mutex_;
+  bool live_stopped_ = false;  // under live_mutex_
+  std::string live_stop_reason_;
 };
 
 }  // namespace npkit::capture

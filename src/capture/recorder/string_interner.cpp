@@ -35,13 +35,17 @@ uint16_t StringInterner::intern(const char* text) noexcept {
     const char* key = slot.key.load(std::memory_order_acquire);
     if (key == nullptr) {
       if (slot.key.compare_exchange_strong(key, text, std::memory_order_acq_rel)) {
-        slot.copy.store(copy_text(text), std::memory_order_release);
-        return static_cast<uint16_t>(index + 1);
+        const char* copy = copy_text(text);
+        slot.copy.store(copy, std::memory_order_release);
+        const uint16_t id = static_cast<uint16_t>(index + 1);
+        if (Hook hook = hook_.load(std::memory_order_acquire)) hook(id, copy);
+        slot.announced.store(1, std::memory_order_release);
+        return id;
       }
       // Lost the race: `key` now holds the winner's pointer.
     }
     if (key == text) {
-      while (slot.copy.load(std::memory_order_acquire) == nullptr) sched_yield();
+      while (slot.announced.load(std::memory_order_acquire) == 0) sched_yield();
       return static_cast<uint16_t>(index + 1);
     }
   }

@@ -23,6 +23,10 @@ uint16_t ThreadRegistry::register_current_thread() noexcept {
   if (pthread_getname_np(pthread_self(), name, sizeof(name)) != 0) name[0] = '\0';
   std::memcpy(entry.name, name, sizeof(name));
   entry.ready.store(1, std::memory_order_release);
+  if (Hook hook = hook_.load(std::memory_order_acquire)) {
+    format::ThreadEntry listed{};
+    if (this->entry(static_cast<uint16_t>(slot), &listed)) hook(listed);
+  }
   return static_cast<uint16_t>(slot);
 }
 

@@ -7,6 +7,8 @@
 //   system calls (gettid, and prctl inside pthread_getname_np), once per thread.
 // - Past kCapacity threads, register_current_thread() returns kUnregisteredSlot, which entry()
 //   never lists.
+// - set_hook(): the hook is called with a new thread's entry by that thread, after entry() lists
+//   it and before register_current_thread() returns its slot.
 // - entry() is false for a slot not (yet) registered; it never blocks.
 // - current_thread_slot() registers the calling thread in the process-wide table on its first
 //   call and then answers from a thread-local cache (no call, no atomic). The table is
@@ -30,7 +32,10 @@ class ThreadRegistry {
   ThreadRegistry(const ThreadRegistry&) = delete;
   ThreadRegistry& operator=(const ThreadRegistry&) = delete;
 
+  using Hook = void (*)(const format::ThreadEntry& entry);
+
   uint16_t register_current_thread() noexcept;
+  void set_hook(Hook hook) noexcept { hook_.store(hook, std::memory_order_release); }
   bool entry(uint16_t slot, format::ThreadEntry* out) const noexcept;
 
  private:
@@ -41,6 +46,7 @@ class ThreadRegistry {
   };
 
   std::atomic<uint32_t> next_{0};
+  std::atomic<Hook> hook_{nullptr};
   Entry entries_[kCapacity];
 };
 

@@ -15,6 +15,12 @@ std::string dump_file_name(uint64_t comm_hash, int rank) {
   return name;
 }
 
+std::string live_file_name(uint64_t comm_hash, int rank) {
+  char name[96];
+  std::snprintf(name, sizeof(name), "npkit_%016" PRIx64 "_rank%d.live.npkt", comm_hash, rank);
+  return name;
+}
+
 std::string detached_file_name(int pid) {
   return "npkit_detached_pid" + std::to_string(pid) + ".npkt";
 }

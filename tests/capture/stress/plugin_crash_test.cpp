@@ -1,6 +1,7 @@
-// A process that dies: what it had already dumped stays a valid file, and a dump cut short by the
+// A process that dies: what it had already dumped stays a valid file, a dump cut short by the
 // death never appears under its final name (the reader and the analyzer then see only complete
-// files). Both run in a forked child that is killed.
+// files), and the communicators it had not dumped leave their live files. Both run in a forked
+// child that is killed.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -85,8 +86,13 @@ TEST_CASE("plugin stress: a process killed after npkitProfilerFlush keeps the fl
   CHECK_FALSE(child.exited);
   CHECK(child.signal == SIGKILL);
 
-  REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(flushed_hash, 0)});
+  // The flushed dump, and the live file of the communicator the kill cut short: its 100 pairs.
+  REQUIRE(entries_in(env.dir.path()) ==
+          std::vector<std::string>{dump_file_name(flushed_hash, 0), live_file_name(lost_hash, 0)});
   check_flushed(env.file(dump_file_name(flushed_hash, 0)), 1000, 5000);
+  const ingest::NpktDump lost = read_dump(env.file(live_file_name(lost_hash, 0)));
+  CHECK(lost.comm.end_reason == format::kEndLive);
+  CHECK(lost.records.size() == 200);
   const CliRun info = run_cli({"info", env.dir.path()});
   INFO(info.err);
   CHECK(info.exit_code == 0);
@@ -123,19 +129,24 @@ TEST_CASE(
   CHECK_FALSE(child.exited);
   CHECK(child.signal == SIGXFSZ);
 
-  // The flushed file, and the cut dump only under its temporary name.
+  // The flushed file, the cut dump only under its temporary name, and the cut communicator's
+  // live file (which holds its records).
   const std::string flushed = dump_file_name(flushed_hash, 0);
   const std::vector<std::string> files = entries_in(env.dir.path());
-  REQUIRE(files.size() == 2);
+  REQUIRE(files.size() == 3);
   CHECK(files[0] == flushed);
-  const std::string cut = files[1];
+  CHECK(files[1] == live_file_name(cut_hash, 0));
+  const std::string cut = files[2];
   CHECK(cut.rfind(dump_file_name(cut_hash, 0) + ".tmp.", 0) == 0);
   check_flushed(env.file(flushed), 100, 100);
 
-  // Readers see the complete file only; the partial one, read on purpose, is an error.
+  // Readers see the complete file and the live one; the partial one, read on purpose, is an
+  // error.
   const auto listed = ingest::find_npkt_files(env.dir.path());
   REQUIRE(listed.ok());
-  CHECK(*listed == std::vector<std::string>{env.file(flushed)});
+  CHECK(*listed ==
+        std::vector<std::string>{env.file(flushed), env.file(live_file_name(cut_hash, 0))});
+  CHECK(read_dump(env.file(live_file_name(cut_hash, 0))).records.size() == 10000);
   const auto partial = ingest::read_npkt_file(env.file(cut));
   REQUIRE_FALSE(partial.ok());
   CHECK_THAT(partial.error().message, Catch::Contains("truncated"));

@@ -3,6 +3,7 @@
 // and the process carries on capturing. Simulated in a forked child with RLIMIT_FSIZE and SIGXFSZ
 // ignored, so write() fails with EFBIG as it would with ENOSPC.
 #include <sys/resource.h>
+#include <sys/stat.h>
 
 #include <csignal>
 #include <string>
@@ -21,24 +22,36 @@ namespace {
 
 constexpr rlim_t kFileSizeLimit = 64 * 1024;
 
-// Initializes a communicator, records `events` KernelCh start/stop pairs and finalizes it.
-void capture(const PluginLibrary& lib, uint64_t hash, int events, ChildReport& report) {
+// Initializes a communicator; NULL after a report.fail.
+void* open_communicator(const PluginLibrary& lib, uint64_t hash, ChildReport& report) {
   void* context = nullptr;
   int mask = 0;
   if (lib.v5->init(&context, hash, &mask, "disk", 1, 1, 0, capture_log) != abi::kSuccess ||
       context == nullptr) {
     report.fail("init gave no context");
-    return;
+    return nullptr;
   }
+  return context;
+}
+
+// Records `events` KernelCh start/stop pairs; false after a report.fail.
+bool record_pairs(const PluginLibrary& lib, void* context, int events, ChildReport& report) {
   for (int i = 0; i < events; ++i) {
     abi::EventDescrV5 d = kernel_ch_descr(nullptr, static_cast<uint8_t>(i % 32), 1000 + i);
     void* handle = nullptr;
     if (lib.v5->startEvent(context, &handle, &d) != abi::kSuccess || handle == nullptr ||
         lib.v5->stopEvent(handle) != abi::kSuccess) {
       report.fail("event " + std::to_string(i) + " failed");
-      return;
+      return false;
     }
   }
+  return true;
+}
+
+// Initializes a communicator, records `events` KernelCh start/stop pairs and finalizes it.
+void capture(const PluginLibrary& lib, uint64_t hash, int events, ChildReport& report) {
+  void* context = open_communicator(lib, hash, report);
+  if (context == nullptr || !record_pairs(lib, context, events, report)) return;
   if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
 }
 
@@ -91,6 +104,56 @@ TEST_CASE(
   CHECK(dump.comm.end_reason == format::kEndFinalize);
   CHECK(dump.comm.records_attempted == 20);
   CHECK(dump.records.size() == 20);
+}
+
+TEST_CASE(
+    "plugin stress: a live file that cannot grow stops there, and every record still reaches "
+    "the dump",
+    "[plugin][stress]") {
+  const PluginLibrary& lib = require_plugin();
+  PluginEnv env;
+  const uint64_t hash = 0xd15c000000000003ull;
+  const int pairs = 34'000;  // 68,000 records: past the live file's first two chunks of 32,768
+  constexpr uint64_t kChunkBytes = uint64_t{32768} * 64;
+  const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    std::signal(SIGXFSZ, SIG_IGN);
+    void* context = open_communicator(lib, hash, report);
+    if (context == nullptr) return;
+    // Room for 1.9 MiB more than the live file has now (its header, under 2 MiB, and one or two
+    // 2 MiB chunks): it cannot take another chunk, and the dump at the end (4.4 MB) still fits.
+    // Its size once the records are written (the extender may have added a chunk before the
+    // limit was set) says how many records it holds: every one of them.
+    const std::string live = env.file(live_file_name(hash, 0));
+    struct stat st {};
+    if (::stat(live.c_str(), &st) != 0) report.fail("no live file " + live);
+    rlimit limit{};
+    ::getrlimit(RLIMIT_FSIZE, &limit);
+    limit.rlim_cur = static_cast<rlim_t>(st.st_size) + (19u << 20) / 10;
+    if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) report.fail("setrlimit failed");
+    if (!record_pairs(lib, context, pairs, report)) return;
+    if (::stat(live.c_str(), &st) != 0) report.fail("no live file " + live);
+    const uint64_t live_records = static_cast<uint64_t>(st.st_size) / kChunkBytes * 32768;
+    const auto in_live = ingest::read_npkt_file(live);
+    if (!in_live.ok()) {
+      report.fail(in_live.error().message);
+    } else if (in_live->records.size() != live_records) {
+      report.fail("the live file holds " + std::to_string(in_live->records.size()) +
+                  " records, expected the " + std::to_string(live_records) + " it has room for");
+    }
+    if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
+  });
+  INFO(child.text());
+  CHECK(child.exited);
+  CHECK(child.failures().empty());
+
+  REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(hash, 0)});
+  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  CHECK(dump.records.size() == size_t(2 * pairs));
+  CHECK(dump.comm.records_dropped == 0);
+  CHECK_THAT(dump.meta("capture.live_file"),
+             (Catch::StartsWith("stopped at record 32768: ") ||
+              Catch::StartsWith("stopped at record 65536: ")) &&
+                 Catch::EndsWith("would exceed the file size limit (RLIMIT_FSIZE)"));
 }
 
 }  // namespace

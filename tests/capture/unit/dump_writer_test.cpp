@@ -127,7 +127,7 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   const npkit::test::ParsedDump dump = npkit::test::parse_dump_bytes(bytes);
   INFO((dump.problems.empty() ? std::string() : dump.problems.front()));
   CHECK(dump.problems.empty());
-  CHECK(dump.header.minor == 1);  // v1.1 added the event-record sections
+  CHECK(dump.header.minor == 2);  // 1.1 added the event-record sections, 1.2 live files
   CHECK(dump.header.feature_bits == (fmt::kFeatureProfilerRecords | fmt::kFeatureClockCalibration));
   CHECK(dump.section_kinds == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7});
   CHECK(bytes.size() % 8 == 0);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 
 #include "import/npkt/npkt_sections.hpp"
 #include "util/file_io.hpp"
@@ -15,7 +16,7 @@ using npkt::error_at;
 constexpr std::uint64_t kHeaderSize = sizeof(format::FileHeader);
 constexpr std::uint64_t kSectionHeaderSize = sizeof(format::SectionHeader);
 // Section kinds are small numbers; a seen-set this big covers every kind v1 knows.
-constexpr std::uint32_t kKnownKinds = format::kSectionEventRecords + 1;
+constexpr std::uint32_t kKnownKinds = format::kSectionLiveStrings + 1;
 // How many distinct unknown kinds the warning lists.
 constexpr std::size_t kListedUnknownKinds = 8;
 
@@ -88,7 +89,8 @@ Result<Framing> check_header(const std::string& name, const std::uint8_t* data, 
                         std::to_string(kHeaderSize) + " and a multiple of 8");
   }
   const std::uint64_t file_size = load<std::uint64_t>(data + 24);
-  if (file_size > size) {
+  const bool live = (load<std::uint64_t>(data + 32) & format::kFeatureLiveFile) != 0;
+  if (file_size > size && !live) {
     return error_at(name, size,
                     "truncated: header says " + std::to_string(file_size) + " bytes, file has " +
                         std::to_string(size));
@@ -97,6 +99,11 @@ Result<Framing> check_header(const std::string& name, const std::uint8_t* data, 
     return error_at(name, file_size,
                     "expected the end of the file (header says " + std::to_string(file_size) +
                         " bytes), the file has " + std::to_string(size));
+  }
+  if (live && header_size > size) {
+    return error_at(name, 12,
+                    "header_size " + std::to_string(header_size) +
+                        ": expected at most the file's " + std::to_string(size) + " bytes");
   }
   if (header_size > file_size) {
     return error_at(name, 12,
@@ -110,9 +117,11 @@ Result<Framing> check_header(const std::string& name, const std::uint8_t* data, 
 
 // Checks that the section at `offset` (header and payload) and its padding lie in the file;
 // returns the offset of the next section.
+// A live file's ProfilerRecords section may be cut anywhere: it is read as the whole records
+// present (`view.payload_size` shrinks to them) and must be the file's last section.
 Result<std::uint64_t> check_section_bounds(const std::string& name, const std::uint8_t* data,
                                            std::uint64_t file_size, std::uint64_t offset,
-                                           std::uint32_t index, std::uint32_t count,
+                                           std::uint32_t index, std::uint32_t count, bool live,
                                            npkt::SectionView& view) {
   const std::uint64_t left = file_size - offset;
   if (left < kSectionHeaderSize) {
@@ -126,6 +135,15 @@ Result<std::uint64_t> check_section_bounds(const std::string& name, const std::u
   view.entry_size = load<std::uint32_t>(data + offset + 4);
   view.payload_size = load<std::uint64_t>(data + offset + 8);
   const std::uint64_t room = left - kSectionHeaderSize;
+  if (live && view.kind == format::kSectionProfilerRecords && view.entry_size > 0) {
+    if (index + 1 != count) {
+      return error_at(name, offset,
+                      "a live file's ProfilerRecords section must be its last; it is section " +
+                          std::to_string(index + 1) + " of " + std::to_string(count));
+    }
+    if (view.payload_size > room) view.payload_size = room - room % view.entry_size;
+    return view.payload_offset() + view.payload_size;
+  }
   if (view.payload_size > room) {
     return error_at(name, offset + 8,
                     npkt::section_name(view.kind) + ": payload_size " +
@@ -148,6 +166,24 @@ Result<std::uint64_t> check_section_bounds(const std::string& name, const std::u
     }
   }
   return end + padding;
+}
+
+// What a live file cannot say itself: when its capture ended (its last record) and how many
+// records it attempted (those it holds; drops are unknown).
+void finish_live_dump(bool records_seen, NpktDump& dump) {
+  std::int64_t end = dump.comm.capture_start_ns;
+  for (const format::ProfilerRecord& r : dump.records) {
+    end = std::max(
+        end, static_cast<std::int64_t>(std::min<std::uint64_t>(
+                 r.host_ns, static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))));
+  }
+  dump.comm.capture_end_ns = end;
+  dump.comm.records_attempted = dump.records.size();
+  dump.warnings.push_back(
+      "live file: the process ended without writing this dump (killed, crashed or _exit); " +
+      std::to_string(dump.records.size()) + " record(s) up to its last write" +
+      (records_seen ? "" : " (its records section is missing)") +
+      "; records dropped for a full buffer are not counted");
 }
 
 }  // namespace
@@ -186,7 +222,8 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
   std::vector<std::uint32_t> unknown_kinds;
   std::uint64_t offset = framing->header_size;
   for (std::uint32_t i = 0; i < framing->section_count; ++i) {
-    auto next = check_section_bounds(name, data, size, offset, i, framing->section_count, view);
+    auto next = check_section_bounds(name, data, size, offset, i, framing->section_count,
+                                     dump.is_live(), view);
     if (!next) return next.error();
     if (!npkt::is_known_section(view.kind)) {
       ++unknown_sections;
@@ -204,7 +241,7 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
     }
     offset = *next;
   }
-  if (offset != size) {
+  if (offset != size && !dump.is_live()) {
     return error_at(name, offset,
                     "expected the end of the file after " + std::to_string(framing->section_count) +
                         " sections, found " + std::to_string(size - offset) + " more bytes");
@@ -214,6 +251,7 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
                     "expected a Communicator section (kind 1); none among the " +
                         std::to_string(framing->section_count) + " sections");
   }
+  if (dump.is_live()) finish_live_dump(seen[format::kSectionProfilerRecords], dump);
   NPKIT_TRY(npkt::check_event_streams(name, seen[format::kSectionStreams], records_header, dump));
   const bool event_sections = seen[format::kSectionStreams] || seen[format::kSectionEventRecords];
   if (!seen[format::kSectionNames] && (!event_sections || !dump.records.empty())) {

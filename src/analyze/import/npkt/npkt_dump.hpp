@@ -17,6 +17,11 @@
 //   Records no stream owns, and streams or names of an unknown source, clock or kind, are counted
 //   warnings (skipped). Names are kept as written; pairing and phases are the model's
 //   (import/npkt/event_names.hpp).
+// - Live files (minor 2, format::kFeatureLiveFile: the process ended before it wrote its dump) may
+//   end anywhere inside their ProfilerRecords section: the whole records present are read, kind-0
+//   records after the last written one are unused room, and capture_end_ns becomes the last
+//   record's time (or the capture start); a warning says the file is live. A live file cut before
+//   its records is an Error naming the section the cut falls in.
 // - The returned value owns copies of everything; it does not refer to the file.
 #pragma once
 
@@ -42,6 +47,8 @@ struct NpktDump {
   std::string path;
   uint16_t minor_version = 0;
   uint64_t feature_bits = 0;
+  // A live file (format::kFeatureLiveFile): the process ended before it wrote this dump.
+  bool is_live() const { return (feature_bits & format::kFeatureLiveFile) != 0; }
   format::CommunicatorInfo comm{};
   std::vector<std::pair<std::string, std::string>> metadata;  // in file order
   std::vector<format::ClockSample> clock_samples;

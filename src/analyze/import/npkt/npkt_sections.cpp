@@ -175,6 +175,42 @@ Status read_strings(const SectionView& s, NpktDump& dump) {
       });
 }
 
+// Live files reserve a Threads entry per possible thread: those never written (os_tid 0) are left
+// out.
+Status read_threads(const SectionView& s, NpktDump& dump) {
+  NPKIT_TRY(read_fixed(s, dump.threads));
+  if (dump.is_live()) {
+    std::erase_if(dump.threads, [](const format::ThreadEntry& t) { return t.os_tid == 0; });
+  }
+  return Ok{};
+}
+
+// A live file's strings: entry i holds string id i + 1 once written (id 0: not written).
+Status read_live_strings(const SectionView& s, NpktDump& dump) {
+  std::vector<format::LiveStringEntry> entries;
+  NPKIT_TRY(read_fixed(s, entries));
+  const std::uint64_t first = s.payload_offset();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const format::LiveStringEntry& e = entries[i];
+    if (e.id == 0) continue;
+    const std::uint64_t offset = first + i * s.entry_size;
+    if (e.id != i + 1 || e.id > kMaxStringId) {
+      return section_error(s, offset,
+                           "entry " + std::to_string(i) + " holds string id " +
+                               std::to_string(e.id) + "; expected " + std::to_string(i + 1) +
+                               " (or 0: not written)");
+    }
+    if (e.size > sizeof(e.text)) {
+      return section_error(s, offset + 4,
+                           "string size " + std::to_string(e.size) + ": expected at most " +
+                               std::to_string(sizeof(e.text)));
+    }
+    if (e.id >= dump.strings.size()) dump.strings.resize(e.id + 1);
+    dump.strings[e.id].assign(e.text, e.size);
+  }
+  return Ok{};
+}
+
 // Keeps the finished records of known kind and type, in file order, compacting in place; counts
 // the rest in warnings.
 void filter_records(const SectionView& s, NpktDump& dump) {
@@ -182,7 +218,12 @@ void filter_records(const SectionView& s, NpktDump& dump) {
   std::uint64_t unknown = 0;
   std::string first_unknown;
   std::size_t kept = 0;
-  for (std::size_t i = 0; i < dump.records.size(); ++i) {
+  // A live file's records after its last written one are room not used yet.
+  std::size_t used = dump.records.size();
+  if (dump.is_live()) {
+    while (used > 0 && dump.records[used - 1].kind == format::kRecordNone) --used;
+  }
+  for (std::size_t i = 0; i < used; ++i) {
     const format::ProfilerRecord& r = dump.records[i];
     if (r.kind == format::kRecordNone) {
       ++unfinished;
@@ -200,8 +241,10 @@ void filter_records(const SectionView& s, NpktDump& dump) {
   }
   dump.records.resize(kept);
   if (unfinished > 0) {
-    dump.warnings.push_back(std::to_string(unfinished) +
-                            " record(s) not finished when the dump was taken (kind 0) left out");
+    dump.warnings.push_back(
+        std::to_string(unfinished) +
+        (dump.is_live() ? " record(s) being written when the process ended (kind 0) left out"
+                        : " record(s) not finished when the dump was taken (kind 0) left out"));
   }
   if (unknown > 0) {
     dump.warnings.push_back(std::to_string(unknown) +
@@ -391,13 +434,15 @@ std::string section_name(std::uint32_t kind) {
       return "Streams section";
     case format::kSectionEventRecords:
       return "EventRecords section";
+    case format::kSectionLiveStrings:
+      return "LiveStrings section";
     default:
       return "section of kind " + std::to_string(kind);
   }
 }
 
 bool is_known_section(std::uint32_t kind) {
-  return kind >= format::kSectionCommunicator && kind <= format::kSectionEventRecords;
+  return kind >= format::kSectionCommunicator && kind <= format::kSectionLiveStrings;
 }
 
 Status decode_section(const SectionView& section, NpktDump& dump) {
@@ -413,7 +458,9 @@ Status decode_section(const SectionView& section, NpktDump& dump) {
     case format::kSectionStrings:
       return read_strings(section, dump);
     case format::kSectionThreads:
-      return read_fixed(section, dump.threads);
+      return read_threads(section, dump);
+    case format::kSectionLiveStrings:
+      return read_live_strings(section, dump);
     case format::kSectionProfilerRecords:
       return read_records(section, dump);
     case format::kSectionEventNames:

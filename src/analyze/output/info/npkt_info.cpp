@@ -19,6 +19,8 @@ const char* end_reason_name(std::uint32_t reason) {
       return "finalize";
     case format::kEndProcessExit:
       return "process exit";
+    case format::kEndLive:
+      return "live file (the process ended before its dump)";
     default:
       return "unknown";
   }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -114,6 +115,51 @@ void events_only(NpktBuilder& b) {
   add_events(b);
 }
 
+// The payload_size of the first section of `kind` in a builder's image, from the section table.
+std::uint64_t section_payload(const std::string& image, std::uint32_t kind) {
+  std::uint32_t count = 0;
+  std::memcpy(&count, image.data() + 20, 4);
+  std::size_t offset = 64;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    std::uint32_t k = 0;
+    std::uint64_t payload = 0;
+    std::memcpy(&k, image.data() + offset, 4);
+    std::memcpy(&payload, image.data() + offset + 8, 8);
+    if (k == kind) return payload;
+    offset += 16 + (payload + 7) / 8 * 8;
+  }
+  return 0;
+}
+
+// A live file (format minor 2) as a killed process leaves it: the plausible records with room for
+// 100 more, strings in a LiveStrings section right after Communicator (entry 2 not written), and
+// the image cut at `cut_at`, or (0) 20 bytes into the record after the last one.
+void live_cut(NpktBuilder& b, std::size_t cut_at) {
+  plausible(b);
+  b.comm_info().end_reason = format::kEndLive;
+  b.comm_info().capture_end_ns = 0;
+  b.minor(2).feature_bits(format::kFeatureProfilerRecords | format::kFeatureLiveFile);
+  std::string strings;
+  for (const auto& [id, text] :
+       {std::pair<std::uint32_t, std::string>{1, "AllReduce"}, {0, ""}, {3, "Ring"}}) {
+    format::LiveStringEntry entry{};
+    entry.id = id;
+    entry.size = static_cast<std::uint32_t>(text.size());
+    text.copy(entry.text, text.size());
+    strings.append(reinterpret_cast<const char*>(&entry), sizeof entry);
+  }
+  b.omit(NpktBuilder::kStrings).extra_section(format::kSectionLiveStrings, 264, strings);
+  const std::string whole = b.bytes();  // ProfilerRecords is its last section
+  const std::uint64_t records = section_payload(whole, NpktBuilder::kProfilerRecords);
+  b.payload_size(NpktBuilder::kProfilerRecords, records + 100 * 64);
+  b.file_size(whole.size() + 100 * 64);
+  if (cut_at != 0) {
+    b.truncate_at(cut_at);
+  } else {
+    b.trailing(std::string(20, '\x11'));  // the record being written
+  }
+}
+
 const std::vector<Seed>& seeds() {
   static const std::vector<Seed> kSeeds = {
       {"seed_valid_minimal", minimal, ""},
@@ -191,6 +237,9 @@ const std::vector<Seed>& seeds() {
        "offset 8: was written by a newer npkit (format 2.x)"},
       {"seed_bad_header_size", [](NpktBuilder& b) { minimal(b.header_size(60)); },
        "offset 12: header_size 60"},
+      {"seed_valid_live_cut", [](NpktBuilder& b) { live_cut(b, 0); }, ""},
+      {"seed_bad_live_cut_in_strings", [](NpktBuilder& b) { live_cut(b, 700); },
+       "offset 224: LiveStrings section: payload_size 792 runs past the end of the file"},
       {"seed_bad_truncated", [](NpktBuilder& b) { plausible(b.truncate_at(1000)); },
        "offset 1000: truncated: header says"},
       {"seed_bad_section_count", [](NpktBuilder& b) { plausible(b.section_count(8)); },

@@ -1,0 +1,23 @@
+// recorder/live_extender.hpp — keeps live record buffers (recorder/record_buffer.hpp) extended
+// ahead of their writers from a thread of its own, so that allocating a live file's blocks and
+// faulting its pages in stays off the event path.
+//
+// Contract:
+// - watch() adds a live buffer; unwatch() removes it and returns only when the extender no longer
+//   touches it. Both may be called from any thread.
+// - The extender thread starts with the first watch() of a process (again in a forked child,
+//   which starts with nothing watched), blocks every signal, and every millisecond makes
+//   each watched buffer hold at least one chunk (RecordBuffer::kLiveChunkRecords) past the records
+//   claimed so far (RecordBuffer::extend_ahead_of_writers). With nothing watched it sleeps until
+//   the next watch(). It is never joined: it ends with the process.
+// - If the thread cannot be started, writers extend the buffer themselves (RecordBuffer::at).
+#pragma once
+
+namespace npkit::capture {
+
+class RecordBuffer;
+
+void watch_live_buffer(RecordBuffer* buffer);
+void unwatch_live_buffer(RecordBuffer* buffer);
+
+}  // namespace npkit::capture
