@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -281,14 +282,15 @@ uint64_t write_rank(const Options& o, uint32_t rank) {
   std::strncpy(proxy_thread.name, "NCCL Progress", sizeof(proxy_thread.name) - 1);
   content.threads = {main_thread, proxy_thread};
   content.records = records.records().data();
-  content.record_count = records.records().size();
+  content.record_order.resize(records.records().size());
+  std::iota(content.record_order.begin(), content.record_order.end(), uint64_t{0});
 
   std::string error;
   if (!npkit::capture::write_dump_file(content, (fs::path(o.out) / rank_file_name(rank)).string(),
                                        &error)) {
     throw std::runtime_error(error);
   }
-  return content.record_count;
+  return content.record_order.size();
 }
 
 void usage(std::FILE* to) {

@@ -77,7 +77,7 @@ enum SectionKind : uint32_t {
   kSectionNames = 4,            // NameEntry + bytes: what event types and states are called
   kSectionStrings = 5,          // StringEntry + bytes: interned func/datatype/algo/proto strings
   kSectionThreads = 6,          // array of ThreadEntry
-  kSectionProfilerRecords = 7,  // array of ProfilerRecord, in buffer order
+  kSectionProfilerRecords = 7,  // array of ProfilerRecord, by host_ns (live files: buffer order)
   // Minor 1: NPKit-style event records from the device recorder (npkit/device.cuh) and the host
   // recorder (npkit/host.hpp). A file may hold these, profiler records, or both.
   kSectionEventNames = 8,     // EventNameEntry + bytes: what each EventRecord::id is called

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "recorder/dump_writer.hpp"
 #include "recorder/host_clock.hpp"
 #include "recorder/string_interner.hpp"
@@ -10,16 +12,39 @@
 namespace npkit::capture {
 namespace {
 
-// The registered threads that wrote one of the published records, ascending slots.
-std::vector<format::ThreadEntry> threads_of(const RecordBuffer::Closed& closed) {
-  std::vector<bool> used(ThreadRegistry::kCapacity, false);
+// The published records in time order (host clock, then claim order): threads record into
+// segments of their own, so claim order alone interleaves them by segment. Incomplete records are
+// left out (the dump writes them as zero records at the end).
+std::vector<uint64_t> records_in_time_order(const RecordBuffer::Closed& closed) {
+  std::vector<uint64_t> order;
+  order.reserve(closed.count - closed.incomplete.size());
   size_t next_incomplete = 0;
-  for (uint64_t i = 0; i < closed.count; ++i) {
-    if (next_incomplete < closed.incomplete.size() && closed.incomplete[next_incomplete] == i) {
-      ++next_incomplete;
-      continue;
+  for (const RecordBuffer::Range& range : closed.ranges) {
+    for (uint64_t i = range.begin; i < range.end; ++i) {
+      if (next_incomplete < closed.incomplete.size() && closed.incomplete[next_incomplete] == i) {
+        ++next_incomplete;
+        continue;
+      }
+      order.push_back(i);
     }
-    const uint16_t slot = closed.records[i].thread;
+  }
+  const format::ProfilerRecord* records = closed.records;
+  auto earlier = [records](uint64_t a, uint64_t b) {
+    return records[a].host_ns != records[b].host_ns ? records[a].host_ns < records[b].host_ns
+                                                    : a < b;
+  };
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) {
+    std::sort(order.begin(), order.end(), earlier);
+  }
+  return order;
+}
+
+// The registered threads that wrote one of `order`'s records, ascending slots.
+std::vector<format::ThreadEntry> threads_of(const format::ProfilerRecord* records,
+                                            const std::vector<uint64_t>& order) {
+  std::vector<bool> used(ThreadRegistry::kCapacity, false);
+  for (uint64_t index : order) {
+    const uint16_t slot = records[index].thread;
     if (slot < ThreadRegistry::kCapacity) used[slot] = true;
   }
   std::vector<format::ThreadEntry> threads;
@@ -92,10 +117,10 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
   DumpContent content = describe_context(context, end_samples, end_notes);
   note_live_file(context, &content);
   content.strings = process_string_interner().snapshot();
-  content.threads = threads_of(closed);
   content.records = closed.records;
-  content.record_count = closed.count;
-  content.incomplete = closed.incomplete;
+  content.record_order = records_in_time_order(closed);
+  content.zero_records = closed.incomplete.size();
+  content.threads = threads_of(content.records, content.record_order);
 
   format::CommunicatorInfo& comm = content.comm;
   comm.capture_end_ns = end_ns;

@@ -12,6 +12,8 @@
 //   records_attempted counts every claim before the close, records_dropped those past the
 //   capacity, events_after_dump the claims between the close and the writing of the file;
 //   clock_method is kClockKernelBracket when the file holds clock samples, else kClockNone.
+// - Records are written in time order (host clock, ties in claim order), records left incomplete
+//   as zero records after them.
 // - The Threads section lists only threads that wrote a record of this file; Strings lists the
 //   whole process-wide table.
 // - A live file (recorder/live_file.hpp) is removed once the dump is written, and kept when it

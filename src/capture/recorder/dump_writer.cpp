@@ -88,8 +88,9 @@ std::vector<SectionPlan> plan_sections(const DumpContent& content, const LiveLay
   if (content.profiler_sections) {
     plan.push_back({format::kSectionThreads, sizeof(format::ThreadEntry),
                     content.threads.size() * sizeof(format::ThreadEntry)});
-    plan.push_back({format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
-                    content.record_count * sizeof(format::ProfilerRecord)});
+    plan.push_back(
+        {format::kSectionProfilerRecords, sizeof(format::ProfilerRecord),
+         (content.record_order.size() + content.zero_records) * sizeof(format::ProfilerRecord)});
   }
   if (content.event_sections) {
     plan.push_back({format::kSectionEventNames, 0, event_names_bytes(content)});
@@ -148,17 +149,12 @@ void append_payload(Sink& file, const DumpContent& content, uint32_t kind) {
     case format::kSectionThreads:
       file.append(content.threads.data(), content.threads.size() * sizeof(format::ThreadEntry));
       break;
-    case format::kSectionProfilerRecords: {
-      uint64_t next = 0;
-      for (uint64_t skipped : content.incomplete) {
-        file.append(content.records + next, (skipped - next) * sizeof(format::ProfilerRecord));
-        file.append_zeros(sizeof(format::ProfilerRecord));
-        next = skipped + 1;
+    case format::kSectionProfilerRecords:
+      for (uint64_t index : content.record_order) {
+        file.append(content.records + index, sizeof(format::ProfilerRecord));
       }
-      file.append(content.records + next,
-                  (content.record_count - next) * sizeof(format::ProfilerRecord));
+      file.append_zeros(content.zero_records * sizeof(format::ProfilerRecord));
       break;
-    }
     case format::kSectionEventNames:
       for (const EventName& name : content.event_names) {
         const format::EventNameEntry entry{name.id, name.kind,

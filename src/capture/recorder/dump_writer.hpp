@@ -11,8 +11,8 @@
 //   kFeatureClockCalibration when clock samples are present.
 // - Event streams are written in the given order; each stream's StreamInfo is written as given
 //   except first_record, which the writer sets to the number of event records before it.
-// - Records are written as they are in memory, except the indexes listed in `incomplete`, which
-//   are written as all-zero records (kind 0): their producer may still be writing them.
+// - Records are written as they are in memory, in `record_order`, followed by `zero_records`
+//   all-zero records (kind 0: records whose producer may still be writing them).
 // - Live files (write_live_prefix): the same header and first sections, written before any record;
 //   see format::kFeatureLiveFile.
 // - The file appears atomically: the bytes go to "<final_path>.tmp.<pid>", which is renamed to
@@ -50,8 +50,8 @@ struct DumpContent {
   std::vector<std::pair<uint16_t, std::string>> strings;  // (id >= 1, text)
   std::vector<format::ThreadEntry> threads;
   const format::ProfilerRecord* records = nullptr;
-  uint64_t record_count = 0;
-  std::vector<uint64_t> incomplete;  // ascending record indexes written as zero records
+  std::vector<uint64_t> record_order;  // indexes into `records`, written in this order
+  uint64_t zero_records = 0;           // then written as all-zero records (kind 0)
   bool profiler_sections = true;
 
   bool event_sections = false;

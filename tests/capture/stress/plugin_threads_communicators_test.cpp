@@ -240,14 +240,18 @@ TEST_CASE(
   const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   CHECK(dump.comm.records_capacity == kCapacity);
   CHECK(dump.comm.records_attempted == kAttempted);
-  CHECK(dump.comm.records_dropped == kAttempted - kCapacity);
-  REQUIRE(dump.records.size() == kCapacity);
+  // Each thread writes segments of 256 records (1/64 of the buffer) of its own: a thread that
+  // stopped writing leaves the rest of its last one unused.
+  constexpr uint64_t kSegment = kCapacity / 64;
+  CHECK(dump.records.size() <= kCapacity);
+  CHECK(dump.records.size() >= kCapacity - kThreads * (kSegment - 1));
+  CHECK(dump.comm.records_dropped == kAttempted - dump.records.size());
   const RecordComparison result =
       compare_worker_records(dump, tids, expected_for(workers, 0), true);
   INFO(result.problem_count << " problem(s), first: "
                             << (result.problems.empty() ? "" : result.problems.front()));
   CHECK(result.problem_count == 0);
-  CHECK(result.matched + result.incomplete == kCapacity);
+  CHECK(result.matched + result.incomplete == dump.records.size());
 }
 
 }  // namespace

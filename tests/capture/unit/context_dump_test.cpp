@@ -114,6 +114,28 @@ TEST_CASE("context dump: counters, threads and records of one communicator", "[c
   CHECK(dump_context(*context, fmt::kEndFinalize, {}, {}).status == DumpResult::kAlreadyTaken);
 }
 
+TEST_CASE("context dump: records of several threads are written in time order", "[capture]") {
+  npkit::test::TempDir dir;
+  auto registry = std::make_unique<ContextRegistry>();
+  const std::string path = dir.file("npkit_000000000000feed_rank1.npkt");
+  // Segments of 512 records: each thread writes into its own, so buffer order is by thread.
+  auto context = dumpable_context(*registry, 1u << 16, path);
+  for (int round = 0; round < 3; ++round) {
+    record_start(*registry, context.get(), coll_request(nullptr));
+    std::thread([&] { record_start(*registry, context.get(), coll_request(nullptr)); }).join();
+  }
+  REQUIRE(dump_context(*context, fmt::kEndFinalize, {}, {}).status == DumpResult::kWritten);
+
+  const auto dump = npkit::test::parse_dump_bytes(npkit::test::read_whole_file(path));
+  CHECK(dump.problems.empty());
+  REQUIRE(dump.records.size() == 6);
+  // Alternating threads (main, helper, main, ...), each later than the one before.
+  for (size_t i = 1; i < dump.records.size(); ++i) {
+    CHECK(dump.records[i].host_ns >= dump.records[i - 1].host_ns);
+    CHECK(dump.records[i].thread != dump.records[i - 1].thread);
+  }
+}
+
 TEST_CASE("context dump: samples make the clock method kernel-bracket", "[capture]") {
   npkit::test::TempDir dir;
   auto registry = std::make_unique<ContextRegistry>();

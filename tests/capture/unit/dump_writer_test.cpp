@@ -61,7 +61,7 @@ DumpContent sample_content(const std::vector<fmt::ProfilerRecord>& records) {
   std::strcpy(thread.name, "main");
   content.threads = {thread};
   content.records = records.data();
-  content.record_count = records.size();
+  for (uint64_t i = 0; i < records.size(); ++i) content.record_order.push_back(i);
   return content;
 }
 
@@ -113,11 +113,12 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   const std::vector<fmt::ProfilerRecord> records = {
       make_record(10, 1, fmt::kRecordStart, fmt::kTypeColl, fmt::kStartParentNull, 0x11),
       make_record(20, 2, fmt::kRecordState, fmt::kTypeKernelCh, 22, 0x22),
-      make_record(30, 3, fmt::kRecordNone, fmt::kTypeKernelCh, 0, 0x33),  // listed incomplete
+      make_record(30, 3, fmt::kRecordNone, fmt::kTypeKernelCh, 0, 0x33),  // left incomplete
       make_record(40, 1, fmt::kRecordStop, fmt::kTypeColl, 0, 0x44),
   };
   DumpContent content = sample_content(records);
-  content.incomplete = {2};
+  content.record_order = {3, 0, 1};  // written in this order, then one zero record
+  content.zero_records = 1;
   const std::string path = dir.file("npkit_0123456789abcdef_rank3.npkt");
   std::string error;
   REQUIRE(write_dump_file(content, path, &error));
@@ -171,12 +172,12 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   CHECK(std::string(dump.threads[0].name) == "main");
 
   REQUIRE(dump.records.size() == 4);
-  CHECK(std::memcmp(&dump.records[0], &records[0], sizeof(fmt::ProfilerRecord)) == 0);
-  CHECK(std::memcmp(&dump.records[1], &records[1], sizeof(fmt::ProfilerRecord)) == 0);
+  CHECK(std::memcmp(&dump.records[0], &records[3], sizeof(fmt::ProfilerRecord)) == 0);
+  CHECK(dump.records[0].payload[31] == 0x44);
+  CHECK(std::memcmp(&dump.records[1], &records[0], sizeof(fmt::ProfilerRecord)) == 0);
+  CHECK(std::memcmp(&dump.records[2], &records[1], sizeof(fmt::ProfilerRecord)) == 0);
   const fmt::ProfilerRecord zero{};
-  CHECK(std::memcmp(&dump.records[2], &zero, sizeof(fmt::ProfilerRecord)) == 0);
-  CHECK(std::memcmp(&dump.records[3], &records[3], sizeof(fmt::ProfilerRecord)) == 0);
-  CHECK(dump.records[3].payload[31] == 0x44);
+  CHECK(std::memcmp(&dump.records[3], &zero, sizeof(fmt::ProfilerRecord)) == 0);
 
   // No temporary file is left behind.
   int files = 0;

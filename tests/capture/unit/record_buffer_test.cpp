@@ -3,6 +3,7 @@
 #include <atomic>
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -26,6 +27,15 @@ bool append(RecordBuffer& buffer, uint64_t thread, uint64_t sequence) {
   return true;
 }
 
+// The closed buffer's records, range by range.
+std::vector<const ProfilerRecord*> records_of(const RecordBuffer::Closed& closed) {
+  std::vector<const ProfilerRecord*> out;
+  for (const RecordBuffer::Range& range : closed.ranges) {
+    for (uint64_t i = range.begin; i < range.end; ++i) out.push_back(&closed.records[i]);
+  }
+  return out;
+}
+
 }  // namespace
 
 TEST_CASE("record buffer: N threads append, every record is there exactly once",
@@ -34,7 +44,8 @@ TEST_CASE("record buffer: N threads append, every record is there exactly once",
   constexpr uint64_t kPerThread = 20000;
   RecordBuffer buffer;
   std::string why_not;
-  REQUIRE(buffer.reserve(kThreads * kPerThread, &why_not));
+  // Room for every record and each thread's last, partly used segment.
+  REQUIRE(buffer.reserve(2 * kThreads * kPerThread, &why_not));
   std::vector<std::thread> threads;
   for (uint64_t t = 0; t < kThreads; ++t) {
     threads.emplace_back([&, t] {
@@ -50,11 +61,12 @@ TEST_CASE("record buffer: N threads append, every record is there exactly once",
   CHECK(closed.dropped == 0);
   CHECK(closed.incomplete.empty());
   std::vector<std::vector<int>> seen(kThreads, std::vector<int>(kPerThread, 0));
-  for (uint64_t i = 0; i < closed.count; ++i) {
-    const ProfilerRecord& record = closed.records[i];
-    REQUIRE(record.kind == 1);
-    REQUIRE(record.host_ns == i);
-    ++seen[record.event_id >> 32][record.event_id & 0xFFFFFFFFu];
+  const std::vector<const ProfilerRecord*> records = records_of(closed);
+  REQUIRE(records.size() == closed.count);
+  for (const ProfilerRecord* record : records) {
+    REQUIRE(record->kind == 1);
+    REQUIRE(record->host_ns == uint64_t(record - closed.records));  // its own index
+    ++seen[record->event_id >> 32][record->event_id & 0xFFFFFFFFu];
   }
   for (uint64_t t = 0; t < kThreads; ++t) {
     for (uint64_t i = 0; i < kPerThread; ++i) REQUIRE(seen[t][i] == 1);
@@ -74,11 +86,14 @@ TEST_CASE("record buffer: a full buffer drops and counts the rest", "[capture][t
   for (auto& thread : threads) thread.join();
   RecordBuffer::Closed closed;
   REQUIRE(buffer.close(std::chrono::milliseconds(200), &closed));
-  CHECK(closed.count == 1000);
+  // Every segment handed out, but a thread that stopped writing leaves the rest of its own
+  // unused (at most one segment less one record per thread); every claim is counted once.
+  CHECK(closed.count <= 1000);
+  CHECK(closed.count >= 1000 - 3 * (buffer.segment_records() - 1));
   CHECK(closed.attempted == 2100);
-  CHECK(closed.dropped == 1100);
+  CHECK(closed.dropped == 2100 - closed.count);
   CHECK(closed.incomplete.empty());
-  for (uint64_t i = 0; i < closed.count; ++i) REQUIRE(closed.records[i].kind == 1);
+  for (const ProfilerRecord* record : records_of(closed)) REQUIRE(record->kind == 1);
 }
 
 TEST_CASE("record buffer: closing while producers run loses and doubles nothing",
@@ -120,11 +135,10 @@ TEST_CASE("record buffer: closing while producers run loses and doubles nothing"
   // Each thread's records are its sequence 0..stored-1, each exactly once.
   std::vector<std::vector<int>> seen(kThreads);
   for (uint64_t t = 0; t < kThreads; ++t) seen[t].assign(stored[t], 0);
-  for (uint64_t i = 0; i < closed.count; ++i) {
-    const ProfilerRecord& record = closed.records[i];
-    REQUIRE(record.kind == 1);
-    const uint64_t t = record.event_id >> 32;
-    const uint64_t sequence = record.event_id & 0xFFFFFFFFu;
+  for (const ProfilerRecord* record : records_of(closed)) {
+    REQUIRE(record->kind == 1);
+    const uint64_t t = record->event_id >> 32;
+    const uint64_t sequence = record->event_id & 0xFFFFFFFFu;
     REQUIRE(sequence < stored[t]);
     ++seen[t][sequence];
   }
@@ -195,4 +209,57 @@ TEST_CASE("record buffer: a refused claim counts only once no record is left", "
   CHECK(closed.incomplete.empty());
   CHECK(buffer.claim_refused());  // closed: counted after the close
   CHECK(buffer.claims_after_close() == 1);
+}
+
+TEST_CASE("record buffer: a thread's claims stay in its own segment, one per buffer in turn",
+          "[capture]") {
+  // 16 buffers (the lanes a thread keeps) written in turn, 1000 records each: every buffer uses
+  // exactly two segments of 512, nothing is wasted or dropped.
+  constexpr int kBuffers = int(RecordBuffer::kThreadLanes);
+  std::vector<std::unique_ptr<RecordBuffer>> buffers;
+  std::string why_not;
+  for (int b = 0; b < kBuffers; ++b) {
+    buffers.push_back(std::make_unique<RecordBuffer>());
+    REQUIRE(buffers.back()->reserve(64 * RecordBuffer::kMaxSegmentRecords, &why_not));
+  }
+  for (uint64_t i = 0; i < 1000; ++i) {
+    for (auto& buffer : buffers) REQUIRE(append(*buffer, 0, i));
+  }
+  for (auto& buffer : buffers) {
+    RecordBuffer::Closed closed;
+    REQUIRE(buffer->close(std::chrono::milliseconds(50), &closed));
+    CHECK(closed.count == 1000);
+    CHECK(closed.dropped == 0);
+    REQUIRE(closed.ranges.size() == 2);
+    CHECK(closed.ranges[0].end - closed.ranges[0].begin == 512);
+    CHECK(closed.ranges[1].end - closed.ranges[1].begin == 488);
+  }
+}
+
+TEST_CASE("record buffer: small buffers use small segments, so every thread gets records",
+          "[capture][threads]") {
+  // 64 records: segments of 1, as many as records; 4 threads share them.
+  RecordBuffer buffer;
+  std::string why_not;
+  REQUIRE(buffer.reserve(64, &why_not));
+  std::vector<std::thread> threads;
+  std::vector<uint64_t> written(4, 0);
+  for (uint64_t t = 0; t < 4; ++t) {
+    threads.emplace_back([&, t] {
+      for (uint64_t i = 0; i < 16; ++i) {
+        const uint64_t index = buffer.claim();
+        if (ProfilerRecord* record = buffer.at(index)) {
+          record->event_id = t << 32 | i;
+          RecordBuffer::publish(record, 1);
+          ++written[t];
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  RecordBuffer::Closed closed;
+  REQUIRE(buffer.close(std::chrono::milliseconds(50), &closed));
+  CHECK(closed.count == 64);
+  CHECK(closed.dropped == 0);
+  CHECK(written == std::vector<uint64_t>{16, 16, 16, 16});
 }

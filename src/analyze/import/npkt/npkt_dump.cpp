@@ -183,7 +183,8 @@ void finish_live_dump(bool records_seen, NpktDump& dump) {
       "live file: the process ended without writing this dump (killed, crashed or _exit); " +
       std::to_string(dump.records.size()) + " record(s) up to its last write" +
       (records_seen ? "" : " (its records section is missing)") +
-      "; records dropped for a full buffer are not counted");
+      "; records being written as it ended, and records dropped for a full buffer, are not "
+      "counted");
 }
 
 }  // namespace

@@ -19,8 +19,9 @@
 //   (import/npkt/event_names.hpp).
 // - Live files (minor 2, format::kFeatureLiveFile: the process ended before it wrote its dump) may
 //   end anywhere inside their ProfilerRecords section: the whole records present are read, kind-0
-//   records after the last written one are unused room, and capture_end_ns becomes the last
-//   record's time (or the capture start); a warning says the file is live. A live file cut before
+//   records (unused room, or records being written as the process ended) are skipped uncounted,
+//   and capture_end_ns becomes the last record's time (or the capture start); a warning says the
+//   file is live. A live file cut before
 //   its records is an Error naming the section the cut falls in.
 // - The returned value owns copies of everything; it does not refer to the file.
 #pragma once

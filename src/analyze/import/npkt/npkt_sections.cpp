@@ -218,15 +218,13 @@ void filter_records(const SectionView& s, NpktDump& dump) {
   std::uint64_t unknown = 0;
   std::string first_unknown;
   std::size_t kept = 0;
-  // A live file's records after its last written one are room not used yet.
-  std::size_t used = dump.records.size();
-  if (dump.is_live()) {
-    while (used > 0 && dump.records[used - 1].kind == format::kRecordNone) --used;
-  }
-  for (std::size_t i = 0; i < used; ++i) {
+  // A live file's kind-0 records are room not used yet (segments that threads took and had not
+  // filled), or records being written when the process ended: neither is counted.
+  const bool live = dump.is_live();
+  for (std::size_t i = 0; i < dump.records.size(); ++i) {
     const format::ProfilerRecord& r = dump.records[i];
     if (r.kind == format::kRecordNone) {
-      ++unfinished;
+      if (!live) ++unfinished;
       continue;
     }
     if (r.kind > kMaxRecordKind || r.type > kMaxEventType) {
@@ -241,10 +239,8 @@ void filter_records(const SectionView& s, NpktDump& dump) {
   }
   dump.records.resize(kept);
   if (unfinished > 0) {
-    dump.warnings.push_back(
-        std::to_string(unfinished) +
-        (dump.is_live() ? " record(s) being written when the process ended (kind 0) left out"
-                        : " record(s) not finished when the dump was taken (kind 0) left out"));
+    dump.warnings.push_back(std::to_string(unfinished) +
+                            " record(s) not finished when the dump was taken (kind 0) left out");
   }
   if (unknown > 0) {
     dump.warnings.push_back(std::to_string(unknown) +

@@ -101,6 +101,14 @@ ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
       sorted[next[mark_owner[i]]++] = ev.states[i];
     ev.states = std::move(sorted);
   }
+  // Each event's states in time order: a file's records are by time, except a live file's, whose
+  // threads write segments of their own.
+  auto by_time = [](const StateMark& a, const StateMark& b) { return a.host_ns < b.host_ns; };
+  for (std::size_t e = 0; e < n; ++e) {
+    const auto first = ev.states.begin() + ev.state_begin[e];
+    const auto last = ev.states.begin() + ev.state_begin[e + 1];
+    if (!std::is_sorted(first, last, by_time)) std::stable_sort(first, last, by_time);
+  }
 
   // Parents and children.
   std::vector<std::uint32_t> child_owner;

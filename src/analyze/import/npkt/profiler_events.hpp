@@ -1,11 +1,12 @@
 // import/npkt/profiler_events.hpp — the events of one .npkt dump, rebuilt from its callback
 // records. Contract:
 // - One event per start record, ordered by event id (the plugin's ids grow with the buffer
-//   index, so this is start-record order); a later start with an id already seen is NCCL-side
-//   garbage or a corrupt file: ignored and counted (duplicate_starts).
+//   index, in each thread's own segments: start order per thread); a later start with an id already
+//   seen is NCCL-side garbage or a corrupt file: ignored and counted (duplicate_starts).
 // - stop_ns is the host time of the first stop record; kNeverStopped when there is none. A second
 //   stop of the same id is NCCL's stale double stop (reference 3.9): counted, ignored.
-// - State marks are kept per event in record order; parent is the index of the parent event in
+// - State marks are kept per event in time order (record order for equal times); parent is the
+// index of the parent event in
 //   this dump, or kNoEvent (no parent, a flagged parent, or an id this dump never started:
 //   counted in missing_parents). Children are listed per event in start order.
 // - Stops and states naming an id that was never started (its start was dropped, or the dump

@@ -67,17 +67,20 @@ TEST_CASE("profiler events: first stop kept, double stops and stray records coun
   CHECK(ev.counts.states_unknown_id == 1);
 }
 
-TEST_CASE("profiler events: state marks per event in record order", "[npkt][model]") {
+TEST_CASE("profiler events: state marks per event in time order", "[npkt][model]") {
+  // Event 7's states are recorded B+300 then B+290 (as two threads' segments of a live file
+  // order them): they come back by time.
   const auto captures = captures_from_spec(kSpec);
   const npkit::ProfilerEvents& ev = captures[0]->events;
   const auto marks = ev.marks(ev.find(7));
   REQUIRE(marks.size() == 2);
   CHECK(marks[0].state == 22);
-  CHECK(marks[0].value == 5000);
-  CHECK(marks[0].has_args);
-  CHECK(marks[0].host_ns == static_cast<std::int64_t>(kBase + 300));
-  CHECK(marks[1].value == 4000);
-  CHECK_FALSE(marks[1].has_args);
+  CHECK(marks[0].value == 4000);
+  CHECK_FALSE(marks[0].has_args);
+  CHECK(marks[0].host_ns == static_cast<std::int64_t>(kBase + 290));
+  CHECK(marks[1].value == 5000);
+  CHECK(marks[1].has_args);
+  CHECK(marks[1].host_ns == static_cast<std::int64_t>(kBase + 300));
   CHECK(ev.marks(ev.find(8)).empty());
 }
 

@@ -1,4 +1,4 @@
-#include "recorder/live_extender.hpp"
+#include "recorder/buffer_extender.hpp"
 
 #include <pthread.h>
 #include <signal.h>
@@ -57,7 +57,7 @@ void run(Extender* state) {
 
 }  // namespace
 
-void watch_live_buffer(RecordBuffer* buffer) {
+void watch_buffer(RecordBuffer* buffer) {
   Extender& state = extender();
   std::lock_guard<std::mutex> lock(state.mutex);
   if (!state.running) {
@@ -72,7 +72,7 @@ void watch_live_buffer(RecordBuffer* buffer) {
   state.wake.notify_one();
 }
 
-void unwatch_live_buffer(RecordBuffer* buffer) {
+void unwatch_buffer(RecordBuffer* buffer) {
   Extender& state = extender();
   std::lock_guard<std::mutex> lock(state.mutex);
   state.watched.erase(std::remove(state.watched.begin(), state.watched.end(), buffer),

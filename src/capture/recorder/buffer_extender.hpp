@@ -1,9 +1,9 @@
-// recorder/live_extender.hpp — keeps live record buffers (recorder/record_buffer.hpp) extended
-// ahead of their writers from a thread of its own, so that allocating a live file's blocks and
-// faulting its pages in stays off the event path.
+// recorder/buffer_extender.hpp — keeps record buffers (recorder/record_buffer.hpp) ready ahead of
+// their writers from a thread of its own, so that faulting pages in (and allocating a live file's
+// blocks) stays off the event path.
 //
 // Contract:
-// - watch() adds a live buffer; unwatch() removes it and returns only when the extender no longer
+// - watch() adds a buffer; unwatch() removes it and returns only when the extender no longer
 //   touches it. Both may be called from any thread.
 // - The extender thread starts with the first watch() of a process (again in a forked child,
 //   which starts with nothing watched), blocks every signal, and every millisecond makes
@@ -17,7 +17,7 @@ namespace npkit::capture {
 
 class RecordBuffer;
 
-void watch_live_buffer(RecordBuffer* buffer);
-void unwatch_live_buffer(RecordBuffer* buffer);
+void watch_buffer(RecordBuffer* buffer);
+void unwatch_buffer(RecordBuffer* buffer);
 
 }  // namespace npkit::capture
