@@ -21,11 +21,16 @@
 #   h  PyTorch capture (samples/pytorch/allreduce_capture.py, NPKIT_EVENTS=all)     -> torch/
 #   j  protocol pair: allreduce 4 KiB .. 16 MiB x4, iters 20, NPKIT_EVENTS=coll,kernel, once with
 #      NCCL_PROTO=LL and once with NCCL_PROTO=Simple (the runs `diff` compares) -> proto/{ll,simple}/
+#   k  a job killed without dumping: allreduce 1 MiB, iterations without end, NPKIT_EVENTS=all,
+#      NPKIT_BUFFER_SIZE_MB=8; its process group gets SIGKILL after KILL_AFTER_S (6 s): only live
+#      files stay                                                                  -> killed/
 #   i  pack each folder as OUT/<folder>.tar.gz and remove the folder; print a summary.
-# --steps takes a comma list of probe, overhead, nvlink, socket, agree, torch, proto (default: all;
+# --steps takes a comma list of probe, overhead, nvlink, socket, agree, torch, proto, killed
+# (default: all;
 # the environment report, the build and the packing always run).
 # OUT then holds: log.txt env.txt gpu_probe.txt and one <folder>.tar.gz per step run (overhead,
-# nvlink, socket, agree, torch, proto).
+# nvlink, socket, agree, torch, proto, killed). Every step runs on any number of GPUs (one rank per
+# GPU); on one GPU the ranks' collectives are one-rank ones.
 #
 # NVLink multicast is never used: NCCL_NVLS_ENABLE=0, TORCH_SYMM_MEM_DISABLE_MULTICAST=1 and
 # NVSHMEM_DISABLE_NVLS=1 are forced whatever the caller set. The whole run keeps to a time budget
@@ -40,7 +45,7 @@ usage() { echo "usage: NCCL_NVLS_ENABLE=0 $0 [--dry-run] [--steps LIST] OUT" >&2
 
 DRY_RUN=0
 OUT=""
-STEPS=probe,overhead,nvlink,socket,agree,torch,proto
+STEPS=probe,overhead,nvlink,socket,agree,torch,proto,killed
 while (( $# )); do
   arg=$1
   shift
@@ -54,7 +59,7 @@ while (( $# )); do
 done
 for step in ${STEPS//,/ }; do
   case $step in
-    probe|overhead|nvlink|socket|agree|torch|proto) ;;
+    probe|overhead|nvlink|socket|agree|torch|proto|killed) ;;
     *) echo "capture-h200: unknown step '$step' in --steps" >&2; usage ;;
   esac
 done
@@ -78,7 +83,7 @@ PACK_RESERVE_S=30   # kept back for packing
 MIN_STEP_S=20       # a step that would get less than this is skipped
 SECONDS=0           # bash counts the run's seconds from here
 FOLDERS=()
-for folder in overhead nvlink socket agree torch proto; do
+for folder in overhead nvlink socket agree torch proto killed; do
   wanted "$folder" && FOLDERS+=("$folder")
 done
 DRIVER_TIMEOUT_S=60   # the driver's own --timeout-s (a sweep takes seconds); the outer one is longer
@@ -418,6 +423,44 @@ step_proto() {
   done
 }
 
+# A job that is killed, not finalized: the plugin's live files are all that stays.
+KILL_AFTER_S=6
+step_killed() {
+  local dir=$OUT/killed step=k_killed
+  (( DRY_RUN )) || mkdir -p "$dir/dump"
+  have "$step" "$DRIVER" npkit-nccl-driver && have "$step" "$PLUGIN" "profiler plugin" || return
+  local assignments=("NCCL_PROFILER_PLUGIN=$PLUGIN" "NPKIT_EVENTS=all" "NPKIT_DUMP_DIR=$dir/dump"
+                     "NPKIT_BUFFER_SIZE_MB=8" "NCCL_DEBUG=INFO" "NCCL_DEBUG_SUBSYS=INIT,ENV"
+                     "NCCL_DEBUG_FILE=$dir/nccl-debug.%p.log")
+  local command=(env "${assignments[@]}" "$DRIVER" --timeout-s "$DRIVER_TIMEOUT_S" --colls allreduce
+                 --min-bytes 1M --max-bytes 1M --warmup 2 --iters 1000000)
+  if (( DRY_RUN )); then
+    printf '+ setsid %s > %s 2>&1 & sleep %s; kill -KILL -- -PGID\n' "$(quoted "${command[@]}")" \
+      "$(quoted "$dir/driver.txt")" "$KILL_AFTER_S"
+    record "$step" "dry run"
+    return
+  fi
+  printf '%s\n' "NCCL_NVLS_ENABLE=$NCCL_NVLS_ENABLE" "${assignments[@]}" >"$dir/ENV.txt"
+  log "$step: $(quoted "${command[@]}"), SIGKILL to its process group after ${KILL_AFTER_S}s"
+  setsid "${command[@]}" >"$dir/driver.txt" 2>&1 &
+  local leader=$!
+  sleep "$KILL_AFTER_S"
+  kill -KILL -- "-$leader" 2>/dev/null
+  wait "$leader" 2>/dev/null
+  local status=$?
+  local live dumps
+  live=$(find "$dir/dump" -name '*.live.npkt' | wc -l)
+  dumps=$(find "$dir/dump" -name '*.npkt' ! -name '*.live.npkt' | wc -l)
+  log "$step: ended with status $status; $live live file(s), $dumps dump(s) in $dir/dump"
+  (cd "$dir/dump" && find . -type f -printf '%s\t%p\n' | sort -k2) | sed 's/^/    | /' | tee -a "$LOG"
+  if (( status == 137 && live > 0 && dumps == 0 )); then
+    record "$step" ok
+  else
+    record "$step" "FAILED (status $status, $live live file(s), $dumps dump(s))"
+  fi
+  log_nccl_lines "$step" "$dir"
+}
+
 # ---------------------------------------------------------------------------------------------
 # h. PyTorch
 
@@ -509,6 +552,7 @@ main() {
   wanted agree && step_agree
   wanted torch && step_torch
   wanted proto && step_proto
+  wanted killed && step_killed
   step_pack
   summarize
 }
