@@ -44,14 +44,16 @@ test-sanitize: deps
 	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure --no-tests=error -j$(JOBS)
 
 # The multi-threaded paths (parallel reading, background trace writer, the capture plugin's
-# buffers and callbacks from many threads) under ThreadSanitizer.
+# buffers and callbacks from many threads) under ThreadSanitizer. die_after_fork=0: the capture
+# tests fork children that open communicators, and the plugin starts its buffer thread there, as
+# it would in a forked worker of a real job (TSan stops such a child otherwise).
 TSAN_DIR ?= build-tsan
 TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
 test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 	set -e; for t in $(TSAN_TESTS); do \
-	  TSAN_OPTIONS=halt_on_error=1 $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
+	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
 	done
 
 # Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to

@@ -50,6 +50,11 @@ thread_local Lane t_lanes[RecordBuffer::kThreadLanes];
 thread_local uint64_t t_lane_clock = 0;
 
 std::atomic<uint64_t> g_next_buffer_id{1};
+
+// How many chunks the extender keeps ready past the claims: 2, doubled (up to 32) each time a
+// writer finds its record not ready yet (the writers outran the extender), for the whole process.
+constexpr uint64_t kMaxLookaheadChunks = 32;
+std::atomic<uint64_t> g_lookahead_chunks{2};
 std::atomic<unsigned> g_next_drop_stripe{0};
 thread_local unsigned t_drop_stripe = ~0u;
 
@@ -234,6 +239,10 @@ bool RecordBuffer::extend_to(uint64_t end) noexcept {
 }
 
 bool RecordBuffer::wait_ready(uint64_t index) noexcept {
+  uint64_t lookahead = g_lookahead_chunks.load(std::memory_order_relaxed);
+  if (lookahead < kMaxLookaheadChunks) {
+    g_lookahead_chunks.compare_exchange_strong(lookahead, lookahead * 2, std::memory_order_relaxed);
+  }
   std::lock_guard<std::mutex> lock(live_mutex_);
   const uint64_t chunk_end = (index / kLiveChunkRecords + 1) * kLiveChunkRecords;
   return extend_to(chunk_end) && index < ready_.load(std::memory_order_relaxed);
@@ -242,7 +251,9 @@ bool RecordBuffer::wait_ready(uint64_t index) noexcept {
 void RecordBuffer::extend_ahead_of_writers() noexcept {
   const uint64_t claimed = next_.load(std::memory_order_relaxed);  // segments handed out
   if (claimed >= kClosedMark) return;
-  const uint64_t wanted = (claimed / kLiveChunkRecords + 2) * kLiveChunkRecords;
+  const uint64_t wanted =
+      (claimed / kLiveChunkRecords + g_lookahead_chunks.load(std::memory_order_relaxed)) *
+      kLiveChunkRecords;
   if (std::min(wanted, capacity_) <= ready_.load(std::memory_order_relaxed)) return;
   std::lock_guard<std::mutex> lock(live_mutex_);
   extend_to(wanted);
@@ -292,7 +303,9 @@ bool RecordBuffer::close(std::chrono::nanoseconds wait_budget, Closed* out) {
         sched_yield();
       }
     }
-    const uint64_t end = first + used.load(std::memory_order_acquire);
+    // Claims the count read first missed came after the close and are being taken back: a count
+    // above it is never kept (a taken-back claim can also lower it).
+    const uint64_t end = first + std::min(claimed, used.load(std::memory_order_acquire));
     for (uint64_t index : unpublished) {
       if (index < end) out->incomplete.push_back(index);
     }

@@ -32,7 +32,8 @@
 //   recorder/buffer_extender.hpp's thread (extend_ahead_of_writers), so that page faults stay off
 //   the event path: anonymous buffers are faulted in (MADV_POPULATE_WRITE where the kernel has it),
 //   live ones (reserve_live) also get their file's blocks. at() of an index past the ready end
-//   (the writers outran that thread) makes it ready itself, the first thread there for all.
+//   (the writers outran that thread) makes it ready itself, the first thread there for all, and
+//   doubles how far ahead the thread keeps every buffer of the process (2 chunks, up to 32).
 // - Live buffers: the records are a recorder/live_file.hpp mapping. When the file cannot
 //   grow (disk full, file size limit), the rest of the buffer becomes anonymous memory: every
 //   record still reaches the dump written at the end, only the live file stops growing;
