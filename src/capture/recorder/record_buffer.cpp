@@ -51,10 +51,6 @@ thread_local uint64_t t_lane_clock = 0;
 
 std::atomic<uint64_t> g_next_buffer_id{1};
 
-// How many chunks the extender keeps ready past the claims: 2, doubled (up to 32) each time a
-// writer finds its record not ready yet (the writers outran the extender), for the whole process.
-constexpr uint64_t kMaxLookaheadChunks = 32;
-std::atomic<uint64_t> g_lookahead_chunks{2};
 std::atomic<unsigned> g_next_drop_stripe{0};
 thread_local unsigned t_drop_stripe = ~0u;
 
@@ -239,9 +235,9 @@ bool RecordBuffer::extend_to(uint64_t end) noexcept {
 }
 
 bool RecordBuffer::wait_ready(uint64_t index) noexcept {
-  uint64_t lookahead = g_lookahead_chunks.load(std::memory_order_relaxed);
+  uint64_t lookahead = lookahead_chunks_.load(std::memory_order_relaxed);
   if (lookahead < kMaxLookaheadChunks) {
-    g_lookahead_chunks.compare_exchange_strong(lookahead, lookahead * 2, std::memory_order_relaxed);
+    lookahead_chunks_.compare_exchange_strong(lookahead, lookahead * 2, std::memory_order_relaxed);
   }
   std::lock_guard<std::mutex> lock(live_mutex_);
   const uint64_t chunk_end = (index / kLiveChunkRecords + 1) * kLiveChunkRecords;
@@ -252,7 +248,7 @@ void RecordBuffer::extend_ahead_of_writers() noexcept {
   const uint64_t claimed = next_.load(std::memory_order_relaxed);  // segments handed out
   if (claimed >= kClosedMark) return;
   const uint64_t wanted =
-      (claimed / kLiveChunkRecords + g_lookahead_chunks.load(std::memory_order_relaxed)) *
+      (claimed / kLiveChunkRecords + lookahead_chunks_.load(std::memory_order_relaxed)) *
       kLiveChunkRecords;
   if (std::min(wanted, capacity_) <= ready_.load(std::memory_order_relaxed)) return;
   std::lock_guard<std::mutex> lock(live_mutex_);

@@ -33,7 +33,7 @@
 //   the event path: anonymous buffers are faulted in (MADV_POPULATE_WRITE where the kernel has it),
 //   live ones (reserve_live) also get their file's blocks. at() of an index past the ready end
 //   (the writers outran that thread) makes it ready itself, the first thread there for all, and
-//   doubles how far ahead the thread keeps every buffer of the process (2 chunks, up to 32).
+//   doubles how far ahead the thread keeps this buffer (2 chunks, up to kMaxLookaheadChunks).
 // - Live buffers: the records are a recorder/live_file.hpp mapping. When the file cannot
 //   grow (disk full, file size limit), the rest of the buffer becomes anonymous memory: every
 //   record still reaches the dump written at the end, only the live file stops growing;
@@ -64,6 +64,7 @@ class RecordBuffer {
   RecordBuffer& operator=(const RecordBuffer&) = delete;
 
   static constexpr uint64_t kLiveChunkRecords = uint64_t{1} << 15;  // 2 MiB of records
+  static constexpr uint64_t kMaxLookaheadChunks = 32;
 
   // Maps room for `capacity` records; false with the reason when mmap fails.
   bool reserve(uint64_t capacity, std::string* why_not);
@@ -137,9 +138,10 @@ class RecordBuffer {
   alignas(64) std::atomic<uint64_t> next_{0};  // first record of the next segment; kClosedMark+
   alignas(64) format::ProfilerRecord* records_ = nullptr;
   uint64_t capacity_ = 0;
-  std::atomic<uint64_t> ready_{0};  // records [0, ready_) may be written
-  uint64_t id_ = 0;                 // this buffer in the threads' lane caches
-  uint32_t segment_shift_ = 0;      // records per segment = 1 << segment_shift_
+  std::atomic<uint64_t> ready_{0};             // records [0, ready_) may be written
+  std::atomic<uint64_t> lookahead_chunks_{2};  // kept ready past the claims
+  uint64_t id_ = 0;                            // this buffer in the threads' lane caches
+  uint32_t segment_shift_ = 0;                 // records per segment = 1 << segment_shift_
   SegmentUse* uses_ = nullptr;
   uint64_t segment_count_ = 0;
   size_t mapped_bytes_ = 0;
