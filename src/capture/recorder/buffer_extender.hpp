@@ -7,9 +7,10 @@
 //   touches it. Both may be called from any thread.
 // - The extender thread starts with the first watch() of a process (again in a forked child,
 //   which starts with nothing watched), blocks every signal, and every millisecond makes
-//   each watched buffer hold at least one chunk (RecordBuffer::kLiveChunkRecords) past the records
-//   claimed so far (RecordBuffer::extend_ahead_of_writers). With nothing watched it sleeps until
-//   the next watch(). It is never joined: it ends with the process.
+//   each watched buffer ready its lookahead past the records claimed so far
+//   (RecordBuffer::extend_ahead_of_writers: two chunks of RecordBuffer::kLiveChunkRecords, more
+//   once a writer outran it). With nothing watched it sleeps until the next watch(). It is never
+//   joined: it ends with the process.
 // - If the thread cannot be started, writers extend the buffer themselves (RecordBuffer::at).
 #pragma once
 
