@@ -225,16 +225,9 @@ class PrefixSink {
       return false;
     }
     for (const auto& [at, bytes] : pieces_) {
-      size_t done = 0;
-      while (done < bytes.size()) {
-        const ssize_t n =
-            pwrite(fd, bytes.data() + done, bytes.size() - done, static_cast<off_t>(at + done));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
-          *error = std::strerror(n < 0 ? errno : EIO);
-          return false;
-        }
-        done += static_cast<size_t>(n);
+      if (!write_all_at(fd, bytes.data(), bytes.size(), at)) {
+        *error = std::strerror(errno);
+        return false;
       }
     }
     return true;
@@ -247,6 +240,19 @@ class PrefixSink {
 };
 
 }  // namespace
+
+bool write_all_at(int fd, const void* data, size_t size, uint64_t offset) {
+  const char* bytes = static_cast<const char*>(data);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) errno = EIO;
+    if (n <= 0) return false;
+    done += static_cast<size_t>(n);
+  }
+  return true;
+}
 
 bool within_file_size_limit(uint64_t bytes) {
   rlimit limit{};

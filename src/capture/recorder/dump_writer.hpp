@@ -70,6 +70,9 @@ struct LiveLayout {
   uint64_t record_capacity = 0;
 };
 
+// pwrite of all `size` bytes at `offset`, short writes and EINTR retried; false with errno set.
+bool write_all_at(int fd, const void* data, size_t size, uint64_t offset);
+
 // Whether a file may reach `bytes` without exceeding RLIMIT_FSIZE (writing past it raises
 // SIGXFSZ, whose default action ends the process).
 bool within_file_size_limit(uint64_t bytes);

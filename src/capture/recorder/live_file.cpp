@@ -46,17 +46,10 @@ void install_hooks_once() {
   });
 }
 
-bool write_at(int fd, const void* data, size_t size, uint64_t offset) {
-  if (fd < 0 || !within_file_size_limit(offset + size)) return false;
-  const char* bytes = static_cast<const char*>(data);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = pwrite(fd, bytes + done, size - done, static_cast<off_t>(offset + done));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    done += static_cast<size_t>(n);
-  }
-  return true;
+// One entry of a reserved table, never past RLIMIT_FSIZE (no SIGXFSZ); a failed write only
+// leaves the entry out of the live file.
+void write_entry(int fd, const void* data, size_t size, uint64_t offset) {
+  if (fd >= 0 && within_file_size_limit(offset + size)) write_all_at(fd, data, size, offset);
 }
 
 }  // namespace
@@ -187,12 +180,12 @@ void LiveFile::write_string(uint16_t id, const char* text) {
   entry.id = id;
   entry.size = static_cast<uint32_t>(strnlen(text, sizeof(entry.text) - 1));
   std::memcpy(entry.text, text, entry.size);
-  write_at(fd_, &entry, sizeof(entry), strings_offset_ + uint64_t{id - 1u} * sizeof(entry));
+  write_entry(fd_, &entry, sizeof(entry), strings_offset_ + uint64_t{id - 1u} * sizeof(entry));
 }
 
 void LiveFile::write_thread(const format::ThreadEntry& entry) {
   if (entry.slot >= thread_slots_ || getpid() != owner_pid_) return;
-  write_at(fd_, &entry, sizeof(entry), threads_offset_ + uint64_t{entry.slot} * sizeof(entry));
+  write_entry(fd_, &entry, sizeof(entry), threads_offset_ + uint64_t{entry.slot} * sizeof(entry));
 }
 
 }  // namespace npkit::capture

@@ -97,8 +97,7 @@ bool RecordBuffer::map_segment_uses(std::string* why_not) {
          (capacity_ >> (segment_shift_ + 1)) >= kMinSegments) {
     ++segment_shift_;
   }
-  const uint64_t segment_records = uint64_t{1} << segment_shift_;
-  segment_count_ = (capacity_ + segment_records - 1) / segment_records;
+  segment_count_ = (capacity_ + segment_records() - 1) / segment_records();
   void* memory = mmap(nullptr, segment_count_ * sizeof(SegmentUse), PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) {
@@ -118,18 +117,17 @@ uint64_t RecordBuffer::claim() noexcept {
     // A full buffer stops moving the shared cursor: drops then only read it.
     const uint64_t seen = next_.load(std::memory_order_relaxed);
     if (seen >= capacity_ && seen < kClosedMark) return count_drop();
-    const uint64_t first =
-        next_.fetch_add(uint64_t{1} << segment_shift_, std::memory_order_relaxed);
+    const uint64_t first = next_.fetch_add(segment_records(), std::memory_order_relaxed);
     if (first >= kClosedMark) {
       after_close_.fetch_add(1, std::memory_order_relaxed);
       return kClosedMark;
     }
     if (first >= capacity_) return count_drop();
     lane.next = first;
-    lane.end = std::min(first + (uint64_t{1} << segment_shift_), capacity_);
+    lane.end = std::min(first + segment_records(), capacity_);
   }
   const uint64_t index = lane.next++;
-  const uint64_t in_segment = index & ((uint64_t{1} << segment_shift_) - 1);
+  const uint64_t in_segment = index & (segment_records() - 1);
   SegmentUse& use = uses_[index >> segment_shift_];
   // With close()'s exchange on next_ (both seq_cst): either this claim sees the close, or the
   // close sees this claim's count.
@@ -263,7 +261,7 @@ bool RecordBuffer::close(std::chrono::nanoseconds wait_budget, Closed* out) {
   const uint64_t handed = next_.exchange(kClosedMark, std::memory_order_seq_cst);
   if (handed >= kClosedMark) return false;
   unwatch_buffer(this);
-  const uint64_t segment_records = uint64_t{1} << segment_shift_;
+  const uint64_t segment_records = this->segment_records();
   uint64_t segments = std::min(handed / segment_records, segment_count_);
   if (live_ != nullptr) {
     // Claimed records past the extended end are memory past the end of the file until a waiting
