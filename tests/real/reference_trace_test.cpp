@@ -4,7 +4,11 @@
 // float microseconds since the clock's epoch (~6e12-9e12 µs here: 1e-3 µs printed, ~2e-3 µs
 // double spacing); ours are exact nanoseconds after time_origin_ns, so the two agree to 0.004 µs.
 //
-// Where ours differs on purpose: bandwidth. The official generator's "bw (GB/s)" divides the
+// Where ours differs on purpose: numbering and bandwidth. The generator numbers rank R as pid R,
+// GPU buffer B as tid B + 1 and CPU channel C lane L as tid (C + 1)·1000 + L; ours follow the
+// one layout of every trace this tool writes (docs/cli.md "trace"): pid R + 1, GPU buffer B tid
+// 10^7 + 1000·B, CPU channel C lane L tid 2·10^7 + 1000·C + L. The reference's numbers are
+// translated before comparing. Bandwidth: The official generator's "bw (GB/s)" divides the
 // EXIT size by the time since the previous record of the buffer — the span's own ENTRY only for
 // innermost spans, so nested spans get inflated figures. The port that wrote these references
 // dropped the field altogether; ours is size / own duration for every span, checked here.
@@ -45,6 +49,13 @@ std::string strip(std::string_view full) {
   return s;
 }
 
+// The generator's (pid, tid) in our layout.
+std::pair<std::int64_t, std::int64_t> in_our_layout(std::int64_t pid, std::int64_t tid) {
+  const std::int64_t thread = tid < 1000 ? 10'000'000 + 1000 * (tid - 1)
+                                         : 20'000'000 + 1000 * (tid / 1000 - 1) + tid % 1000;
+  return {pid + 1, thread};
+}
+
 // Pairs the reference's B/E events per (pid, tid) with a stack, as Chrome does.
 std::vector<RefSpan> reference_spans(const std::string& path) {
   simdjson::dom::parser parser;
@@ -56,8 +67,7 @@ std::vector<RefSpan> reference_spans(const std::string& path) {
   std::vector<RefSpan> out;
   for (simdjson::dom::element e : doc["traceEvents"].get_array()) {
     const std::string_view ph = e["ph"].get_string();
-    const std::int64_t pid = e["pid"].get_int64();
-    const std::int64_t tid = e["tid"].get_int64();
+    const auto [pid, tid] = in_our_layout(e["pid"].get_int64(), e["tid"].get_int64());
     const double ts = e["ts"].get_double();
     auto& stack = stacks[{pid, tid}];
     if (ph == "B") {

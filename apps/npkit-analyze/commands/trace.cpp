@@ -6,15 +6,20 @@
 
 #include "commands/command.hpp"
 #include "import/npkt/npkt_input.hpp"
-#include "output/chrome_trace_writer.hpp"
-#include "output/profiler_trace_writer.hpp"
+#include "output/trace/capture_trace_writer.hpp"
+#include "output/trace/json_trace_encoder.hpp"
+#include "output/trace/span_trace_writer.hpp"
 
 namespace npkit::cli {
 namespace {
 
+std::unique_ptr<TraceEncoder> make_encoder(const CommonOptions&, std::ostream& out) {
+  return std::make_unique<JsonTraceEncoder>(out);
+}
+
 // .npkt files: one process per (communicator, rank), in communicator then rank order, files
 // outside any communicator (rank -1) last; event-record streams are threads of their file's
-// process (output/profiler_trace_writer.hpp).
+// process (output/trace/capture_trace_writer.hpp).
 Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
   auto input = open_input(o, context);
   if (!input) return input.error();
@@ -31,7 +36,8 @@ Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
   }
   NPKIT_TRY(write_trace_output(
       o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
-        auto written = write_profiler_trace(captures, loaded.events, o.path, out, name);
+        auto encoder = make_encoder(o, out);
+        auto written = write_capture_trace(captures, &loaded.events, o.path, *encoder, name);
         if (!written) return written.error();
         return written->events;
       }));
@@ -62,11 +68,12 @@ Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
   RunInput& in = **input;
   NPKIT_TRY(write_trace_output(
       o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
-        ChromeTraceWriter writer(out, in.span_names(), in.phases(), origins->origins(), meta);
+        auto encoder = make_encoder(o, out);
+        SpanTraceWriter writer(*encoder, in.span_names(), in.phases(), origins->origins(), meta);
         auto run = in.read({&writer});
         if (!run) return run.error();
-        NPKIT_TRY(writer.finish(name));
-        return writer.events_written();
+        NPKIT_TRY(encoder->finish(name));
+        return encoder->events();
       }));
   print_warnings(in.diagnostics(), o, context);
   return 0;

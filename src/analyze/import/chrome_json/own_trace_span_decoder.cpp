@@ -10,6 +10,7 @@
 
 #include "import/chrome_json/json_number.hpp"
 #include "import/pair/open_event.hpp"
+#include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::ingest {
@@ -51,6 +52,8 @@ void OwnTraceSpanDecoder::warn(std::string_view category, const TraceEvent& e,
 }
 
 Status OwnTraceSpanDecoder::on_header(const TraceHeader& header) {
+  const std::string* layout = header.other("layout");
+  current_layout_ = layout != nullptr && *layout == kTraceLayout;
   if (const std::string* origin = header.other("time_origin_ns")) {
     const auto ns = parse_json_int(*origin);
     if (!ns) return Error{path_ + ": otherData.time_origin_ns is not an integer: " + *origin};
@@ -82,6 +85,7 @@ bool OwnTraceSpanDecoder::locate(const TraceEvent& e, TrackRef& track, TimeDomai
   }
   const auto pid = static_cast<std::uint32_t>(*e.pid);
   const auto tid = static_cast<std::uint32_t>(*e.tid);
+  if (current_layout_) return locate_in_layout(e, pid, tid, track, domain, origin);
   domain = TimeDomain::kHost;
   origin = host_origin_ns_;
   track.rank = pid;
@@ -111,12 +115,44 @@ bool OwnTraceSpanDecoder::locate(const TraceEvent& e, TrackRef& track, TimeDomai
   return true;
 }
 
+// run/trace_layout.hpp: rank R is process R + 1 (100000 + R + 1 on its GPU clock), GPU buffer B
+// thread 10^7 + 1000·B, CPU channel C lane L thread 2·10^7 + 1000·C + L.
+bool OwnTraceSpanDecoder::locate_in_layout(const TraceEvent& e, std::uint32_t pid,
+                                           std::uint32_t tid, TrackRef& track, TimeDomain& domain,
+                                           std::int64_t& origin) {
+  domain = TimeDomain::kHost;
+  origin = host_origin_ns_;
+  if (pid == 0 || pid >= kTracePidCyclesBase) return false;
+  track.rank = pid - 1;
+  if (pid > kTracePidOwnClockBase) {
+    track.rank = pid - kTracePidOwnClockBase - 1;
+    domain = TimeDomain::kGpuCounter;
+    auto it = gpu_counter_origin_ns_.find(track.rank);
+    origin = it == gpu_counter_origin_ns_.end() ? 0 : it->second;
+  } else if (pid == kTracePidOwnClockBase) {
+    return false;
+  }
+  if (tid >= kTraceTidGpuBase && tid < kTraceTidProxyBase) {
+    track.kind = TrackKind::kGpu;
+    track.index = (tid - kTraceTidGpuBase) / 1000;
+  } else if (tid >= kTraceTidProxyBase && tid < kTraceTidEventBase) {
+    track.kind = TrackKind::kCpu;
+    track.index = (tid - kTraceTidProxyBase) / 1000;
+  } else {
+    return false;
+  }
+  const std::string_view cat = e.cat;
+  return !(starts_with(cat, "gpu") && track.kind != TrackKind::kGpu) &&
+         !(starts_with(cat, "cpu") && track.kind != TrackKind::kCpu);
+}
+
 void OwnTraceSpanDecoder::on_thread_name(const TraceEvent& e) {
   if (!e.pid || !e.tid || *e.pid < 0 || *e.pid > kMaxId || *e.tid < 0 || *e.tid > kMaxId) return;
   const auto name = e.arg_string("name");
   if (!name) return;
   const std::uint64_t key =
       static_cast<std::uint64_t>(*e.pid) << 32 | static_cast<std::uint64_t>(*e.tid);
+  if (current_layout_) return;  // the numbers say it all
   if (starts_with(*name, "gpu buf ")) {
     if (auto index = whole_number(name->substr(8))) {
       thread_names_[key] = ThreadName{TrackKind::kGpu, *index};

@@ -1,7 +1,9 @@
 // import/chrome_json/own_trace_span_decoder.hpp — spans read back from the trace our own `trace`
-// command writes for a legacy NPKit dump (output/chrome_trace_writer.hpp).
+// command writes for a legacy NPKit dump (output/trace/span_trace_writer.hpp).
 // Contract: every "X" event becomes the Span it was written from: track from pid/tid and cat
-// ("gpu,PHASE" / "cpu,PHASE"; pid 100000 + R is rank R on its GPU counter clock), start/end from
+// ("gpu,PHASE" / "cpu,PHASE"), numbered as run/trace_layout.hpp says where otherData.layout names
+// it, else as earlier versions did (pid = rank, 100000 + R for rank R on its GPU counter clock;
+// GPU buffer B tid B + 1, CPU channel C lane L tid (C + 1)·1000 + L), start/end from
 // ts/dur plus otherData.time_origin_ns (or gpu_counter_origin_ns[R]) — exact nanoseconds — and
 // sizes, seq, depth, rsvd, slot, lane, sender/receiver/step and record indices from args. The
 // writer emits a track's spans as their EXITs come, children before their parent: a GPU track's
@@ -59,6 +61,8 @@ class OwnTraceSpanDecoder : public TraceEventVisitor {
   void on_thread_name(const TraceEvent& e);
   void flush(Group& g, bool complete);
   bool locate(const TraceEvent& e, TrackRef& track, TimeDomain& domain, std::int64_t& origin);
+  bool locate_in_layout(const TraceEvent& e, std::uint32_t pid, std::uint32_t tid, TrackRef& track,
+                        TimeDomain& domain, std::int64_t& origin);
 
   std::string path_;
   EventNameBook& names_;
@@ -66,6 +70,7 @@ class OwnTraceSpanDecoder : public TraceEventVisitor {
   const RankFilter& ranks_;
   JsonSpanTarget& target_;
   Diagnostics& diagnostics_;
+  bool current_layout_ = false;  // otherData.layout is run/trace_layout.hpp's
   std::int64_t host_origin_ns_ = 0;
   std::map<std::uint32_t, std::int64_t> gpu_counter_origin_ns_;
   std::map<std::uint64_t, ThreadName> thread_names_;  // (pid << 32 | tid) → track

@@ -7,7 +7,7 @@
 #include <tuple>
 
 #include "output/html/svg.hpp"
-#include "output/trace_lanes.hpp"
+#include "output/trace/trace_lanes.hpp"
 
 namespace npkit::html {
 

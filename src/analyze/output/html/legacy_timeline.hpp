@@ -6,7 +6,7 @@
 //   be placed and are counted instead. merge() appends another sink's spans (the parallel
 //   reader's runs, merged in track order).
 // - legacy_timeline lays them out per rank: "buf B" rows (GPU buffers), then "cpu ch C" rows,
-//   ascending, extra rows (lanes, output/trace_lanes.hpp) where spans of one track overlap
+//   ascending, extra rows (lanes, output/trace/trace_lanes.hpp) where spans of one track overlap
 //   without nesting; nested spans share their parent's row and are drawn over it. Category = the
 //   span's phase (run/phase_map.hpp), label = its event name, tooltip = size, bandwidth (size /
 //   duration) and nesting depth. With more than `max_rows` rows, every k-th rank is kept.

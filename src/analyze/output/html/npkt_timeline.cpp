@@ -8,7 +8,7 @@
 
 #include "npkit/format.hpp"
 #include "output/html/svg.hpp"
-#include "output/trace_lanes.hpp"
+#include "output/trace/trace_lanes.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
 

@@ -1,4 +1,4 @@
-#include "output/event_record_trace_items.hpp"
+#include "output/trace/event_record_trace_items.hpp"
 
 #include <fmt/format.h>
 
@@ -6,7 +6,8 @@
 #include <tuple>
 
 #include "import/npkt/event_span_reader.hpp"
-#include "output/trace_lanes.hpp"
+#include "output/trace/trace_lanes.hpp"
+#include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -79,16 +80,17 @@ void place_event_items(const EventFile& file, std::vector<EventItem>& items,
     const bool instant = item.kind != EventItemKind::kSpan;
     const std::uint32_t lane =
         std::min(instant ? 0 : packers[item.stream].place(item.start, item.end), kMaxTraceLane);
-    item.tid = kEventTidBase + 1000 * file.dump->stream_numbers[item.stream] + lane;
+    const std::uint32_t number = file.dump->stream_numbers[item.stream];
+    item.tid = trace_tid(TraceThread::kEventStream, number, lane);
     if (threads.count(item.tid) != 0) continue;  // named by an earlier item
-    const std::string name = describe_event_stream(file, item.stream);
-    threads.emplace(item.tid, lane == 0 ? name : fmt::format("{} #{}", name, lane + 1));
+    threads.emplace(item.tid, trace_thread_name(TraceThread::kEventStream, number, lane,
+                                                describe_event_stream(file, item.stream)));
   }
 }
 
-std::uint64_t write_event_items(TraceEventBuffer& trace, std::uint32_t pid,
-                                const EventRecords& records, const EventFile& file,
-                                const std::vector<EventItem>& items, std::int64_t shift_ns) {
+std::uint64_t write_event_items(TraceEncoder& trace, std::uint32_t pid, const EventRecords& records,
+                                const EventFile& file, const std::vector<EventItem>& items,
+                                std::int64_t shift_ns) {
   std::uint64_t spans = 0;
   const ingest::NpktDump& d = *file.dump;
   for (const auto& item : items) {
@@ -110,32 +112,35 @@ std::uint64_t write_event_items(TraceEventBuffer& trace, std::uint32_t pid,
         name = records.names.full_name(file.names, r.id) + " (no ENTRY)";
         break;
     }
-    std::string& event = trace.open_event(
-        name, info.source == format::kStreamHostThread ? "host_event" : "gpu_event", pid, item.tid,
-        item.kind != EventItemKind::kSpan, sat_add(item.start, shift_ns),
-        sat_add(item.end, shift_ns));
-    {
-      TraceArgs a(event);
-      if (item.kind == EventItemKind::kSpan) {
-        const format::EventRecord& exit = stream_records[item.exit_record];
-        a.str("phase", records.phases.phase_names[item.phase]);
-        a.num("depth", item.depth);
-        a.num("size", r.size);
-        if (exit.size != r.size) a.num("exit_size", exit.size);
-        a.num("user", r.user);
-        if (exit.user != r.user) a.num("exit_user", exit.user);
-        a.num("id", r.id);
-        a.num("entry_record", item.record);
-        a.num("exit_record", item.exit_record);
-        ++spans;
-      } else {
-        a.num("size", r.size);
-        a.num("user", r.user);
-        a.num("id", r.id);
-        a.num("record", item.record);
-      }
+    TraceArgList a;
+    if (item.kind == EventItemKind::kSpan) {
+      const format::EventRecord& exit = stream_records[item.exit_record];
+      a.add_string("phase", records.phases.phase_names[item.phase]);
+      a.add_uint("depth", item.depth);
+      a.add_uint("size", r.size);
+      if (exit.size != r.size) a.add_uint("exit_size", exit.size);
+      a.add_uint("user", r.user);
+      if (exit.user != r.user) a.add_uint("exit_user", exit.user);
+      a.add_uint("id", r.id);
+      a.add_uint("entry_record", item.record);
+      a.add_uint("exit_record", item.exit_record);
+      ++spans;
+    } else {
+      a.add_uint("size", r.size);
+      a.add_uint("user", r.user);
+      a.add_uint("id", r.id);
+      a.add_uint("record", item.record);
     }
-    event.push_back('}');
+    TraceSlice slice;
+    slice.name = name;
+    slice.category = info.source == format::kStreamHostThread ? "host_event" : "gpu_event";
+    slice.pid = pid;
+    slice.tid = item.tid;
+    slice.instant = item.kind != EventItemKind::kSpan;
+    slice.start_ns = sat_add(item.start, shift_ns);
+    slice.end_ns = sat_add(item.end, shift_ns);
+    slice.args = &a;
+    trace.write(slice);
   }
   return spans;
 }

@@ -1,6 +1,7 @@
 // The .npkt trace parses as JSON, keeps every thread's spans nested, puts KernelCh on the host
 // clock, and marks events that never stopped. Uses the ring golden fixture's spec.
-#include "output/profiler_trace_writer.hpp"
+#include "output/trace/capture_trace_writer.hpp"
+#include "output/trace/json_trace_encoder.hpp"
 
 #include <simdjson.h>
 #include <catch2/catch.hpp>
@@ -21,6 +22,13 @@ std::string ring_spec() {
   return s.str();
 }
 
+npkit::Result<npkit::CaptureTraceStats> write_json(
+    const std::vector<const npkit::RankCapture*>& captures, const std::string& source,
+    std::ostream& out) {
+  npkit::JsonTraceEncoder encoder(out);
+  return npkit::write_capture_trace(captures, nullptr, source, encoder, "out");
+}
+
 struct XEvent {
   double ts = 0;
   double dur = 0;
@@ -31,7 +39,7 @@ struct XEvent {
 TEST_CASE("profiler trace: valid JSON, nested threads, host-clock GPU spans", "[npkt][render]") {
   const auto captures = npkit::test::captures_from_spec(ring_spec());
   std::ostringstream out;
-  auto stats = npkit::write_profiler_trace(npkit::test::pointers(captures), "ring", out, "out");
+  auto stats = write_json(npkit::test::pointers(captures), "ring", out);
   REQUIRE(stats.ok());
   CHECK(stats->kernel_spans_without_clock == 0);
 
@@ -59,7 +67,8 @@ TEST_CASE("profiler trace: valid JSON, nested threads, host-clock GPU spans", "[
     threads[{pid, tid}].push_back({e["ts"].get_double(), e["dur"].get_double()});
     // Rank 1's channel 0 span of seq 1: gpu 195000..305000, offset 140000 -> host
     // 55000..165000, i.e. 54 us after the origin, 110 us long.
-    if (pid == 2 && tid == 100000 && e["args"]["seq"].get_uint64().value() == 1) {
+    // GPU channel 0: tid 10^7 (docs/cli.md "trace").
+    if (pid == 2 && tid == 10000000 && e["args"]["seq"].get_uint64().value() == 1) {
       found_kernel = true;
       CHECK(e["ts"].get_double().value() == Approx(54.0));
       CHECK(e["dur"].get_double().value() == Approx(110.0));
@@ -101,7 +110,7 @@ state 3 KernelCh host={B+2000500} state=22 value={B+1000100}
 stop 3 KernelCh host={B+2000500}
 )");
   std::ostringstream out;
-  auto stats = npkit::write_profiler_trace(npkit::test::pointers(captures), "stale", out, "out");
+  auto stats = write_json(npkit::test::pointers(captures), "stale", out);
   REQUIRE(stats.ok());
   CHECK(stats->kernel_spans_stale == 1);
   const std::string text = out.str();

@@ -1,4 +1,4 @@
-#include "output/trace_lanes.hpp"
+#include "output/trace/trace_lanes.hpp"
 
 #include <algorithm>
 

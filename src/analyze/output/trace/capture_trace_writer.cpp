@@ -1,4 +1,4 @@
-#include "output/profiler_trace_writer.hpp"
+#include "output/trace/capture_trace_writer.hpp"
 
 #include <fmt/format.h>
 
@@ -9,71 +9,20 @@
 
 #include "import/npkt/event_stream_clock.hpp"
 #include "npkit/version.hpp"
-#include "output/event_record_trace_items.hpp"
 #include "output/json_writer.hpp"
-#include "output/trace_event_buffer.hpp"
-#include "output/trace_lanes.hpp"
+#include "output/trace/event_record_trace_items.hpp"
+#include "output/trace/trace_lanes.hpp"
+#include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
 namespace {
 
-enum class Group : std::uint32_t { kApi, kEnqueue, kProxyCtrl, kNet, kStepWithoutOp, kGpu, kProxy };
-
 struct GroupRef {
-  Group group = Group::kApi;
+  TraceThread thread = TraceThread::kApi;
   std::uint32_t channel = 0;
   auto operator<=>(const GroupRef&) const = default;
 };
-
-std::uint32_t tid_of(GroupRef g, std::uint32_t lane) {
-  lane = std::min(lane, kMaxTraceLane);
-  switch (g.group) {
-    case Group::kApi:
-      return 1 + lane;
-    case Group::kEnqueue:
-      return 100 + lane;
-    case Group::kProxyCtrl:
-      return 200 + lane;
-    case Group::kNet:
-      return 300 + lane;
-    case Group::kStepWithoutOp:
-      return 400 + lane;
-    case Group::kGpu:
-      return 100000 + 1000 * g.channel + lane;
-    case Group::kProxy:
-      return 200000 + 1000 * g.channel + lane;
-  }
-  return 0;
-}
-
-std::string thread_name(GroupRef g, std::uint32_t lane) {
-  std::string name;
-  switch (g.group) {
-    case Group::kApi:
-      name = "API calls";
-      break;
-    case Group::kEnqueue:
-      name = "host enqueue";
-      break;
-    case Group::kProxyCtrl:
-      name = "proxy control";
-      break;
-    case Group::kNet:
-      name = "net plugin";
-      break;
-    case Group::kStepWithoutOp:
-      name = "proxy steps without op";
-      break;
-    case Group::kGpu:
-      name = fmt::format("GPU channel {}", g.channel);
-      break;
-    case Group::kProxy:
-      name = fmt::format("proxy channel {}", g.channel);
-      break;
-  }
-  return lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
-}
 
 struct Item {
   std::int64_t start = 0;
@@ -99,7 +48,7 @@ std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
 
 class TraceBuilder {
  public:
-  TraceBuilder(std::ostream& out, std::int64_t origin) : trace_(out, origin), origin_(origin) {}
+  TraceBuilder(TraceEncoder& encoder, std::int64_t origin) : trace_(encoder), origin_(origin) {}
 
   void begin(const std::string& other_data) { trace_.begin(other_data); }
 
@@ -117,38 +66,39 @@ class TraceBuilder {
     for (auto& item : items) {
       const std::uint32_t lane =
           item.instant ? 0 : packers[item.group].place(item.start, item.end, item.leaf);
-      item.tid = tid_of(item.group, lane);
+      item.tid = trace_tid(item.group.thread, item.group.channel, lane);
       if (threads.count(item.tid) == 0)  // formatted once per thread, not once per event
-        threads.emplace(item.tid, thread_name(item.group, std::min(lane, kMaxTraceLane)));
+        threads.emplace(item.tid, trace_thread_name(item.group.thread, item.group.channel, lane));
     }
     std::vector<EventItem> event_items;
     if (events != nullptr) {
       event_items = events->host;
       place_event_items(*events->file, event_items, threads);
     }
-    trace_.name_threads(pid_, process_name(c, ""), threads);
+    name_threads(process_name(c, TraceTimeBase::kHost), threads);
     for (const auto& item : items) write_item(item);
     if (events != nullptr) write_events(*events->file, event_items, 0);
+    trace_.close_process(pid_);
   }
 
   // Streams of a file on their own time base (`clock_label`): a process of their own whose
   // earliest event lies at the trace origin.
   void add_event_process(const RankCapture& c, const EventFileItems& events,
-                         const std::vector<EventItem>& own, const std::string& clock_label,
-                         std::uint32_t pid) {
+                         const std::vector<EventItem>& own, TraceTimeBase base, std::uint32_t pid) {
     if (own.empty()) return;
     capture_ = &c;
     pid_ = pid;
     std::vector<EventItem> items = own;
     std::map<std::uint32_t, std::string> threads;
     place_event_items(*events.file, items, threads);
-    trace_.name_threads(pid_, process_name(c, clock_label), threads);
+    name_threads(process_name(c, base), threads);
     write_events(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
+    trace_.close_process(pid_);
   }
 
   void set_event_records(const EventRecords& records) { records_ = &records; }
 
-  Result<ProfilerTraceStats> finish(const std::string& path) {
+  Result<CaptureTraceStats> finish(const std::string& path) {
     NPKIT_TRY(trace_.finish(path));
     stats_.events = trace_.events();
     return stats_;
@@ -174,26 +124,27 @@ class TraceBuilder {
         case format::kTypeCollApi:
         case format::kTypeP2pApi:
         case format::kTypeKernelLaunch:
-          item.group = {Group::kApi, 0};
+          item.group = {TraceThread::kApi, 0};
           break;
         case format::kTypeGroup:
         case format::kTypeColl:
         case format::kTypeP2p:
-          item.group = {Group::kEnqueue, 0};
+          item.group = {TraceThread::kEnqueue, 0};
           break;
         case format::kTypeProxyCtrl:
-          item.group = {Group::kProxyCtrl, 0};
+          item.group = {TraceThread::kProxyCtrl, 0};
           break;
         case format::kTypeNetPlugin:
-          item.group = {Group::kNet, 0};
+          item.group = {TraceThread::kNet, 0};
           break;
         case format::kTypeProxyOp:
-          item.group = {Group::kProxy, ev.payload_as<format::ProxyOpPayload>(e).channel};
+          item.group = {TraceThread::kProxyChannel,
+                        ev.payload_as<format::ProxyOpPayload>(e).channel};
           break;
         case format::kTypeProxyStep: {
           const std::uint32_t op = proxy_op_of(e);
-          item.group = op == kNoEvent ? GroupRef{Group::kStepWithoutOp, 0}
-                                      : GroupRef{Group::kProxy,
+          item.group = op == kNoEvent ? GroupRef{TraceThread::kStepWithoutOp, 0}
+                                      : GroupRef{TraceThread::kProxyChannel,
                                                  ev.payload_as<format::ProxyOpPayload>(op).channel};
           item.leaf = true;
           break;
@@ -216,7 +167,7 @@ class TraceBuilder {
     const auto p = ev.payload_as<format::KernelChPayload>(e);
     if (!capture_->clock.usable() || p.gpu_start_ns == 0) return false;
     if (is_stale(capture_->kernel_channels.verdict[e])) return false;
-    item.group = {Group::kGpu, p.channel};
+    item.group = {TraceThread::kGpuChannel, p.channel};
     item.start = capture_->clock.to_host_ns(p.gpu_start_ns);
     const std::uint64_t stop = kernel_stop(e);
     item.instant = stop == 0;
@@ -235,33 +186,38 @@ class TraceBuilder {
     return op != kNoEvent && ev.type[op] == format::kTypeProxyOp ? op : kNoEvent;
   }
 
-  static std::string process_name(const RankCapture& c, const std::string& clock_label) {
+  static std::string process_name(const RankCapture& c, TraceTimeBase base) {
     const auto& d = c.dump;
-    std::string name = fmt::format("rank {}, comm {:016x}", d.comm.rank, d.comm.comm_hash);
-    if (!d.meta("hostname").empty()) name += " (" + d.meta("hostname") + ")";
-    if (!clock_label.empty()) name += ", " + clock_label + " time base";
-    return name;
+    return trace_process_name(d.comm.rank, d.comm.comm_hash, d.meta("hostname"), base);
+  }
+
+  void name_threads(const std::string& process,
+                    const std::map<std::uint32_t, std::string>& threads) {
+    trace_.name_process(pid_, process);
+    for (const auto& [tid, name] : threads) trace_.name_thread(pid_, tid, name);
   }
 
   // func, seq and size of a Coll or P2p event (the parent of a KernelCh or ProxyOp).
-  void collective_args(TraceArgs& a, std::uint32_t e) {
+  void collective_args(TraceArgList& a, std::uint32_t e) {
     const ProfilerEvents& ev = capture_->events;
     const auto& d = capture_->dump;
     if (e == kNoEvent) return;
     if (ev.type[e] == format::kTypeColl) {
       const auto p = ev.payload_as<format::CollPayload>(e);
       const NcclFunc func = parse_nccl_func(d.string_at(p.func));
-      a.str("func", d.string_at(p.func));
-      a.num("seq", p.seq);
-      a.num("size", nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
-                                     d.comm.nranks));
+      a.add_string("func", d.string_at(p.func));
+      a.add_uint("seq", p.seq);
+      a.add_uint("size",
+                 nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
+                                  d.comm.nranks));
     } else if (ev.type[e] == format::kTypeP2p) {
       const auto p = ev.payload_as<format::P2pPayload>(e);
       const NcclFunc func = parse_nccl_func(d.string_at(p.func));
-      a.str("func", d.string_at(p.func));
-      a.inum("peer", p.peer);
-      a.num("size", nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
-                                     d.comm.nranks));
+      a.add_string("func", d.string_at(p.func));
+      a.add_int("peer", p.peer);
+      a.add_uint("size",
+                 nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
+                                  d.comm.nranks));
     }
   }
 
@@ -329,77 +285,74 @@ class TraceBuilder {
         break;
     }
     if (item.instant) name += " (never stopped)";
-    std::string& event = open_event(name, cat, item, item.start, item.end);
-    {
-      TraceArgs a(event);
-      write_args(a, e);
-    }
-    event.push_back('}');
+    TraceArgList args;
+    write_args(args, e);
+    write_slice(name, cat, item, item.start, item.end, &args);
     if (type == format::kTypeProxyStep && !item.instant) write_step_states(item);
   }
 
-  void write_args(TraceArgs& a, std::uint32_t e) {
+  void write_args(TraceArgList& a, std::uint32_t e) {
     const ProfilerEvents& ev = capture_->events;
     const auto& d = capture_->dump;
     switch (ev.type[e]) {
       case format::kTypeGroupApi: {
         const auto p = ev.payload_as<format::GroupApiPayload>(e);
-        a.inum("depth", p.group_depth);
-        a.num("graph_captured", p.graph_captured);
+        a.add_int("depth", p.group_depth);
+        a.add_uint("graph_captured", p.graph_captured);
         break;
       }
       case format::kTypeCollApi: {
         const auto p = ev.payload_as<format::CollApiPayload>(e);
-        a.num("count", p.count);
-        a.str("datatype", d.string_at(p.datatype));
-        a.inum("root", p.root);
-        a.num("graph_captured", p.graph_captured);
+        a.add_uint("count", p.count);
+        a.add_string("datatype", d.string_at(p.datatype));
+        a.add_int("root", p.root);
+        a.add_uint("graph_captured", p.graph_captured);
         break;
       }
       case format::kTypeP2pApi: {
         const auto p = ev.payload_as<format::P2pApiPayload>(e);
-        a.num("count", p.count);
-        a.str("datatype", d.string_at(p.datatype));
-        a.num("graph_captured", p.graph_captured);
+        a.add_uint("count", p.count);
+        a.add_string("datatype", d.string_at(p.datatype));
+        a.add_uint("graph_captured", p.graph_captured);
         break;
       }
       case format::kTypeColl: {
         const auto p = ev.payload_as<format::CollPayload>(e);
         collective_args(a, e);
-        a.num("count", p.count);
-        a.str("datatype", d.string_at(p.datatype));
-        a.str("algo", d.string_at(p.algo));
-        a.str("proto", d.string_at(p.proto));
-        a.num("channels", p.n_channels);
-        a.num("warps", p.n_warps);
+        a.add_uint("count", p.count);
+        a.add_string("datatype", d.string_at(p.datatype));
+        a.add_string("algo", d.string_at(p.algo));
+        a.add_string("proto", d.string_at(p.proto));
+        a.add_uint("channels", p.n_channels);
+        a.add_uint("warps", p.n_warps);
         break;
       }
       case format::kTypeP2p: {
         const auto p = ev.payload_as<format::P2pPayload>(e);
         collective_args(a, e);
-        a.num("count", p.count);
-        a.str("datatype", d.string_at(p.datatype));
+        a.add_uint("count", p.count);
+        a.add_string("datatype", d.string_at(p.datatype));
         break;
       }
       case format::kTypeKernelCh: {
         const auto p = ev.payload_as<format::KernelChPayload>(e);
         collective_args(a, ev.parent[e]);
-        a.num("channel", p.channel);
-        a.num("gpu_start_ns", p.gpu_start_ns);
-        a.num("gpu_stop_ns", kernel_stop(e));
+        a.add_uint("channel", p.channel);
+        a.add_uint("gpu_start_ns", p.gpu_start_ns);
+        a.add_uint("gpu_stop_ns", kernel_stop(e));
         break;
       }
       case format::kTypeProxyOp: {
         const auto p = ev.payload_as<format::ProxyOpPayload>(e);
         collective_args(a, ev.parent[e]);
-        a.num("channel", p.channel);
-        a.inum("peer", p.peer);
-        a.inum("steps", p.n_steps);
-        a.inum("chunk_size", p.chunk_size);
+        a.add_uint("channel", p.channel);
+        a.add_int("peer", p.peer);
+        a.add_int("steps", p.n_steps);
+        a.add_int("chunk_size", p.chunk_size);
         break;
       }
       case format::kTypeProxyStep: {
-        a.inum("step", ev.payload_as<format::ProxyStepPayload>(e).step);
+        a.add_int("step", ev.payload_as<format::ProxyStepPayload>(e).step);
         std::uint64_t size = 0;
         for (const auto& m : ev.marks(e)) {
           if (m.state == format::kStateProxyStepSendWait ||
@@ -407,16 +360,16 @@ class TraceBuilder {
             size = m.value;
           }
         }
-        a.num("size", size);
+        a.add_uint("size", size);
         break;
       }
       case format::kTypeNetPlugin:
-        a.inum("plugin_id", ev.payload_as<format::NetPluginPayload>(e).plugin_id);
+        a.add_int("plugin_id", ev.payload_as<format::NetPluginPayload>(e).plugin_id);
         break;
       default:
         break;
     }
-    a.num("id", ev.id[e]);
+    a.add_uint("id", ev.id[e]);
   }
 
   // The step's state intervals as child spans (proxy_step_breakdown.hpp cuts them the same way).
@@ -431,24 +384,34 @@ class TraceBuilder {
       at = to;
       const std::string name =
           strip_prefix(profiler_state_name(capture_->dump, marks[i].state), "ProxyStep");
-      open_event(name, "proxy,state", step, from, to).push_back('}');
+      write_slice(name, "proxy,state", step, from, to, nullptr);
     }
   }
 
-  std::string& open_event(std::string_view name, std::string_view cat, const Item& item,
-                          std::int64_t start, std::int64_t end) {
-    return trace_.open_event(name, cat, pid_, item.tid, item.instant, start, end);
+  void write_slice(std::string_view name, std::string_view cat, const Item& item,
+                   std::int64_t start, std::int64_t end, const TraceArgList* args) {
+    TraceSlice slice;
+    slice.name = name;
+    slice.category = cat;
+    slice.pid = pid_;
+    slice.tid = item.tid;
+    slice.instant = item.instant;
+    slice.start_ns = sat_sub(start, origin_);
+    slice.end_ns = sat_sub(end, origin_);
+    slice.args = args;
+    trace_.write(slice);
   }
 
   void write_events(const EventFile& file, const std::vector<EventItem>& items,
                     std::int64_t shift) {
-    stats_.event_spans += write_event_items(trace_, pid_, *records_, file, items, shift);
+    stats_.event_spans +=
+        write_event_items(trace_, pid_, *records_, file, items, sat_sub(shift, origin_));
   }
 
-  TraceEventBuffer trace_;
+  TraceEncoder& trace_;
   const EventRecords* records_ = nullptr;
   std::int64_t origin_;
-  ProfilerTraceStats stats_;
+  CaptureTraceStats stats_;
   const RankCapture* capture_ = nullptr;
   std::uint32_t pid_ = 0;
 };
@@ -492,11 +455,10 @@ std::uint64_t kernel_spans_stale(const std::vector<const RankCapture*>& captures
 
 }  // namespace
 
-namespace {
-
-Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& captures,
-                                       const EventRecords* events, const std::string& source,
-                                       std::ostream& out, const std::string& path_for_messages) {
+Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCapture*>& captures,
+                                              const EventRecords* events, const std::string& source,
+                                              TraceEncoder& encoder,
+                                              const std::string& path_for_messages) {
   std::vector<EventFileItems> event_items;
   if (events != nullptr) event_items = collect_event_items(*events);
   const auto items_of = [&](const RankCapture* c) -> const EventFileItems* {
@@ -535,6 +497,7 @@ Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& ca
   JsonWriter w(other);
   w.begin_object();
   w.field("generator", "npkit-analyze " NPKIT_VERSION_STRING);
+  w.field("layout", kTraceLayout);
   w.field("source", source);
   w.field("time_origin_ns", origin);
   w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
@@ -560,38 +523,23 @@ Result<ProfilerTraceStats> write_trace(const std::vector<const RankCapture*>& ca
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
 
-  TraceBuilder builder(out, origin);
+  TraceBuilder builder(encoder, origin);
   builder.set_kernel_span_counts(without_clock, stale);
   if (events != nullptr) builder.set_event_records(*events);
   builder.begin(other);
   for (std::size_t i = 0; i < captures.size(); ++i) {
     builder.add_capture(*captures[i], static_cast<std::uint32_t>(i + 1), items_of(captures[i]));
   }
-  auto pid = static_cast<std::uint32_t>(captures.size());
-  for (const RankCapture* c : captures) {
-    const EventFileItems* items = items_of(c);
+  for (std::size_t i = 0; i < captures.size(); ++i) {
+    const EventFileItems* items = items_of(captures[i]);
     if (items == nullptr) continue;
-    if (!items->timer.empty())
-      builder.add_event_process(*c, *items, items->timer, "GPU timer", ++pid);
-    if (!items->cycles.empty())
-      builder.add_event_process(*c, *items, items->cycles, "clock64", ++pid);
+    const auto number = static_cast<std::uint32_t>(i + 1);
+    builder.add_event_process(*captures[i], *items, items->timer, TraceTimeBase::kGpuTimer,
+                              trace_pid(number, TraceTimeBase::kGpuTimer));
+    builder.add_event_process(*captures[i], *items, items->cycles, TraceTimeBase::kCycles,
+                              trace_pid(number, TraceTimeBase::kCycles));
   }
   return builder.finish(path_for_messages);
-}
-
-}  // namespace
-
-Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
-                                                const std::string& source, std::ostream& out,
-                                                const std::string& path_for_messages) {
-  return write_trace(captures, nullptr, source, out, path_for_messages);
-}
-
-Result<ProfilerTraceStats> write_profiler_trace(const std::vector<const RankCapture*>& captures,
-                                                const EventRecords& events,
-                                                const std::string& source, std::ostream& out,
-                                                const std::string& path_for_messages) {
-  return write_trace(captures, &events, source, out, path_for_messages);
 }
 
 }  // namespace npkit

@@ -1,5 +1,5 @@
-// output/trace_lanes.hpp — spreads possibly overlapping spans over lanes (trace threads) so that
-// on each lane spans either nest or follow one another, as Chrome/Perfetto "X" events must.
+// output/trace/trace_lanes.hpp — spreads possibly overlapping spans over lanes (trace threads) so
+// that on each lane spans either nest or follow one another, as Chrome/Perfetto "X" events must.
 // Contract: spans are offered in order of start, longer first on equal starts. place() returns
 // the lowest lane where the span fits: on a lane, a span fits after every span that ended at or
 // before its start, or nested inside the innermost open span when it ends no later and that span
@@ -10,11 +10,9 @@
 #include <cstdint>
 #include <vector>
 
-namespace npkit {
+#include "run/trace_layout.hpp"
 
-// The last lane a trace writer gives its own tid: a thread's tids are numbered in steps of 1000,
-// so the spans of lanes beyond it share this one's.
-constexpr std::uint32_t kMaxTraceLane = 999;
+namespace npkit {
 
 class LanePacker {
  public:

@@ -1,5 +1,5 @@
 // Lanes keep each trace thread's spans nested or sequential.
-#include "output/trace_lanes.hpp"
+#include "output/trace/trace_lanes.hpp"
 
 #include <catch2/catch.hpp>
 

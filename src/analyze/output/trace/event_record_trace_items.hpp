@@ -1,13 +1,13 @@
-// output/event_record_trace_items.hpp — the event records of .npkt captures
+// output/trace/event_record_trace_items.hpp — the event records of .npkt captures
 // (import/npkt/event_records.hpp) as events of the profiler trace
-// (output/profiler_trace_writer.hpp). Contract:
+// (output/trace/capture_trace_writer.hpp). Contract:
 // - collect_event_items reads every stream's spans, instants and unmatched events
 //   (import/npkt/event_span_reader.hpp) into one EventFileItems per file, split by time base: the
 //   host clock, %globaltimer without a clock fit, clock64.
 // - place_event_items sorts items by stream and start (longer first) and gives each its thread:
 //   tid kEventTidBase + 1000 * stream number + lane, lanes per stream so that spans nest
-//   (output/trace_lanes.hpp; lanes past kMaxTraceLane share its tid); `threads` gets each tid's
-//   name, the stream's ("GPU block 3", "host thread 4711 (worker)", "... #2" for lane 1).
+//   (output/trace/trace_lanes.hpp; lanes past kMaxTraceLane share its tid); `threads` gets each
+//   tid's name, the stream's ("GPU block 3", "host thread 4711 (worker)", "... #2" for lane 1).
 // - write_event_items writes placed items, times moved by `shift_ns`, as events of process `pid`:
 //   spans ("X", cat "gpu_event" or "host_event") named by their base name with args phase,
 //   depth, size, user (exit_size and exit_user where the EXIT differs), id and the stream's entry
@@ -21,11 +21,9 @@
 #include <vector>
 
 #include "import/npkt/event_records.hpp"
-#include "output/trace_event_buffer.hpp"
+#include "output/trace/trace_encoder.hpp"
 
 namespace npkit {
-
-constexpr std::uint32_t kEventTidBase = 1000000;
 
 enum class EventItemKind : std::uint8_t { kSpan, kInstant, kNoExit, kNoEntry };
 
@@ -55,8 +53,8 @@ std::vector<EventFileItems> collect_event_items(const EventRecords& records);
 void place_event_items(const EventFile& file, std::vector<EventItem>& items,
                        std::map<std::uint32_t, std::string>& threads);
 
-std::uint64_t write_event_items(TraceEventBuffer& trace, std::uint32_t pid,
-                                const EventRecords& records, const EventFile& file,
-                                const std::vector<EventItem>& items, std::int64_t shift_ns);
+std::uint64_t write_event_items(TraceEncoder& trace, std::uint32_t pid, const EventRecords& records,
+                                const EventFile& file, const std::vector<EventItem>& items,
+                                std::int64_t shift_ns);
 
 }  // namespace npkit

@@ -1,4 +1,4 @@
-// output/trace_numbers.hpp — exact integer formatting for trace writers.
+// output/trace/trace_numbers.hpp — exact integer formatting for trace writers.
 // Contract: append_uint writes the decimal digits of v; append_fixed3 writes thousandths / 1000
 // with exactly three decimals (microseconds from nanoseconds, GB/s from MB/s), sign included —
 // no floating point, so a nanosecond is never rounded away.

@@ -1,0 +1,47 @@
+// output/trace/json_trace_encoder.hpp — the Chrome Trace Event JSON format (chrome://tracing,
+// Perfetto) of output/trace/trace_encoder.hpp.
+// Contract:
+// - begin() starts the document with `"displayTimeUnit": "ns"` (Perfetto reads it only in the
+//   first chunk of a file), then `other_data` as otherData, then opens the traceEvents array.
+// - name_process writes "process_name" and "process_sort_index" (= pid) metadata events,
+//   name_thread "thread_name" and "thread_sort_index" (= tid); names are JSON-escaped.
+// - A span is an "X" event, an instant an "i" event with thread scope; ts and dur are
+//   microseconds with three decimals (exact nanoseconds; dur 0 for a span ending before its
+//   start); args in the order given: unsigned and signed integers, strings (escaped), thousandths
+//   as a number with three decimals, pairs as a two-element array.
+// - The text goes to a background writer in chunks of about 1 MiB (output/background_writer.hpp):
+//   memory stays constant however long the trace.
+#pragma once
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <string_view>
+
+#include "output/background_writer.hpp"
+#include "output/trace/trace_encoder.hpp"
+
+namespace npkit {
+
+class JsonTraceEncoder : public TraceEncoder {
+ public:
+  explicit JsonTraceEncoder(std::ostream& out);
+
+  void begin(std::string_view other_data) override;
+  void name_process(std::uint32_t pid, std::string_view name) override;
+  void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
+  void write(const TraceSlice& slice) override;
+  Status finish(const std::string& path) override;
+  std::uint64_t events() const override { return events_; }
+
+ private:
+  std::string& next_event();
+  void metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
+                std::string_view name, std::uint32_t sort_index);
+
+  io::BackgroundWriter writer_;
+  std::string text_;
+  std::uint64_t events_ = 0;
+};
+
+}  // namespace npkit

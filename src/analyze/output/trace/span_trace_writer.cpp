@@ -1,0 +1,192 @@
+#include "output/trace/span_trace_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "npkit/version.hpp"
+#include "output/json_writer.hpp"
+#include "run/trace_layout.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+
+void TraceOriginSink::end_track(const TrackFile& file, const TrackStats& s) {
+  if (s.first_ns > s.last_ns) return;
+  if (s.domain == TimeDomain::kHost) {
+    origins_.host_ns = std::min(origins_.host_ns, s.first_ns);
+  } else {
+    auto [it, inserted] = origins_.gpu_counter_ns.emplace(file.track.rank, s.first_ns);
+    if (!inserted) it->second = std::min(it->second, s.first_ns);
+  }
+}
+
+void TraceOriginSink::merge(const TraceOriginSink& other) {
+  origins_.host_ns = std::min(origins_.host_ns, other.origins_.host_ns);
+  for (const auto& [rank, ns] : other.origins_.gpu_counter_ns) {
+    auto [it, inserted] = origins_.gpu_counter_ns.emplace(rank, ns);
+    if (!inserted) it->second = std::min(it->second, ns);
+  }
+}
+
+namespace {
+
+std::string other_data(const TraceOrigins& origins, const TraceMetadata& metadata) {
+  std::string other;
+  JsonWriter w(other);
+  w.begin_object();
+  w.field("generator", "npkit-analyze " NPKIT_VERSION_STRING);
+  w.field("layout", kTraceLayout);
+  w.field("source", metadata.source);
+  w.field("event_table", metadata.event_table);
+  w.field("gpu_clock", metadata.gpu_clock);
+  w.field("time_origin_ns", origins.host_ns == INT64_MAX ? 0 : origins.host_ns);
+  w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
+  w.key("gpu_counter_origin_ns");
+  w.begin_object();
+  for (const auto& [rank, ns] : origins.gpu_counter_ns) w.field(std::to_string(rank), ns);
+  w.end_object();
+  w.end_object();
+  while (!other.empty() && other.back() == '\n') other.pop_back();
+  return other;
+}
+
+}  // namespace
+
+SpanTraceWriter::SpanTraceWriter(TraceEncoder& encoder, const std::vector<std::string>& base_names,
+                                 const PhaseAssignment& phases, TraceOrigins origins,
+                                 const TraceMetadata& metadata)
+    : encoder_(encoder),
+      names_(base_names),
+      origins_(std::move(origins)),
+      cpu_record_size_(metadata.cpu_record_size) {
+  encoder_.begin(other_data(origins_, metadata));
+  if (origins_.host_ns == INT64_MAX) origins_.host_ns = 0;
+  for (const char* kind : {"gpu,", "cpu,"}) {
+    for (const auto& phase : phases.phase_names) categories_.push_back(kind + phase);
+  }
+}
+
+const std::string& SpanTraceWriter::name_of(std::uint16_t base) const {
+  // Readers may name spans as they go (a Chrome trace's names join its table while it is read).
+  if (base < names_.size()) return names_[base];
+  fallback_name_ = "event " + std::to_string(base);
+  return fallback_name_;
+}
+
+void SpanTraceWriter::begin_track(const TrackFile& file, TimeDomain domain) {
+  const auto& t = file.track;
+  if (has_rank_ && t.rank != rank_) {
+    encoder_.close_process(trace_pid(rank_ + 1, TraceTimeBase::kHost));
+    encoder_.close_process(trace_pid(rank_ + 1, TraceTimeBase::kGpuClock));
+  }
+  has_rank_ = true;
+  rank_ = t.rank;
+  domains_[{t.rank, static_cast<int>(t.kind), t.index}] = domain;
+  has_current_ = false;
+  switch_to(t);
+}
+
+void SpanTraceWriter::switch_to(const TrackRef& t) {
+  if (has_current_ && current_ == t) return;
+  const auto it = domains_.find({t.rank, static_cast<int>(t.kind), t.index});
+  domain_ = it == domains_.end() ? TimeDomain::kHost : it->second;
+  origin_ = origins_.host_ns;
+  if (domain_ == TimeDomain::kGpuCounter) {
+    auto gpu = origins_.gpu_counter_ns.find(t.rank);
+    origin_ = gpu == origins_.gpu_counter_ns.end() ? 0 : gpu->second;
+  }
+  current_ = t;
+  has_current_ = true;
+}
+
+std::uint32_t SpanTraceWriter::pid_of(const TrackRef& t) const {
+  return trace_pid(t.rank + 1,
+                   domain_ == TimeDomain::kHost ? TraceTimeBase::kHost : TraceTimeBase::kGpuClock);
+}
+
+void SpanTraceWriter::ensure_names(std::uint32_t pid, std::uint32_t tid, const TrackRef& t,
+                                   std::uint32_t lane) {
+  if (named_processes_.insert(pid).second) {
+    encoder_.name_process(
+        pid, trace_process_name(
+                 t.rank, std::nullopt, "",
+                 domain_ == TimeDomain::kHost ? TraceTimeBase::kHost : TraceTimeBase::kGpuClock));
+  }
+  if (named_threads_.insert(static_cast<std::uint64_t>(pid) << 32 | tid).second) {
+    encoder_.name_thread(pid, tid,
+                         trace_thread_name(t.kind == TrackKind::kGpu ? TraceThread::kGpuBuffer
+                                                                     : TraceThread::kCpuChannel,
+                                           t.index, lane));
+  }
+}
+
+void SpanTraceWriter::on_span(const Span& s) {
+  switch_to(s.track);
+  const bool gpu = s.track.kind == TrackKind::kGpu;
+  const std::uint32_t pid = pid_of(s.track);
+  const std::uint32_t tid = trace_tid(gpu ? TraceThread::kGpuBuffer : TraceThread::kCpuChannel,
+                                      s.track.index, gpu ? 0 : s.lane);
+  ensure_names(pid, tid, s.track, gpu ? 0 : s.lane);
+  const std::int64_t dur = s.duration_ns();
+  TraceArgList args;
+  args.add_uint("size", s.exit_size);
+  if (s.entry_size != s.exit_size) args.add_uint("entry_size", s.entry_size);
+  args.add_uint("seq", s.seq);
+  // GB/s = bytes per ns, in thousandths, rounded: exact integer arithmetic.
+  args.add_thousandths("bw_gbps",
+                       dur > 0 ? static_cast<std::int64_t>((std::uint64_t{s.exit_size} * 2000 +
+                                                            static_cast<std::uint64_t>(dur)) /
+                                                           (2 * static_cast<std::uint64_t>(dur)))
+                               : 0);
+  if (gpu) {
+    if (s.exit_rsvd != 0) args.add_uint("rsvd", s.exit_rsvd);
+    args.add_uint("depth", s.depth);
+  } else {
+    args.add_uint("slot", s.entry_rsvd);
+    args.add_uint("lane", s.lane);
+    if (cpu_record_size_ >= 18) {
+      args.add_uint("sender_rank", s.sender_rank);
+      args.add_uint("receiver_rank", s.receiver_rank);
+    }
+    if (cpu_record_size_ >= 22) args.add_uint("step", s.step);
+  }
+  args.add_pair("records", s.entry_record, s.exit_record);
+  const std::size_t phases = categories_.size() / 2;
+  TraceSlice slice;
+  slice.name = name_of(s.base);
+  slice.category = categories_[(gpu ? 0 : phases) + s.phase];
+  slice.pid = pid;
+  slice.tid = tid;
+  slice.start_ns = sat_sub(s.start_ns, origin_);
+  slice.end_ns = sat_sub(s.end_ns, origin_);
+  slice.args = &args;
+  encoder_.write(slice);
+}
+
+void SpanTraceWriter::on_unmatched(const UnmatchedEvent& e) {
+  switch_to(e.track);
+  const bool gpu = e.track.kind == TrackKind::kGpu;
+  const std::uint32_t pid = pid_of(e.track);
+  const std::uint32_t tid =
+      trace_tid(gpu ? TraceThread::kGpuBuffer : TraceThread::kCpuChannel, e.track.index, 0);
+  ensure_names(pid, tid, e.track, 0);
+  TraceArgList args;
+  args.add_uint("size", e.size);
+  args.add_uint("record", e.record);
+  const std::string name =
+      std::string(e.kind == EventKind::kEntry ? "unmatched ENTRY " : "unmatched EXIT ") +
+      name_of(e.base);
+  TraceSlice slice;
+  slice.name = name;
+  slice.category = "unmatched";
+  slice.pid = pid;
+  slice.tid = tid;
+  slice.instant = true;
+  slice.start_ns = sat_sub(e.ns, origin_);
+  slice.end_ns = slice.start_ns;
+  slice.args = &args;
+  encoder_.write(slice);
+}
+
+}  // namespace npkit

@@ -1,0 +1,97 @@
+// output/trace/trace_encoder.hpp — what every trace writer hands to a trace file format: named
+// processes and threads, and spans and instants with typed arguments.
+// Contract:
+// - The producers (output/trace/span_trace_writer.hpp for spans, output/trace/capture_trace.hpp
+//   for .npkt captures) decide the layout (run/trace_layout.hpp) and the time origin;
+//   an encoder (output/trace/json_trace_encoder.hpp, output/trace/perfetto_trace_encoder.hpp)
+//   only writes what it is given, in the order given.
+// - begin(other_data) comes first, once: `other_data` is a JSON object describing the trace
+//   (generator, layout, source, time origin; the JSON format's otherData).
+// - name_process / name_thread come before the first event of that process / thread.
+// - TraceSlice times are nanoseconds after the trace's origin (negative before it); a span whose
+//   end lies before its start has length 0; an instant uses start_ns only. Strings the slice
+//   points to need only live during the call.
+// - close_process(pid) promises that no more events of that process follow (an encoder that
+//   buffers may write them out); finish(path) writes what is left and the end of the file, an
+//   Error naming `path` when a write failed. events() counts what was written, metadata
+//   included.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "util/result.hpp"
+
+namespace npkit {
+
+enum class TraceArgKind : std::uint8_t { kUint, kInt, kString, kThousandths, kUintPair };
+
+struct TraceArg {
+  std::string_view key;
+  TraceArgKind kind = TraceArgKind::kUint;
+  std::uint64_t u = 0;   // kUint, the first of kUintPair
+  std::uint64_t u2 = 0;  // the second of kUintPair
+  std::int64_t i = 0;    // kInt, kThousandths (a value × 1000)
+  std::string_view s;    // kString
+};
+
+// The arguments of one event, in the order they were added (at most kMax; more are dropped).
+class TraceArgList {
+ public:
+  static constexpr std::size_t kMax = 16;
+
+  void add_uint(std::string_view key, std::uint64_t v) {
+    push({key, TraceArgKind::kUint, v, 0, 0, {}});
+  }
+  void add_int(std::string_view key, std::int64_t v) {
+    push({key, TraceArgKind::kInt, 0, 0, v, {}});
+  }
+  void add_string(std::string_view key, std::string_view v) {
+    push({key, TraceArgKind::kString, 0, 0, 0, v});
+  }
+  // `thousandths` / 1000, written with three decimals.
+  void add_thousandths(std::string_view key, std::int64_t thousandths) {
+    push({key, TraceArgKind::kThousandths, 0, 0, thousandths, {}});
+  }
+  void add_pair(std::string_view key, std::uint64_t first, std::uint64_t second) {
+    push({key, TraceArgKind::kUintPair, first, second, 0, {}});
+  }
+  std::size_t size() const { return size_; }
+  const TraceArg& operator[](std::size_t i) const { return args_[i]; }
+  const TraceArg* begin() const { return args_.data(); }
+  const TraceArg* end() const { return args_.data() + size_; }
+
+ private:
+  void push(const TraceArg& arg) {
+    if (size_ < kMax) args_[size_++] = arg;
+  }
+  std::array<TraceArg, kMax> args_{};
+  std::size_t size_ = 0;
+};
+
+struct TraceSlice {
+  std::string_view name;
+  std::string_view category;
+  std::uint32_t pid = 0;
+  std::uint32_t tid = 0;
+  bool instant = false;
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+  const TraceArgList* args = nullptr;
+};
+
+class TraceEncoder {
+ public:
+  virtual ~TraceEncoder() = default;
+  virtual void begin(std::string_view other_data) = 0;
+  virtual void name_process(std::uint32_t pid, std::string_view name) = 0;
+  virtual void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) = 0;
+  virtual void write(const TraceSlice& slice) = 0;
+  virtual void close_process(std::uint32_t /*pid*/) {}
+  virtual Status finish(const std::string& path) = 0;
+  virtual std::uint64_t events() const = 0;
+};
+
+}  // namespace npkit

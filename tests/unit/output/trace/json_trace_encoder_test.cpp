@@ -1,0 +1,56 @@
+// JsonTraceEncoder writes the document byte for byte as its contract says: header, separators,
+// metadata names (escaped), spans with exact nanoseconds, dur 0 for a span ending before it
+// starts, instants, every kind of argument, and the event count.
+#include "output/trace/json_trace_encoder.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[render]") {
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin(R"({"source": "x"})");
+  trace.name_process(3, "rank \"0\"");
+  trace.name_thread(3, 7, "GPU block 1");
+  npkit::TraceArgList args;
+  args.add_uint("size", 4096);
+  args.add_int("peer", -1);
+  args.add_string("algo", "Ring\n");
+  args.add_thousandths("bw_gbps", -1500);
+  args.add_pair("records", 4, 5);
+  npkit::TraceSlice span{"AllReduce", "gpu,reduce \"x\"", 3, 7, false, 1'234, 3'235, &args};
+  trace.write(span);
+  trace.write(npkit::TraceSlice{"late", "gpu", 3, 7, false, 500, 400, nullptr});
+  trace.write(npkit::TraceSlice{"mark", "host", 3, 8, true, -1, 0, nullptr});
+  REQUIRE(trace.finish("out.json").ok());
+  CHECK(trace.events() == 7);
+  const std::string expected =
+      "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"source\": \"x\"},\n\"traceEvents\": [\n"
+      R"({"name":"process_name","ph":"M","pid":3,"args":{"name":"rank \"0\""}})"
+      ",\n"
+      R"({"name":"process_sort_index","ph":"M","pid":3,"args":{"sort_index":3}})"
+      ",\n"
+      R"({"name":"thread_name","ph":"M","pid":3,"tid":7,"args":{"name":"GPU block 1"}})"
+      ",\n"
+      R"({"name":"thread_sort_index","ph":"M","pid":3,"tid":7,"args":{"sort_index":7}})"
+      ",\n"
+      R"({"name":"AllReduce","cat":"gpu,reduce \"x\"","ph":"X","pid":3,"tid":7,"ts":1.234,)"
+      R"("dur":2.001,"args":{"size":4096,"peer":-1,"algo":"Ring\u000a","bw_gbps":-1.500,)"
+      R"("records":[4,5]}})"
+      ",\n"
+      R"({"name":"late","cat":"gpu","ph":"X","pid":3,"tid":7,"ts":0.500,"dur":0.000})"
+      ",\n"
+      R"({"name":"mark","cat":"host","ph":"i","s":"t","pid":3,"tid":8,"ts":-0.001})"
+      "\n]}\n";
+  CHECK(out.str() == expected);
+}
+
+TEST_CASE("json trace encoder: an empty trace is a valid document", "[render]") {
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin("{}");
+  REQUIRE(trace.finish("out.json").ok());
+  CHECK(trace.events() == 0);
+  CHECK(out.str() == "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [\n]}\n");
+}
