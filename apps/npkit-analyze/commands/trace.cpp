@@ -1,6 +1,6 @@
-// `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON for Perfetto / chrome://tracing,
-// of any input: the spans of legacy dumps and Chrome traces of spans, the profiler events and
-// event records of .npkt files.
+// `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON or a Perfetto protobuf trace, of
+// any input, in one layout (run/trace_layout.hpp): the spans of legacy dumps and Chrome traces of
+// spans, the profiler events and event records of .npkt files.
 #include <algorithm>
 #include <memory>
 
@@ -8,12 +8,14 @@
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/json_trace_encoder.hpp"
+#include "output/trace/perfetto_trace_encoder.hpp"
 #include "output/trace/span_trace_writer.hpp"
 
 namespace npkit::cli {
 namespace {
 
-std::unique_ptr<TraceEncoder> make_encoder(const CommonOptions&, std::ostream& out) {
+std::unique_ptr<TraceEncoder> make_encoder(const CommonOptions& o, std::ostream& out) {
+  if (o.format == "perfetto") return std::make_unique<PerfettoTraceEncoder>(out);
   return std::make_unique<JsonTraceEncoder>(out);
 }
 
@@ -79,11 +81,22 @@ Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
   return 0;
 }
 
-Result<int> run_trace(const CommonOptions& o, CliContext& context) {
-  if (o.format != "json") {
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Result<int> run_trace(CommonOptions o, CliContext& context) {
+  if (o.format == "auto") {
+    o.format = ends_with(o.output, ".pftrace") || ends_with(o.output, ".perfetto-trace")
+                   ? "perfetto"
+                   : "json";
+  }
+  if (o.format != "json" && o.format != "perfetto") {
     return Error{"--format " + o.format +
-                 ": trace writes a Chrome/Perfetto trace, which is JSON (--format json); tables "
-                 "in table, csv or md come from info, report and bandwidth"};
+                 ": trace writes Chrome Trace Event JSON (--format json) or Perfetto's protobuf "
+                 "trace (--format perfetto); tables in table, csv or md come from info, report "
+                 "and bandwidth"};
   }
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
@@ -98,13 +111,16 @@ Result<int> run_trace(const CommonOptions& o, CliContext& context) {
 
 void register_trace(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CommonOptions>();
-  CLI::App* cmd = app.add_subcommand("trace",
-                                     "Chrome/Perfetto trace JSON: ranks as processes, buffers and "
-                                     "channels as threads, spans as complete events");
+  CLI::App* cmd = app.add_subcommand(
+      "trace",
+      "Trace for Perfetto / chrome://tracing: ranks as processes, channels, buffers and streams "
+      "as threads, spans as slices");
   add_common_options(*cmd, *options, /*with_format=*/false);
-  options->format = "json";
+  options->format = "auto";
   cmd->add_option("--format", options->format,
-                  "Output format: json (the Chrome Trace Event format; the only one)")
+                  "Output format: json (Chrome Trace Event JSON), perfetto (Perfetto's protobuf "
+                  "trace, about a third of the size), auto (perfetto when -o ends in .pftrace or "
+                  ".perfetto-trace, else json)")
       ->capture_default_str();
   cmd->callback([options, &context] { context.outcome = run_trace(*options, context); });
 }

@@ -50,7 +50,7 @@ class TraceBuilder {
  public:
   TraceBuilder(TraceEncoder& encoder, std::int64_t origin) : trace_(encoder), origin_(origin) {}
 
-  void begin(const std::string& other_data) { trace_.begin(other_data); }
+  void begin(const std::string& other_data) { trace_.begin(other_data, origin_); }
 
   void add_capture(const RankCapture& c, std::uint32_t pid,
                    const EventFileItems* events = nullptr) {

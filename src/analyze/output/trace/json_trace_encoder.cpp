@@ -62,7 +62,7 @@ JsonTraceEncoder::JsonTraceEncoder(std::ostream& out) : writer_(out) {
   text_.reserve(kFlushBytes + 4096);
 }
 
-void JsonTraceEncoder::begin(std::string_view other_data) {
+void JsonTraceEncoder::begin(std::string_view other_data, std::int64_t /*origin_ns*/) {
   text_ = "{\"displayTimeUnit\": \"ns\",\n\"otherData\": ";
   text_.append(other_data);
   text_.append(",\n\"traceEvents\": [");

@@ -27,7 +27,7 @@ class JsonTraceEncoder : public TraceEncoder {
  public:
   explicit JsonTraceEncoder(std::ostream& out);
 
-  void begin(std::string_view other_data) override;
+  void begin(std::string_view other_data, std::int64_t origin_ns) override;
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;

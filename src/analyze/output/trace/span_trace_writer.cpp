@@ -60,8 +60,8 @@ SpanTraceWriter::SpanTraceWriter(TraceEncoder& encoder, const std::vector<std::s
       names_(base_names),
       origins_(std::move(origins)),
       cpu_record_size_(metadata.cpu_record_size) {
-  encoder_.begin(other_data(origins_, metadata));
   if (origins_.host_ns == INT64_MAX) origins_.host_ns = 0;
+  encoder_.begin(other_data(origins_, metadata), origins_.host_ns);
   for (const char* kind : {"gpu,", "cpu,"}) {
     for (const auto& phase : phases.phase_names) categories_.push_back(kind + phase);
   }

@@ -5,8 +5,9 @@
 //   for .npkt captures) decide the layout (run/trace_layout.hpp) and the time origin;
 //   an encoder (output/trace/json_trace_encoder.hpp, output/trace/perfetto_trace_encoder.hpp)
 //   only writes what it is given, in the order given.
-// - begin(other_data) comes first, once: `other_data` is a JSON object describing the trace
-//   (generator, layout, source, time origin; the JSON format's otherData).
+// - begin(other_data, origin_ns) comes first, once: `other_data` is a JSON object describing the
+//   trace (generator, layout, source, time origin; the JSON format's otherData), `origin_ns` the
+//   host time (ns since the epoch) that slice times are counted from.
 // - name_process / name_thread come before the first event of that process / thread.
 // - TraceSlice times are nanoseconds after the trace's origin (negative before it); a span whose
 //   end lies before its start has length 0; an instant uses start_ns only. Strings the slice
@@ -85,7 +86,7 @@ struct TraceSlice {
 class TraceEncoder {
  public:
   virtual ~TraceEncoder() = default;
-  virtual void begin(std::string_view other_data) = 0;
+  virtual void begin(std::string_view other_data, std::int64_t origin_ns) = 0;
   virtual void name_process(std::uint32_t pid, std::string_view name) = 0;
   virtual void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) = 0;
   virtual void write(const TraceSlice& slice) = 0;

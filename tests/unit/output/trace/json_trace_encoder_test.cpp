@@ -10,7 +10,7 @@
 TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[render]") {
   std::ostringstream out;
   npkit::JsonTraceEncoder trace(out);
-  trace.begin(R"({"source": "x"})");
+  trace.begin(R"({"source": "x"})", 0);
   trace.name_process(3, "rank \"0\"");
   trace.name_thread(3, 7, "GPU block 1");
   npkit::TraceArgList args;
@@ -49,7 +49,7 @@ TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[re
 TEST_CASE("json trace encoder: an empty trace is a valid document", "[render]") {
   std::ostringstream out;
   npkit::JsonTraceEncoder trace(out);
-  trace.begin("{}");
+  trace.begin("{}", 0);
   REQUIRE(trace.finish("out.json").ok());
   CHECK(trace.events() == 0);
   CHECK(out.str() == "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [\n]}\n");

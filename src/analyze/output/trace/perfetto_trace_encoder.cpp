@@ -1,0 +1,303 @@
+#include "output/trace/perfetto_trace_encoder.hpp"
+
+#include <algorithm>
+#include <tuple>
+
+#include "output/trace/proto_writer.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+// Field numbers of perfetto/protos (trace.proto, trace_packet.proto, track_event/*.proto,
+// interned_data/interned_data.proto, clock_snapshot.proto, trace_packet_defaults.proto).
+constexpr std::uint32_t kTracePacket = 1;
+namespace packet {
+constexpr std::uint32_t kClockSnapshot = 6;
+constexpr std::uint32_t kTimestamp = 8;
+constexpr std::uint32_t kSequenceId = 10;
+constexpr std::uint32_t kTrackEvent = 11;
+constexpr std::uint32_t kInternedData = 12;
+constexpr std::uint32_t kSequenceFlags = 13;
+constexpr std::uint32_t kDefaults = 59;
+constexpr std::uint32_t kTrackDescriptor = 60;
+constexpr std::uint64_t kStateCleared = 1;
+constexpr std::uint64_t kNeedsState = 2;
+}  // namespace packet
+namespace defaults {
+constexpr std::uint32_t kClockId = 58;
+constexpr std::uint32_t kTrackEventDefaults = 11;
+constexpr std::uint32_t kTrackUuid = 11;  // of TrackEventDefaults
+}  // namespace defaults
+namespace clock {
+constexpr std::uint32_t kClocks = 1;
+constexpr std::uint32_t kId = 1;
+constexpr std::uint32_t kTimestamp = 2;
+constexpr std::uint32_t kIncremental = 3;
+constexpr std::uint64_t kBoottime = 6;
+constexpr std::uint64_t kSequenceClock = 64;  // the first sequence-scoped clock id
+}  // namespace clock
+namespace track {
+constexpr std::uint32_t kUuid = 1;
+constexpr std::uint32_t kProcess = 3;
+constexpr std::uint32_t kThread = 4;
+constexpr std::uint32_t kParentUuid = 5;
+constexpr std::uint32_t kSiblingOrderRank = 12;
+constexpr std::uint32_t kProcessOrdering = 19;  // of the root track (uuid 0)
+constexpr std::uint32_t kThreadOrdering = 20;   // of the root track (uuid 0)
+constexpr std::uint64_t kExplicitOrder = 1;
+constexpr std::uint32_t kPid = 1;          // ProcessDescriptor and ThreadDescriptor
+constexpr std::uint32_t kTid = 2;          // ThreadDescriptor
+constexpr std::uint32_t kThreadName = 5;   // ThreadDescriptor
+constexpr std::uint32_t kProcessName = 6;  // ProcessDescriptor
+}  // namespace track
+namespace event {
+constexpr std::uint32_t kCategoryIids = 3;
+constexpr std::uint32_t kDebugAnnotations = 4;
+constexpr std::uint32_t kType = 9;
+constexpr std::uint32_t kNameIid = 10;
+constexpr std::uint64_t kSliceBegin = 1;
+constexpr std::uint64_t kSliceEnd = 2;
+constexpr std::uint64_t kInstant = 3;
+}  // namespace event
+namespace annotation {
+constexpr std::uint32_t kNameIid = 1;
+constexpr std::uint32_t kUint = 3;
+constexpr std::uint32_t kInt = 4;
+constexpr std::uint32_t kDouble = 5;
+constexpr std::uint32_t kString = 6;
+constexpr std::uint32_t kArray = 12;
+}  // namespace annotation
+// InternedData: event_categories 1, event_names 2, debug_annotation_names 3; each entry iid 1,
+// name 2.
+constexpr std::uint32_t kInternedField[] = {2, 1, 3};
+constexpr std::uint32_t kInternedIid = 1;
+constexpr std::uint32_t kInternedName = 2;
+
+constexpr std::size_t kFlushBytes = 1 << 20;
+
+std::uint64_t process_uuid(std::uint32_t pid) {
+  return std::uint64_t{pid} << 32 | 0xFFFFFFFFu;
+}
+std::uint64_t thread_uuid(std::uint32_t pid, std::uint32_t tid) {
+  return std::uint64_t{pid} << 32 | tid;
+}
+
+}  // namespace
+
+PerfettoTraceEncoder::PerfettoTraceEncoder(std::ostream& out) : writer_(out) {
+  out_.reserve(kFlushBytes + 4096);
+}
+
+void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, std::int64_t origin_ns) {
+  origin_ns_ = origin_ns;
+  packet_.clear();
+  proto::uint_field(packet_, track::kUuid, 0);
+  proto::uint_field(packet_, track::kProcessOrdering, track::kExplicitOrder);
+  proto::uint_field(packet_, track::kThreadOrdering, track::kExplicitOrder);
+  event_.clear();
+  proto::message(event_, packet::kTrackDescriptor, packet_);
+  emit_packet(event_);
+}
+
+void PerfettoTraceEncoder::submit_if_full() {
+  if (out_.size() < kFlushBytes) return;
+  writer_.submit(out_);
+  out_.reserve(kFlushBytes + 4096);
+}
+
+void PerfettoTraceEncoder::emit_packet(std::string_view body) {
+  proto::message(out_, kTracePacket, body);
+  ++events_;
+  submit_if_full();
+}
+
+void PerfettoTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
+  nested_.clear();
+  proto::int_field(nested_, track::kPid, pid);
+  proto::bytes_field(nested_, track::kProcessName, name);
+  packet_.clear();
+  proto::uint_field(packet_, track::kUuid, process_uuid(pid));
+  proto::message(packet_, track::kProcess, nested_);
+  proto::int_field(packet_, track::kSiblingOrderRank, pid);
+  event_.clear();
+  proto::message(event_, packet::kTrackDescriptor, packet_);
+  emit_packet(event_);
+}
+
+void PerfettoTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
+                                       std::string_view name) {
+  nested_.clear();
+  proto::int_field(nested_, track::kPid, pid);
+  proto::int_field(nested_, track::kTid, tid);
+  proto::bytes_field(nested_, track::kThreadName, name);
+  packet_.clear();
+  proto::uint_field(packet_, track::kUuid, thread_uuid(pid, tid));
+  proto::uint_field(packet_, track::kParentUuid, process_uuid(pid));
+  proto::message(packet_, track::kThread, nested_);
+  proto::int_field(packet_, track::kSiblingOrderRank, tid);
+  event_.clear();
+  proto::message(event_, packet::kTrackDescriptor, packet_);
+  emit_packet(event_);
+}
+
+std::uint32_t PerfettoTraceEncoder::intern(InternKind kind, std::string_view s, Thread& t) {
+  auto it = iids_[kind].find(s);
+  if (it == iids_[kind].end()) {
+    it = iids_[kind]
+             .emplace(std::string(s), static_cast<std::uint32_t>(strings_[kind].size() + 1))
+             .first;
+    strings_[kind].push_back(it->first);
+  }
+  const std::uint32_t iid = it->second;
+  std::vector<std::uint32_t>& used = t.used[kind];
+  if (used.size() <= iid) used.resize(iid + 1, 0);
+  used[iid] = 1;
+  return iid;
+}
+
+void PerfettoTraceEncoder::write(const TraceSlice& s) {
+  Thread& t = threads_[thread_uuid(s.pid, s.tid)];
+  t.pid = s.pid;
+  t.tid = s.tid;
+  Held h;
+  h.start = s.start_ns;
+  h.end = s.instant ? s.start_ns : std::max(s.start_ns, s.end_ns);
+  h.order = static_cast<std::uint32_t>(t.held.size());
+  h.name = intern(kEventName, s.name, t);
+  h.category = intern(kCategory, s.category, t);
+  h.instant = s.instant;
+  h.args_offset = static_cast<std::uint32_t>(t.args.size());
+  if (s.args != nullptr) {
+    for (const TraceArg& a : *s.args) {
+      nested_.clear();
+      proto::uint_field(nested_, annotation::kNameIid, intern(kArgName, a.key, t));
+      switch (a.kind) {
+        case TraceArgKind::kUint:
+          proto::uint_field(nested_, annotation::kUint, a.u);
+          break;
+        case TraceArgKind::kInt:
+          proto::int_field(nested_, annotation::kInt, a.i);
+          break;
+        case TraceArgKind::kString:
+          proto::bytes_field(nested_, annotation::kString, a.s);
+          break;
+        case TraceArgKind::kThousandths:
+          proto::double_field(nested_, annotation::kDouble, static_cast<double>(a.i) / 1000.0);
+          break;
+        case TraceArgKind::kUintPair:
+          for (const std::uint64_t v : {a.u, a.u2}) {
+            packet_.clear();
+            proto::uint_field(packet_, annotation::kUint, v);
+            proto::message(nested_, annotation::kArray, packet_);
+          }
+          break;
+      }
+      proto::message(t.args, event::kDebugAnnotations, nested_);
+    }
+  }
+  h.args_size = static_cast<std::uint32_t>(t.args.size() - h.args_offset);
+  t.held.push_back(h);
+}
+
+void PerfettoTraceEncoder::flush_thread(Thread& t) {
+  if (t.held.empty()) return;
+  std::sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
+    return std::tie(a.start, b.end, a.order) < std::tie(b.start, a.end, b.order);
+  });
+  const std::uint32_t sequence = next_sequence_++;
+  const std::uint64_t first =
+      static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, t.held[0].start)));
+
+  // The sequence's first packet: state cleared, interned strings, clock, default track.
+  packet_.clear();
+  proto::uint_field(packet_, packet::kSequenceId, sequence);
+  proto::uint_field(packet_, packet::kSequenceFlags, packet::kStateCleared | packet::kNeedsState);
+  event_.clear();
+  for (int kind = 0; kind < kInternKinds; ++kind) {
+    const auto& used = t.used[kind];
+    for (std::uint32_t iid = 1; iid < used.size(); ++iid) {
+      if (used[iid] == 0) continue;
+      nested_.clear();
+      proto::uint_field(nested_, kInternedIid, iid);
+      proto::bytes_field(nested_, kInternedName, strings_[kind][iid - 1]);
+      proto::message(event_, kInternedField[kind], nested_);
+    }
+  }
+  proto::message(packet_, packet::kInternedData, event_);
+  event_.clear();
+  for (const auto& [id, incremental] :
+       {std::pair{clock::kSequenceClock, true}, std::pair{clock::kBoottime, false}}) {
+    nested_.clear();
+    proto::uint_field(nested_, clock::kId, id);
+    proto::uint_field(nested_, clock::kTimestamp, first);
+    if (incremental) proto::uint_field(nested_, clock::kIncremental, 1);
+    proto::message(event_, clock::kClocks, nested_);
+  }
+  proto::message(packet_, packet::kClockSnapshot, event_);
+  nested_.clear();
+  proto::uint_field(nested_, defaults::kTrackUuid, thread_uuid(t.pid, t.tid));
+  event_.clear();
+  proto::uint_field(event_, defaults::kClockId, clock::kSequenceClock);
+  proto::message(event_, defaults::kTrackEventDefaults, nested_);
+  proto::message(packet_, packet::kDefaults, event_);
+  emit_packet(packet_);
+
+  std::uint64_t last = first;
+  const auto emit_event = [&](std::int64_t at, std::uint64_t type, const Held* h) {
+    const auto ts = std::max(
+        last, static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, at))));
+    packet_.clear();
+    proto::uint_field(packet_, packet::kTimestamp, ts - last);
+    last = ts;
+    proto::uint_field(packet_, packet::kSequenceId, sequence);
+    proto::uint_field(packet_, packet::kSequenceFlags, packet::kNeedsState);
+    event_.clear();
+    proto::uint_field(event_, event::kType, type);
+    if (h != nullptr) {
+      proto::uint_field(event_, event::kCategoryIids, h->category);
+      proto::uint_field(event_, event::kNameIid, h->name);
+      event_.append(t.args, h->args_offset, h->args_size);
+    }
+    proto::message(packet_, packet::kTrackEvent, event_);
+    emit_packet(packet_);
+  };
+  std::vector<std::int64_t> open;  // ends of the open slices, innermost last
+  for (const Held& h : t.held) {
+    while (!open.empty() && open.back() <= h.start) {
+      emit_event(open.back(), event::kSliceEnd, nullptr);
+      open.pop_back();
+    }
+    if (h.instant) {
+      emit_event(h.start, event::kInstant, &h);
+      continue;
+    }
+    emit_event(h.start, event::kSliceBegin, &h);
+    open.push_back(open.empty() ? h.end : std::min(h.end, open.back()));
+  }
+  while (!open.empty()) {
+    emit_event(open.back(), event::kSliceEnd, nullptr);
+    open.pop_back();
+  }
+  t.held.clear();
+  t.held.shrink_to_fit();
+  t.args.clear();
+  t.args.shrink_to_fit();
+  for (auto& used : t.used) used.clear();
+}
+
+void PerfettoTraceEncoder::close_process(std::uint32_t pid) {
+  for (auto it = threads_.lower_bound(std::uint64_t{pid} << 32);
+       it != threads_.end() && it->first >> 32 == pid; ++it) {
+    flush_thread(it->second);
+  }
+}
+
+Status PerfettoTraceEncoder::finish(const std::string& path) {
+  for (auto& [uuid, t] : threads_) flush_thread(t);
+  writer_.submit(out_);
+  if (!writer_.finish()) return Error{"cannot write " + path + " (disk full?)"};
+  return Ok{};
+}
+
+}  // namespace npkit

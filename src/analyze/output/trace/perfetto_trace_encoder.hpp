@@ -1,0 +1,96 @@
+// output/trace/perfetto_trace_encoder.hpp — Perfetto's native protobuf trace format
+// (perfetto.protos.Trace: TracePacket / TrackEvent) of output/trace/trace_encoder.hpp, for the
+// Perfetto UI and trace processor (`trace --format perfetto`, or -o FILE.pftrace).
+// Contract:
+// - begin() writes the root track (uuid 0) asking for processes and threads in explicit order.
+//   A process is a TrackDescriptor with a ProcessDescriptor (pid, name), uuid pid·2^32 + 2^32 −
+//   1, ordered by pid; a thread a TrackDescriptor with a ThreadDescriptor (pid, tid, name) under
+//   its process, uuid pid·2^32 + tid, ordered by tid. Descriptors are written when named.
+// - Events are held per thread until close_process(pid) or finish(), then written thread by
+//   thread, each thread on a packet sequence of its own: a first packet that clears the
+//   sequence's state and carries the interned event names, categories and argument names the
+//   thread uses, an incremental clock (id 64, ns, deltas from the previous packet, anchored to
+//   BOOTTIME = origin + the thread's first time) and the thread's track as default; then its
+//   events in start order (longer first on equal starts, then as given) as SLICE_BEGIN /
+//   SLICE_END pairs (an instant: INSTANT), ends written when the next event starts after them,
+//   so that timestamps never go back on a sequence. A span that outlasts the span it starts in is
+//   cut at that span's end (Perfetto's slices nest); a span ending before it starts has length
+//   0. Times: origin_ns + slice time (clamped at 0).
+// - Arguments become debug annotations with interned names: unsigned → uint_value, signed →
+//   int_value, strings → string_value, thousandths → double_value (value / 1000), pairs → an
+//   array of two uint_values.
+// - `other_data` is not written (Perfetto has no place for it); the packets go to a background
+//   writer in chunks of about 1 MiB.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <ostream>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "output/background_writer.hpp"
+#include "output/trace/trace_encoder.hpp"
+
+namespace npkit {
+
+class PerfettoTraceEncoder : public TraceEncoder {
+ public:
+  explicit PerfettoTraceEncoder(std::ostream& out);
+
+  void begin(std::string_view other_data, std::int64_t origin_ns) override;
+  void name_process(std::uint32_t pid, std::string_view name) override;
+  void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
+  void write(const TraceSlice& slice) override;
+  void close_process(std::uint32_t pid) override;
+  Status finish(const std::string& path) override;
+  std::uint64_t events() const override { return events_; }
+
+ private:
+  // Interned strings: one table for the whole trace, iids from 1.
+  enum InternKind : std::uint8_t { kEventName, kCategory, kArgName, kInternKinds };
+  struct Held {
+    std::int64_t start = 0;
+    std::int64_t end = 0;
+    std::uint32_t order = 0;
+    std::uint32_t name = 0;
+    std::uint32_t category = 0;
+    bool instant = false;
+    std::uint32_t args_offset = 0;  // in Thread::args
+    std::uint32_t args_size = 0;
+  };
+  struct Thread {
+    std::uint32_t pid = 0;
+    std::uint32_t tid = 0;
+    std::vector<Held> held;
+    std::string args;                               // encoded debug annotations of the held events
+    std::vector<std::uint32_t> used[kInternKinds];  // iids the held events use
+  };
+
+  std::uint32_t intern(InternKind kind, std::string_view s, Thread& t);
+  void flush_thread(Thread& t);
+  void emit_packet(std::string_view body);
+  void submit_if_full();
+
+  io::BackgroundWriter writer_;
+  std::string out_;
+  std::int64_t origin_ns_ = 0;
+  std::uint64_t events_ = 0;
+  std::uint32_t next_sequence_ = 1;
+  struct StringHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> iids_[kInternKinds];
+  std::vector<std::string_view> strings_[kInternKinds];  // by iid − 1 (keys of iids_)
+  std::map<std::uint64_t, Thread> threads_;              // by uuid: held events
+  // Scratch.
+  std::string packet_;
+  std::string event_;
+  std::string nested_;
+};
+
+}  // namespace npkit

@@ -1,0 +1,57 @@
+// output/trace/proto_writer.hpp — Protocol Buffers wire format, appended to a std::string.
+// Contract: each call appends one field (tag, then value) in the encoding the wire format
+// defines: varints for unsigned and (two's complement, ten bytes when negative) signed integers,
+// 8-byte little-endian doubles, length-delimited strings and nested messages. A nested message is
+// written into its own string and appended with message().
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace npkit::proto {
+
+enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2 };
+
+inline void append_varint(std::string& out, std::uint64_t v) {
+  while (v >= 0x80) {
+    out.push_back(static_cast<char>(v | 0x80));
+    v >>= 7;
+  }
+  out.push_back(static_cast<char>(v));
+}
+
+inline void append_tag(std::string& out, std::uint32_t field, WireType type) {
+  append_varint(out, std::uint64_t{field} << 3 | type);
+}
+
+inline void uint_field(std::string& out, std::uint32_t field, std::uint64_t v) {
+  append_tag(out, field, kVarint);
+  append_varint(out, v);
+}
+
+inline void int_field(std::string& out, std::uint32_t field, std::int64_t v) {
+  uint_field(out, field, static_cast<std::uint64_t>(v));
+}
+
+inline void double_field(std::string& out, std::uint32_t field, double v) {
+  append_tag(out, field, kFixed64);
+  char bytes[8];
+  static_assert(std::endian::native == std::endian::little, "doubles are written as stored");
+  std::memcpy(bytes, &v, 8);
+  out.append(bytes, 8);
+}
+
+inline void bytes_field(std::string& out, std::uint32_t field, std::string_view v) {
+  append_tag(out, field, kLengthDelimited);
+  append_varint(out, v.size());
+  out.append(v);
+}
+
+inline void message(std::string& out, std::uint32_t field, std::string_view body) {
+  bytes_field(out, field, body);
+}
+
+}  // namespace npkit::proto

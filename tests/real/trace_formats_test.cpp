@@ -1,0 +1,198 @@
+// The Perfetto trace and the JSON trace of the same input hold the same slices: for each real
+// input kind (a legacy NPKit dump, a plugin capture, device-recorder event records, events on
+// their own time bases, a Chrome trace of spans), `trace --format perfetto` read back by the
+// independent test-side reader (tests/support/perfetto_reader) and `trace --format json` read
+// with simdjson give the same processes and threads (names), and the same multiset of slices:
+// pid, tid, name, category, instant or not, start and end in exact nanoseconds after the trace
+// origin, and every argument. The protobuf file is smaller than the JSON. Where a JSON span
+// outlasts the span it starts in on the same thread (real NPKit dumps have such records),
+// Perfetto's slices must nest: the protobuf trace cuts it at that span's end, as its encoder's
+// contract says; the expected slices are cut the same way here.
+#include <simdjson.h>
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <tuple>
+
+#include "support/cli_runner.hpp"
+#include "support/perfetto_reader.hpp"
+#include "support/temp_dir.hpp"
+#include "support/test_data.hpp"
+
+namespace {
+
+using npkit::test::PerfettoSlice;
+
+std::string read_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string json_value(simdjson::dom::element v) {
+  switch (v.type()) {
+    case simdjson::dom::element_type::UINT64:
+      return std::to_string(v.get_uint64().value());
+    case simdjson::dom::element_type::INT64:
+      return std::to_string(v.get_int64().value());
+    case simdjson::dom::element_type::DOUBLE: {
+      char text[64];
+      std::snprintf(text, sizeof text, "%.3f", v.get_double().value());
+      return text;
+    }
+    case simdjson::dom::element_type::STRING:
+      return std::string(v.get_string().value());
+    case simdjson::dom::element_type::ARRAY: {
+      std::string out = "[";
+      for (simdjson::dom::element item : v.get_array()) {
+        if (out.size() > 1) out += ",";
+        out += json_value(item);
+      }
+      return out + "]";
+    }
+    default:
+      return "?";
+  }
+}
+
+std::uint64_t ns_after_origin(double us) {
+  return static_cast<std::uint64_t>(std::llround(us * 1000.0));
+}
+
+struct JsonTrace {
+  std::map<std::int64_t, std::string> process_names;
+  std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
+  std::vector<PerfettoSlice> slices;  // times after the origin
+  std::int64_t origin_ns = 0;
+};
+
+JsonTrace read_json_trace(const std::string& path) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element doc = parser.load(path);
+  JsonTrace t;
+  t.origin_ns = doc["otherData"]["time_origin_ns"].get_int64();
+  for (simdjson::dom::element e : doc["traceEvents"].get_array()) {
+    const std::string_view ph = e["ph"].get_string();
+    const std::int64_t pid = e["pid"].get_int64();
+    if (ph == "M") {
+      const std::string_view name = e["name"].get_string();
+      if (name == "process_name") t.process_names[pid] = e["args"]["name"].get_string().value();
+      if (name == "thread_name") {
+        t.thread_names[{pid, e["tid"].get_int64().value()}] =
+            e["args"]["name"].get_string().value();
+      }
+      continue;
+    }
+    PerfettoSlice s;
+    s.pid = pid;
+    s.tid = e["tid"].get_int64();
+    s.name = e["name"].get_string().value();
+    s.category = e["cat"].get_string().value();
+    s.instant = ph == "i";
+    s.start_ns = ns_after_origin(e["ts"].get_double());
+    s.end_ns = s.instant ? s.start_ns : s.start_ns + ns_after_origin(e["dur"].get_double());
+    simdjson::dom::object args;
+    if (!e["args"].get_object().get(args)) {
+      for (auto [key, value] : args) s.args[std::string(key)] = json_value(value);
+    }
+    t.slices.push_back(std::move(s));
+  }
+  return t;
+}
+
+void sort_slices(std::vector<PerfettoSlice>& v) {
+  std::sort(v.begin(), v.end(), [](const PerfettoSlice& a, const PerfettoSlice& b) {
+    return std::tie(a.pid, a.tid, a.start_ns, a.end_ns, a.name, a.args) <
+           std::tie(b.pid, b.tid, b.start_ns, b.end_ns, b.name, b.args);
+  });
+}
+
+// Per thread, in start order (longer first): a span ending after the innermost span open at its
+// start ends there instead. Returns how many were cut.
+std::size_t cut_to_nest(std::vector<PerfettoSlice>& v) {
+  std::sort(v.begin(), v.end(), [](const PerfettoSlice& a, const PerfettoSlice& b) {
+    return std::tie(a.pid, a.tid, a.start_ns, b.end_ns) <
+           std::tie(b.pid, b.tid, b.start_ns, a.end_ns);
+  });
+  std::size_t cut = 0;
+  std::vector<std::uint64_t> open;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i == 0 || v[i].pid != v[i - 1].pid || v[i].tid != v[i - 1].tid) open.clear();
+    if (v[i].instant) continue;
+    while (!open.empty() && open.back() <= v[i].start_ns) open.pop_back();
+    if (!open.empty() && v[i].end_ns > open.back()) {
+      v[i].end_ns = open.back();
+      ++cut;
+    }
+    open.push_back(v[i].end_ns);
+  }
+  return cut;
+}
+
+void check_same_slices(const std::string& input, std::size_t min_slices,
+                       std::size_t expected_cuts = 0) {
+  INFO(input);
+  npkit::test::TempDir tmp;
+  const std::string json = tmp.file("trace.json");
+  const std::string proto = tmp.file("trace.pftrace");
+  REQUIRE(npkit::test::run_cli({"trace", input, "-o", json, "--quiet"}).exit_code == 0);
+  REQUIRE(npkit::test::run_cli({"trace", input, "-o", proto, "--quiet"}).exit_code == 0);
+
+  JsonTrace want = read_json_trace(json);
+  const std::string bytes = read_bytes(proto);
+  auto got = npkit::test::read_perfetto_trace(bytes);
+  REQUIRE(got.error.empty());
+  CHECK(got.process_names == want.process_names);
+  CHECK(got.thread_names == want.thread_names);
+  for (auto& s : got.slices) {
+    s.start_ns -= static_cast<std::uint64_t>(want.origin_ns);
+    s.end_ns -= static_cast<std::uint64_t>(want.origin_ns);
+  }
+  REQUIRE(want.slices.size() >= min_slices);
+  CHECK(cut_to_nest(want.slices) == expected_cuts);
+  REQUIRE(got.slices.size() == want.slices.size());
+  sort_slices(want.slices);
+  sort_slices(got.slices);
+  for (std::size_t i = 0; i < want.slices.size(); ++i) {
+    const auto& w = want.slices[i];
+    const auto& g = got.slices[i];
+    INFO("slice " << i << ": " << w.name << " pid " << w.pid << " tid " << w.tid << " at "
+                  << w.start_ns);
+    REQUIRE(g.pid == w.pid);
+    REQUIRE(g.tid == w.tid);
+    REQUIRE(g.name == w.name);
+    REQUIRE(g.category == w.category);
+    REQUIRE(g.instant == w.instant);
+    REQUIRE(g.start_ns == w.start_ns);
+    REQUIRE(g.end_ns == w.end_ns);
+    REQUIRE(g.args == w.args);
+  }
+  CHECK(bytes.size() < std::filesystem::file_size(json));
+}
+
+}  // namespace
+
+TEST_CASE("trace formats agree: legacy NPKit dumps (H200 ring, alltoall)", "[real]") {
+  check_same_slices(npkit::test::source_path("samples/npkit-h200/ring_simple/dump"), 1000);
+  check_same_slices(npkit::test::source_path("samples/npkit-h200/alltoall/dump"), 1000, 4);
+}
+
+TEST_CASE("trace formats agree: plugin captures (H200 agree, socket)", "[real]") {
+  check_same_slices(npkit::test::source_path("samples/nccl-h200/agree/dump"), 1000);
+  check_same_slices(npkit::test::source_path("samples/nccl-h200/socket/dump"), 1000);
+}
+
+TEST_CASE("trace formats agree: event records (H200 device recorder, own time bases)", "[real]") {
+  check_same_slices(npkit::test::source_path("samples/device-h200/collectives/dump"), 1000);
+  check_same_slices(npkit::test::source_path("tests/golden/cases/npkt_events_mixed/dump"), 5);
+}
+
+TEST_CASE("trace formats agree: a Chrome trace of spans", "[real]") {
+  check_same_slices(npkit::test::source_path("tests/golden/cases/json_ring_report/trace.json"), 20);
+}

@@ -1,0 +1,107 @@
+// PerfettoTraceEncoder writes a trace that an independent reader (tests/support/perfetto_reader)
+// decodes into the slices it was given: names, categories, processes and threads, exact
+// nanosecond times after the origin, every kind of argument; spans given out of order come out
+// nested, a span outlasting its parent is cut at the parent's end, instants stay instants, and a
+// process written again after close_process starts a fresh sequence state.
+#include "output/trace/perfetto_trace_encoder.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sstream>
+
+#include "support/perfetto_reader.hpp"
+
+namespace {
+
+constexpr std::int64_t kOrigin = 1'700'000'000'000'000'000;
+
+const npkit::test::PerfettoSlice* find(const npkit::test::PerfettoTrace& t, std::string_view name) {
+  for (const auto& s : t.slices) {
+    if (s.name == name) return &s;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("perfetto trace encoder: slices, nesting, instants and args", "[render]") {
+  std::ostringstream out;
+  npkit::PerfettoTraceEncoder trace(out);
+  trace.begin("{}", kOrigin);
+  trace.name_process(1, "rank 0");
+  trace.name_thread(1, 10'000'000, "GPU buffer 0");
+  trace.name_thread(1, 20'000'000, "CPU channel 0");
+  npkit::TraceArgList args;
+  args.add_uint("size", 4096);
+  args.add_int("peer", -3);
+  args.add_string("algo", "Ring");
+  args.add_thousandths("bw_gbps", 2560);
+  args.add_pair("records", 3, 6);
+  // The child comes first (legacy spans arrive in EXIT order); the parent starts at the same
+  // time; the last one outlasts its parent.
+  trace.write({"child", "gpu,reduce_scatter", 1, 10'000'000, false, 100, 300, &args});
+  trace.write({"parent", "gpu,other", 1, 10'000'000, false, 100, 1'000, nullptr});
+  trace.write({"late", "gpu,other", 1, 10'000'000, false, 900, 1'200, nullptr});
+  trace.write({"empty", "gpu,other", 1, 10'000'000, false, 2'000, 1'500, nullptr});
+  trace.write({"mark", "unmatched", 1, 20'000'000, true, 50, 0, nullptr});
+  trace.close_process(1);
+  trace.write({"again", "cpu,other", 1, 20'000'000, false, 3'000, 3'500, nullptr});
+  REQUIRE(trace.finish("out.pftrace").ok());
+
+  const auto t = npkit::test::read_perfetto_trace(out.str());
+  REQUIRE(t.error.empty());
+  CHECK(t.packets == trace.events());
+  CHECK(t.process_names.at(1) == "rank 0");
+  CHECK(t.thread_names.at({1, 10'000'000}) == "GPU buffer 0");
+  CHECK(t.thread_names.at({1, 20'000'000}) == "CPU channel 0");
+  REQUIRE(t.slices.size() == 6);
+
+  const auto* child = find(t, "child");
+  REQUIRE(child != nullptr);
+  CHECK(child->pid == 1);
+  CHECK(child->tid == 10'000'000);
+  CHECK(child->category == "gpu,reduce_scatter");
+  CHECK(child->start_ns == kOrigin + 100);
+  CHECK(child->end_ns == kOrigin + 300);
+  CHECK(child->args.at("size") == "4096");
+  CHECK(child->args.at("peer") == "-3");
+  CHECK(child->args.at("algo") == "Ring");
+  CHECK(child->args.at("bw_gbps") == "2.560");
+  CHECK(child->args.at("records") == "[3,6]");
+
+  const auto* parent = find(t, "parent");
+  REQUIRE(parent != nullptr);
+  CHECK(parent->start_ns == kOrigin + 100);
+  CHECK(parent->end_ns == kOrigin + 1'000);
+  CHECK(parent->args.empty());
+  const auto* late = find(t, "late");
+  REQUIRE(late != nullptr);
+  CHECK(late->start_ns == kOrigin + 900);
+  CHECK(late->end_ns == kOrigin + 1'000);  // cut at its parent's end
+  const auto* empty = find(t, "empty");
+  REQUIRE(empty != nullptr);
+  CHECK(empty->start_ns == kOrigin + 2'000);
+  CHECK(empty->end_ns == kOrigin + 2'000);
+  const auto* mark = find(t, "mark");
+  REQUIRE(mark != nullptr);
+  CHECK(mark->instant);
+  CHECK(mark->tid == 20'000'000);
+  CHECK(mark->start_ns == kOrigin + 50);
+  const auto* again = find(t, "again");
+  REQUIRE(again != nullptr);
+  CHECK(again->start_ns == kOrigin + 3'000);
+  CHECK(again->end_ns == kOrigin + 3'500);
+}
+
+TEST_CASE("perfetto trace encoder: an empty trace is a valid trace", "[render]") {
+  std::ostringstream out;
+  npkit::PerfettoTraceEncoder trace(out);
+  trace.begin("{}", 0);
+  REQUIRE(trace.finish("out.pftrace").ok());
+  CHECK(trace.events() == 1);  // the root track's ordering
+  const auto t = npkit::test::read_perfetto_trace(out.str());
+  CHECK(t.error.empty());
+  CHECK(t.packets == 1);
+  CHECK(t.slices.empty());
+  CHECK(t.process_names.empty());
+}
