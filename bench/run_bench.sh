@@ -96,7 +96,7 @@ failed=0
 labels=(info report trace)
 run info info "$dump" || failed=1
 run report report "$dump" || failed=1
-run trace trace "$dump" -o "$out/trace.json" || failed=1
+run trace trace "$dump" -o "$out/trace.json" --max-size 0 || failed=1
 
 trace_events=""
 trace_bytes=""
@@ -108,7 +108,7 @@ fi
 if [[ -n ${TRACE_TMPFS_DIR:-} ]]; then
   labels+=(trace-tmpfs)
   tmpfs_trace=$TRACE_TMPFS_DIR/npkit-bench-trace.$$.json
-  run trace-tmpfs trace "$dump" -o "$tmpfs_trace" || failed=1
+  run trace-tmpfs trace "$dump" -o "$tmpfs_trace" --max-size 0 || failed=1
   rm -f "$tmpfs_trace"
 fi
 labels+=(bandwidth)

@@ -1,30 +1,173 @@
 // `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON or a Perfetto protobuf trace, of
 // any input, in one layout (run/trace_layout.hpp): the spans of legacy dumps and Chrome traces of
-// spans, the profiler events and event records of .npkt files.
+// spans, the profiler events and event records of .npkt files; narrowed to a time or collective
+// window, and refused where it would grow past what the viewers open.
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
+#include <cmath>
 #include <memory>
 
+#include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/json_trace_encoder.hpp"
 #include "output/trace/perfetto_trace_encoder.hpp"
 #include "output/trace/span_trace_writer.hpp"
+#include "output/trace/trace_window.hpp"
 
 namespace npkit::cli {
 namespace {
 
-std::unique_ptr<TraceEncoder> make_encoder(const CommonOptions& o, std::ostream& out) {
-  if (o.format == "perfetto") return std::make_unique<PerfettoTraceEncoder>(out);
-  return std::make_unique<JsonTraceEncoder>(out);
+struct TraceOptions : CommonOptions {
+  std::string from;  // "120ms"; "" = the start
+  std::string to;
+  std::string coll;  // "" = no collective window
+  std::string seq;   // "A:B" or "A"; "" = every seq
+  std::string max_size = "2G";
+};
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// A number followed by one of `units` (name, factor); a bare number takes `bare`'s factor.
+Result<double> scaled(const std::string& option, const std::string& text,
+                      std::initializer_list<std::pair<std::string_view, double>> units, double bare,
+                      std::string_view expected) {
+  std::string_view number = text;
+  double factor = bare;
+  for (const auto& [unit, f] : units) {
+    if (ends_with(text, unit) && text.size() > unit.size()) {
+      number = std::string_view(text).substr(0, text.size() - unit.size());
+      factor = f;
+      break;
+    }
+  }
+  double v = 0;
+  const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), v);
+  if (ec != std::errc() || end != number.data() + number.size() || !std::isfinite(v)) {
+    return Error{fmt::format("{} '{}': expected {}", option, text, expected)};
+  }
+  return v * factor;
+}
+
+Result<std::int64_t> time_after_origin(const std::string& option, const std::string& text) {
+  auto v = scaled(option, text, {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}, 1e3,
+                  "a time after the trace's origin, e.g. 1500us, 12.5ms or 2s (a bare number "
+                  "is microseconds, as the trace's ts)");
+  if (!v) return v.error();
+  return static_cast<std::int64_t>(std::llround(*v));
+}
+
+Result<TraceLimits> limits_of(const TraceOptions& o) {
+  TraceLimits limits;
+  if (!o.from.empty()) {
+    auto from = time_after_origin("--from", o.from);
+    if (!from) return from.error();
+    limits.from_ns = *from;
+  }
+  if (!o.to.empty()) {
+    auto to = time_after_origin("--to", o.to);
+    if (!to) return to.error();
+    limits.to_ns = *to;
+  }
+  if (limits.from_ns && limits.to_ns && *limits.to_ns < *limits.from_ns) {
+    return Error{"--to " + o.to + " lies before --from " + o.from};
+  }
+  auto size = scaled("--max-size", o.max_size,
+                     {{"K", 1024.0}, {"M", 1024.0 * 1024}, {"G", 1024.0 * 1024 * 1024}}, 1.0,
+                     "a size such as 512M or 2G (0: no limit)");
+  if (!size) return size.error();
+  if (*size < 0) return Error{"--max-size " + o.max_size + ": expected a size of 0 or more"};
+  limits.max_bytes = static_cast<std::uint64_t>(*size);
+  return limits;
+}
+
+// --seq "A:B" or "A" (no --seq: every seq).
+Result<std::pair<std::uint64_t, std::uint64_t>> seq_range(const std::string& text) {
+  if (text.empty()) return std::pair<std::uint64_t, std::uint64_t>{0, UINT64_MAX};
+  const auto colon = text.find(':');
+  const std::string first = text.substr(0, colon);
+  const std::string last = colon == std::string::npos ? first : text.substr(colon + 1);
+  std::uint64_t a = 0;
+  std::uint64_t b = 0;
+  const auto ra = std::from_chars(first.data(), first.data() + first.size(), a);
+  const auto rb = std::from_chars(last.data(), last.data() + last.size(), b);
+  if (first.empty() || last.empty() || ra.ec != std::errc() || rb.ec != std::errc() ||
+      ra.ptr != first.data() + first.size() || rb.ptr != last.data() + last.size() || b < a) {
+    return Error{"--seq '" + text + "': expected FIRST:LAST or one seq, e.g. 100:110"};
+  }
+  return std::pair<std::uint64_t, std::uint64_t>{a, b};
+}
+
+// Narrows `limits` to the collectives --coll/--seq select in `run`.
+Status add_collective_window(const TraceOptions& o, const Run& run, TraceLimits& limits,
+                             CliContext& context) {
+  if (o.coll.empty()) return Ok{};
+  auto seqs = seq_range(o.seq);
+  if (!seqs) return seqs.error();
+  auto window = collective_window(run, o.coll, seqs->first, seqs->second);
+  if (!window) return window.error();
+  limits.from_host_ns = window->from_ns;
+  limits.to_host_ns = window->to_ns;
+  if (!o.quiet) {
+    context.err << fmt::format("window: {} {} instance(s), {:.3f} us\n", window->instances, o.coll,
+                               static_cast<double>(window->to_ns - window->from_ns) / 1e3);
+  }
+  return Ok{};
+}
+
+std::string human_bytes(std::uint64_t b) {
+  return b >= (1ull << 30) ? fmt::format("{:.1f} GiB", static_cast<double>(b) / (1ull << 30))
+                           : fmt::format("{:.0f} MiB", static_cast<double>(b) / (1ull << 20));
+}
+
+// Writes the trace through `produce` into the chosen format behind the window and size guard.
+Status write_trace(const TraceOptions& o, const TraceLimits& limits, CliContext& context,
+                   const std::function<Status(TraceEncoder&, const std::string&)>& produce) {
+  return write_trace_output(
+      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
+        std::unique_ptr<TraceEncoder> format;
+        if (o.format == "perfetto") {
+          format = std::make_unique<PerfettoTraceEncoder>(out);
+        } else {
+          format = std::make_unique<JsonTraceEncoder>(out);
+        }
+        WindowedTraceEncoder encoder(*format, limits);
+        NPKIT_TRY(produce(encoder, name));
+        if (encoder.exceeded()) {
+          return Error{fmt::format(
+              "the trace grew past --max-size {} ({}) after {} slices and was not written: more "
+              "than the viewers open (chrome://tracing about 256 MB, the Perfetto UI about 2 "
+              "GB). Narrow it with --ranks (e.g. --ranks 0-1), a time window (--from 10ms --to "
+              "12ms, after the trace's origin) or a collective window (--coll allreduce --seq "
+              "100:110){}; or --max-size 0 to write it anyway",
+              o.max_size, human_bytes(limits.max_bytes), encoder.kept(),
+              o.format == "json" ? ", or write --format perfetto (about 40 % of the size)" : "")};
+        }
+        if (limits.windowed() && !o.quiet) {
+          context.err << fmt::format("window: {} slices kept, {} outside it\n", encoder.kept(),
+                                     encoder.dropped());
+        }
+        return encoder.events();
+      });
 }
 
 // .npkt files: one process per (communicator, rank), in communicator then rank order, files
 // outside any communicator (rank -1) last; event-record streams are threads of their file's
 // process (output/trace/capture_trace_writer.hpp).
-Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
+Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext& context) {
   auto input = open_input(o, context);
   if (!input) return input.error();
+  if (!o.coll.empty()) {
+    Run run;
+    auto read = read_run<TraceOriginSink>(**input, run, [] { return TraceOriginSink(); });
+    if (!read) return read.error();
+    NPKIT_TRY(add_collective_window(o, run, limits, context));
+  }
   const auto& npkt = dynamic_cast<NpktInput&>(**input);
   const LoadedCaptures& loaded = npkt.captures();
   std::vector<const RankCapture*> captures;
@@ -36,21 +179,18 @@ Result<int> trace_captures(const CommonOptions& o, CliContext& context) {
       captures.push_back(f.get());
     }
   }
-  NPKIT_TRY(write_trace_output(
-      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
-        auto encoder = make_encoder(o, out);
-        auto written = write_capture_trace(captures, &loaded.events, o.path, *encoder, name);
-        if (!written) return written.error();
-        return written->events;
-      }));
+  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
+    auto written = write_capture_trace(captures, &loaded.events, o.path, encoder, name);
+    return written ? Status{Ok{}} : Status{written.error()};
+  }));
   print_warnings((*input)->diagnostics(), o, context);
   return 0;
 }
 
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
-// origins (its warnings repeat pass 2's and are dropped); pass 2, on one reader, streams the
-// spans in track order into the writer.
-Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
+// origins and the run (its warnings repeat pass 2's and are dropped); pass 2, on one reader,
+// streams the spans in track order into the writer.
+Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& context) {
   auto first = open_input(o, context);
   if (!first) return first.error();
   if (!(*first)->has_spans()) {
@@ -58,9 +198,10 @@ Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
                  " holds profiler-plugin events already in the Chrome trace format: open it in "
                  "Perfetto as it is (trace converts NPKit and .npkt dumps and NPKit event traces)"};
   }
-  Run unused;
-  auto origins = read_run<TraceOriginSink>(**first, unused, [] { return TraceOriginSink(); });
+  Run run;
+  auto origins = read_run<TraceOriginSink>(**first, run, [] { return TraceOriginSink(); });
   if (!origins) return origins.error();
+  NPKIT_TRY(add_collective_window(o, run, limits, context));
   const TraceMetadata meta{o.path, (*first)->event_table(), (*first)->span_clock(),
                            (*first)->cpu_record_size()};
   CommonOptions one = o;
@@ -68,25 +209,17 @@ Result<int> trace_spans(const CommonOptions& o, CliContext& context) {
   auto input = open_input(one, context);
   if (!input) return input.error();
   RunInput& in = **input;
-  NPKIT_TRY(write_trace_output(
-      o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
-        auto encoder = make_encoder(o, out);
-        SpanTraceWriter writer(*encoder, in.span_names(), in.phases(), origins->origins(), meta);
-        auto run = in.read({&writer});
-        if (!run) return run.error();
-        NPKIT_TRY(encoder->finish(name));
-        return encoder->events();
-      }));
+  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
+    SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
+    auto read = in.read({&writer});
+    if (!read) return Status{read.error()};
+    return encoder.finish(name);
+  }));
   print_warnings(in.diagnostics(), o, context);
   return 0;
 }
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-Result<int> run_trace(CommonOptions o, CliContext& context) {
+Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (o.format == "auto") {
     o.format = ends_with(o.output, ".pftrace") || ends_with(o.output, ".perfetto-trace")
                    ? "perfetto"
@@ -98,19 +231,24 @@ Result<int> run_trace(CommonOptions o, CliContext& context) {
                  "trace (--format perfetto); tables in table, csv or md come from info, report "
                  "and bandwidth"};
   }
+  if (!o.seq.empty() && o.coll.empty()) {
+    return Error{"--seq " + o.seq + " needs --coll: the seq numbers of which collective?"};
+  }
+  auto limits = limits_of(o);
+  if (!limits) return limits.error();
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
-  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, context);
+  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, *limits, context);
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
-  return trace_spans(o, context);
+  return trace_spans(o, *limits, context);
 }
 
 }  // namespace
 
 void register_trace(CLI::App& app, CliContext& context) {
-  auto options = std::make_shared<CommonOptions>();
+  auto options = std::make_shared<TraceOptions>();
   CLI::App* cmd = app.add_subcommand(
       "trace",
       "Trace for Perfetto / chrome://tracing: ranks as processes, channels, buffers and streams "
@@ -119,8 +257,20 @@ void register_trace(CLI::App& app, CliContext& context) {
   options->format = "auto";
   cmd->add_option("--format", options->format,
                   "Output format: json (Chrome Trace Event JSON), perfetto (Perfetto's protobuf "
-                  "trace, about a third of the size), auto (perfetto when -o ends in .pftrace or "
+                  "trace, about 40 % of the size), auto (perfetto when -o ends in .pftrace or "
                   ".perfetto-trace, else json)")
+      ->capture_default_str();
+  cmd->add_option("--from", options->from,
+                  "Keep spans that reach past this time after the trace's origin (e.g. 12ms, "
+                  "1500us, 2s; a bare number is microseconds)");
+  cmd->add_option("--to", options->to, "Keep spans that start by this time after the origin");
+  cmd->add_option("--coll", options->coll,
+                  "Keep the time the collective's instances take (e.g. allreduce), with --seq");
+  cmd->add_option("--seq", options->seq,
+                  "With --coll: the instances' seq, FIRST:LAST or one (default: all)");
+  cmd->add_option("--max-size", options->max_size,
+                  "Refuse a trace larger than this (the viewers open about 2 GB): 512M, 2G; 0 for "
+                  "no limit")
       ->capture_default_str();
   cmd->callback([options, &context] { context.outcome = run_trace(*options, context); });
 }

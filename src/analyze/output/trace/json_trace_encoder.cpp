@@ -70,6 +70,7 @@ void JsonTraceEncoder::begin(std::string_view other_data, std::int64_t /*origin_
 
 std::string& JsonTraceEncoder::next_event() {
   if (text_.size() >= kFlushBytes) {
+    submitted_ += text_.size();
     writer_.submit(text_);
     text_.reserve(kFlushBytes + 4096);
   }

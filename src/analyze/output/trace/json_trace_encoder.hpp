@@ -33,6 +33,7 @@ class JsonTraceEncoder : public TraceEncoder {
   void write(const TraceSlice& slice) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
+  std::uint64_t bytes() const override { return submitted_ + text_.size(); }
 
  private:
   std::string& next_event();
@@ -42,6 +43,7 @@ class JsonTraceEncoder : public TraceEncoder {
   io::BackgroundWriter writer_;
   std::string text_;
   std::uint64_t events_ = 0;
+  std::uint64_t submitted_ = 0;  // bytes handed to the writer
 };
 
 }  // namespace npkit

@@ -102,6 +102,7 @@ void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, std::int64_t o
 
 void PerfettoTraceEncoder::submit_if_full() {
   if (out_.size() < kFlushBytes) return;
+  submitted_ += out_.size();
   writer_.submit(out_);
   out_.reserve(kFlushBytes + 4096);
 }

@@ -48,6 +48,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
   void close_process(std::uint32_t pid) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
+  std::uint64_t bytes() const override { return submitted_ + out_.size(); }
 
  private:
   // Interned strings: one table for the whole trace, iids from 1.
@@ -79,6 +80,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
   std::string out_;
   std::int64_t origin_ns_ = 0;
   std::uint64_t events_ = 0;
+  std::uint64_t submitted_ = 0;  // bytes handed to the writer
   std::uint32_t next_sequence_ = 1;
   struct StringHash {
     using is_transparent = void;

@@ -15,7 +15,7 @@
 // - close_process(pid) promises that no more events of that process follow (an encoder that
 //   buffers may write them out); finish(path) writes what is left and the end of the file, an
 //   Error naming `path` when a write failed. events() counts what was written, metadata
-//   included.
+//   included; bytes() the bytes produced so far.
 #pragma once
 
 #include <array>
@@ -93,6 +93,7 @@ class TraceEncoder {
   virtual void close_process(std::uint32_t /*pid*/) {}
   virtual Status finish(const std::string& path) = 0;
   virtual std::uint64_t events() const = 0;
+  virtual std::uint64_t bytes() const = 0;
 };
 
 }  // namespace npkit

@@ -1,0 +1,55 @@
+#include "output/trace/trace_window.hpp"
+
+#include <algorithm>
+
+#include "util/saturating.hpp"
+
+namespace npkit {
+
+WindowedTraceEncoder::WindowedTraceEncoder(TraceEncoder& inner, const TraceLimits& limits)
+    : inner_(inner), limits_(limits) {}
+
+void WindowedTraceEncoder::begin(std::string_view other_data, std::int64_t origin_ns) {
+  if (limits_.from_ns) from_ = std::max(from_, *limits_.from_ns);
+  if (limits_.to_ns) to_ = std::min(to_, *limits_.to_ns);
+  if (limits_.from_host_ns) from_ = std::max(from_, sat_sub(*limits_.from_host_ns, origin_ns));
+  if (limits_.to_host_ns) to_ = std::min(to_, sat_sub(*limits_.to_host_ns, origin_ns));
+  inner_.begin(other_data, origin_ns);
+}
+
+void WindowedTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
+  inner_.name_process(pid, name);
+}
+
+void WindowedTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
+                                       std::string_view name) {
+  inner_.name_thread(pid, tid, name);
+}
+
+void WindowedTraceEncoder::write(const TraceSlice& s) {
+  const std::int64_t end = s.instant ? s.start_ns : std::max(s.start_ns, s.end_ns);
+  if (s.start_ns > to_ || end < from_) {
+    ++dropped_;
+    return;
+  }
+  if (exceeded_) return;
+  inner_.write(s);
+  ++kept_;
+  check_size();
+}
+
+void WindowedTraceEncoder::close_process(std::uint32_t pid) {
+  if (exceeded_) return;
+  inner_.close_process(pid);
+  check_size();
+}
+
+void WindowedTraceEncoder::check_size() {
+  if (limits_.max_bytes != 0 && inner_.bytes() > limits_.max_bytes) exceeded_ = true;
+}
+
+Status WindowedTraceEncoder::finish(const std::string& path) {
+  return inner_.finish(path);
+}
+
+}  // namespace npkit

@@ -1,0 +1,62 @@
+// output/trace/trace_window.hpp — a trace narrowed to a time window, and stopped where it would
+// grow past what viewers open: a TraceEncoder (output/trace/trace_encoder.hpp) in front of
+// another.
+// Contract:
+// - The window is [from, to] in ns after the trace's origin (TraceLimits::from_ns / to_ns),
+//   intersected with [from_host_ns, to_host_ns] on the host clock (made relative to the origin
+//   that begin() is given); unset ends are open. A span is kept when it overlaps the window
+//   (start ≤ to and end ≥ from), so enclosing spans stay; an instant when it lies in it. Times
+//   are not moved: a slice has the time it has in the whole trace. Names of processes and
+//   threads are always passed on.
+// - max_bytes (0: none): once the encoder behind has produced more, later slices are dropped
+//   and exceeded() is true (the caller reports it; the output is not to be kept).
+// - kept() and dropped() count the slices passed on and those outside the window.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "output/trace/trace_encoder.hpp"
+
+namespace npkit {
+
+struct TraceLimits {
+  std::optional<std::int64_t> from_ns;  // after the trace's origin
+  std::optional<std::int64_t> to_ns;
+  std::optional<std::int64_t> from_host_ns;  // host clock, ns since the epoch
+  std::optional<std::int64_t> to_host_ns;
+  std::uint64_t max_bytes = 0;
+
+  bool windowed() const { return from_ns || to_ns || from_host_ns || to_host_ns; }
+};
+
+class WindowedTraceEncoder : public TraceEncoder {
+ public:
+  WindowedTraceEncoder(TraceEncoder& inner, const TraceLimits& limits);
+
+  void begin(std::string_view other_data, std::int64_t origin_ns) override;
+  void name_process(std::uint32_t pid, std::string_view name) override;
+  void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
+  void write(const TraceSlice& slice) override;
+  void close_process(std::uint32_t pid) override;
+  Status finish(const std::string& path) override;
+  std::uint64_t events() const override { return inner_.events(); }
+  std::uint64_t bytes() const override { return inner_.bytes(); }
+
+  bool exceeded() const { return exceeded_; }
+  std::uint64_t kept() const { return kept_; }
+  std::uint64_t dropped() const { return dropped_; }
+
+ private:
+  void check_size();
+
+  TraceEncoder& inner_;
+  TraceLimits limits_;
+  std::int64_t from_ = INT64_MIN;
+  std::int64_t to_ = INT64_MAX;
+  bool exceeded_ = false;
+  std::uint64_t kept_ = 0;
+  std::uint64_t dropped_ = 0;
+};
+
+}  // namespace npkit

@@ -1,0 +1,97 @@
+// WindowedTraceEncoder keeps exactly the slices that overlap the window (spans reaching into it
+// from either side, instants inside it), leaves their times alone, combines a window after the
+// origin with one on the host clock, passes names on, and stops passing slices once the encoder
+// behind it has produced more than max_bytes.
+#include "output/trace/trace_window.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <vector>
+
+namespace {
+
+// Records what reaches it; each slice counts 100 bytes.
+class Recorder : public npkit::TraceEncoder {
+ public:
+  void begin(std::string_view, std::int64_t origin_ns) override { origin = origin_ns; }
+  void name_process(std::uint32_t, std::string_view name) override { names.emplace_back(name); }
+  void name_thread(std::uint32_t, std::uint32_t, std::string_view name) override {
+    names.emplace_back(name);
+  }
+  void write(const npkit::TraceSlice& s) override {
+    slices.push_back(std::string(s.name) + "@" + std::to_string(s.start_ns));
+  }
+  npkit::Status finish(const std::string&) override { return npkit::Ok{}; }
+  std::uint64_t events() const override { return slices.size(); }
+  std::uint64_t bytes() const override { return 100 * slices.size(); }
+
+  std::int64_t origin = 0;
+  std::vector<std::string> names;
+  std::vector<std::string> slices;
+};
+
+void write_all(npkit::TraceEncoder& e) {
+  e.name_process(1, "rank 0");
+  e.name_thread(1, 2, "GPU channel 0");
+  e.write({"before", "gpu", 1, 2, false, 0, 99, nullptr});       // ends before the window
+  e.write({"into", "gpu", 1, 2, false, 50, 100, nullptr});       // ends at its start
+  e.write({"inside", "gpu", 1, 2, false, 120, 150, nullptr});    //
+  e.write({"around", "gpu", 1, 2, false, 0, 1000, nullptr});     // encloses it
+  e.write({"out of", "gpu", 1, 2, false, 200, 300, nullptr});    // starts at its end
+  e.write({"after", "gpu", 1, 2, false, 201, 300, nullptr});     // starts after it
+  e.write({"mark in", "x", 1, 2, true, 150, 0, nullptr});        // instant inside
+  e.write({"mark out", "x", 1, 2, true, 99, 0, nullptr});        // instant before
+  e.write({"backwards", "gpu", 1, 2, false, 101, 90, nullptr});  // length 0 at 101
+}
+
+}  // namespace
+
+TEST_CASE("trace window: slices overlapping [from, to] after the origin", "[render]") {
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.from_ns = 100;
+  limits.to_ns = 200;
+  npkit::WindowedTraceEncoder w(inner, limits);
+  w.begin("{}", 5'000);
+  write_all(w);
+  REQUIRE(w.finish("x").ok());
+  CHECK(inner.origin == 5'000);
+  CHECK(inner.names == std::vector<std::string>{"rank 0", "GPU channel 0"});
+  CHECK(inner.slices == std::vector<std::string>{"into@50", "inside@120", "around@0", "out of@200",
+                                                 "mark in@150", "backwards@101"});
+  CHECK(w.kept() == 6);
+  CHECK(w.dropped() == 3);
+  CHECK_FALSE(w.exceeded());
+}
+
+TEST_CASE("trace window: a host-clock window narrows one after the origin", "[render]") {
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.from_ns = 0;
+  limits.from_host_ns = 5'130;  // 130 after the origin
+  limits.to_host_ns = 5'140;
+  npkit::WindowedTraceEncoder w(inner, limits);
+  w.begin("{}", 5'000);
+  write_all(w);
+  CHECK(inner.slices == std::vector<std::string>{"inside@120", "around@0"});
+}
+
+TEST_CASE("trace window: no window keeps everything, and the size guard stops", "[render]") {
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.max_bytes = 250;  // exceeded by the third slice
+  npkit::WindowedTraceEncoder w(inner, limits);
+  w.begin("{}", 0);
+  write_all(w);
+  CHECK(w.exceeded());
+  CHECK(inner.slices.size() == 3);
+  CHECK(w.kept() == 3);
+
+  Recorder all;
+  npkit::WindowedTraceEncoder open(all, npkit::TraceLimits{});
+  open.begin("{}", 0);
+  write_all(open);
+  CHECK(all.slices.size() == 9);
+  CHECK_FALSE(open.exceeded());
+}
