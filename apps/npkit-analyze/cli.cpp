@@ -25,6 +25,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     register_diff(app, context);
     register_compare(app, context);
     register_hang(app, context);
+    register_instances(app, context);
     std::vector<std::string> reversed(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
     try {
       app.parse(reversed);

@@ -152,6 +152,25 @@ void check_diff_cell(const std::string& input) {
   CHECK(summary["phases"].get_array().size() == 0);
 }
 
+// instances writes one line per instance bandwidth counts; none (no instance joined) only where
+// bandwidth has no collective row either.
+void check_instances_cell(const std::string& input) {
+  INFO("cell: instances " << input);
+  const auto run = run_cli({"instances", input, "-q"});
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.empty());
+  std::size_t lines = 0;
+  for (char c : run.out) lines += c == '\n' ? 1 : 0;
+  simdjson::dom::parser parser;
+  std::string keep;
+  const auto bw = json_of(parser, keep, {"bandwidth", input, "--format", "json"});
+  std::uint64_t instances = 0;
+  for (simdjson::dom::element r : bw["collectives"].get_array()) {
+    instances += r["instances"].get_uint64().value();
+  }
+  CHECK(lines == instances);
+}
+
 // The matrix for one input: every command and format.
 void check_matrix(const std::string& input, const npkit::test::TempDir& dir, bool profiler_trace) {
   for (const std::string format : {"table", "csv", "md"}) {
@@ -168,6 +187,7 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
   check_cell({"summarize", input});
   check_diff_cell(input);
   check_cell({"compare", input, input});
+  check_instances_cell(input);
   const std::string trace = dir.file("again.json");
   if (profiler_trace) {
     const auto run = run_cli({"trace", input, "-o", trace, "-q"});
@@ -175,6 +195,7 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
     CHECK(run.err.find("already in the Chrome trace format") != std::string::npos);
   } else {
     check_cell({"trace", input, "-o", trace});
+    check_cell({"trace", input, "-o", dir.file("again.pftrace")});
   }
 }
 

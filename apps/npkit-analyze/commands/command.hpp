@@ -73,12 +73,20 @@ using TraceOutputWriter =
 Status write_trace_output(const CommonOptions& options, CliContext& context,
                           const TraceOutputWriter& write);
 
+// A sink for commands that read only the run model (read_run needs one).
+class IgnoreSpans : public SpanSink {
+ public:
+  void on_span(const Span& /*span*/) override {}
+  void merge(IgnoreSpans&& /*other*/) {}
+};
+
 // Prints the warning summary to the error stream (nothing with --quiet or no warnings).
 void print_warnings(const Diagnostics& diagnostics, const CommonOptions& options,
                     CliContext& context);
 
 void register_info(CLI::App& app, CliContext& context);
 void register_hang(CLI::App& app, CliContext& context);
+void register_instances(CLI::App& app, CliContext& context);
 void register_report(CLI::App& app, CliContext& context);
 void register_bandwidth(CLI::App& app, CliContext& context);
 void register_trace(CLI::App& app, CliContext& context);

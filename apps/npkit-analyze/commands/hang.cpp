@@ -10,19 +10,12 @@
 namespace npkit::cli {
 namespace {
 
-// Spans play no part in where a run stopped.
-class IgnoreSpans : public SpanSink {
- public:
-  void on_span(const Span& /*span*/) override {}
-  void merge(IgnoreSpans&& /*other*/) {}
-};
-
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   auto input = open_input(o, context);
   if (!input) return input.error();
   RunInput& in = **input;
   Run run;
-  auto spans = read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; });
+  auto spans = read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; });  // spans play no part
   if (!spans) return spans.error();
   const HangAnalysis hang = analyze_hang(run);
   if (!hang.judged) {

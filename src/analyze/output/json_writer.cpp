@@ -40,6 +40,7 @@ void append_json_string(std::string& out, std::string_view s) {
 }
 
 void JsonWriter::newline() {
+  if (one_line_) return;
   out_.push_back('\n');
   out_.append(2 * first_.size(), ' ');
 }
@@ -87,7 +88,7 @@ void JsonWriter::end_array() {
 void JsonWriter::key(std::string_view k) {
   before_value();
   append_json_string(out_, k);
-  out_.append(": ");
+  out_.append(one_line_ ? ":" : ": ");
   after_key_ = true;
 }
 
@@ -118,6 +119,11 @@ void JsonWriter::value(double v) {
 void JsonWriter::value(bool v) {
   before_value();
   out_.append(v ? "true" : "false");
+}
+
+void JsonWriter::null_value() {
+  before_value();
+  out_.append("null");
 }
 
 void write_warnings_json(JsonWriter& w, const Diagnostics& d) {

@@ -1,8 +1,10 @@
 // json_writer.hpp — a small streaming JSON writer for command outputs.
 // Contract: appends valid JSON to a std::string; strings are escaped (control characters,
 // quotes, backslashes; bytes ≥ 0x80 pass through, invalid UTF-8 is replaced by U+FFFD);
-// non-finite doubles become null. Pretty-printed with two-space indentation. Callers nest
-// begin/end calls correctly; key() is required before each value inside an object.
+// non-finite doubles become null. Pretty-printed with two-space indentation, or each top-level
+// value on one line (JsonLayout::kOneLine, for JSON lines); a top-level value ends with a
+// newline. Callers nest begin/end calls correctly; key() is required before each value inside an
+// object.
 #pragma once
 
 #include <cstdint>
@@ -14,9 +16,12 @@
 
 namespace npkit {
 
+enum class JsonLayout : std::uint8_t { kPretty, kOneLine };
+
 class JsonWriter {
  public:
-  explicit JsonWriter(std::string& out) : out_(out) {}
+  explicit JsonWriter(std::string& out, JsonLayout layout = JsonLayout::kPretty)
+      : out_(out), one_line_(layout == JsonLayout::kOneLine) {}
 
   void begin_object();
   void end_object();
@@ -33,6 +38,7 @@ class JsonWriter {
   void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
   void value(double v);
   void value(bool v);
+  void null_value();
 
   template <typename T>
   void field(std::string_view k, const T& v) {
@@ -45,6 +51,7 @@ class JsonWriter {
   void newline();
 
   std::string& out_;
+  bool one_line_ = false;
   std::vector<bool> first_;  // per open container: no element written yet
   bool after_key_ = false;
 };

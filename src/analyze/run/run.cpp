@@ -14,6 +14,13 @@ std::string RunInstance::op_on(std::int32_t rank) const {
   return rank == sender ? "Send" : "Recv";
 }
 
+bool RunCommunicator::one_clock() const {
+  for (const auto& r : ranks) {
+    if (r.host != ranks.front().host) return false;
+  }
+  return true;
+}
+
 bool RunCommunicator::hosts_known() const {
   return !ranks.empty() &&
          std::all_of(ranks.begin(), ranks.end(), [](const RunRank& r) { return !r.host.empty(); });

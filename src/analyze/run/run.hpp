@@ -139,6 +139,8 @@ struct RunCommunicator {
 
   // Every rank names its host.
   bool hosts_known() const;
+  // Every rank names the same host (or none does): the ranks' times are on one clock.
+  bool one_clock() const;
 };
 
 struct Run {

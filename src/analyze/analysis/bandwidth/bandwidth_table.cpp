@@ -78,15 +78,6 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
   }
 }
 
-// Whether the ranks' times are on one clock (one host, or hosts unknown: one assumed), so that
-// times of different ranks can be compared.
-bool one_clock(const RunCommunicator& comm) {
-  for (const auto& r : comm.ranks) {
-    if (r.host != comm.ranks.front().host) return false;
-  }
-  return true;
-}
-
 void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool comparable,
                   RowBuilder& b) {
   ++b.row.instances;
@@ -157,7 +148,7 @@ bool selected(std::string_view coll, const RunInstance& inst) {
 std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) {
   std::map<RowKey, RowBuilder> builders;
   for (const auto& comm : run.comms) {
-    const bool comparable = one_clock(comm);
+    const bool comparable = comm.one_clock();
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {

@@ -1,0 +1,22 @@
+// output/instance_jsonl.hpp — collective instance records (analysis/export/instance_records.hpp)
+// as JSON lines: one object per line, schema npkit-analyze.instance v1 (docs/cli.md
+// "instances").
+// Contract: each line holds schema, schema_version, run, comm (16 hex digits), scope, nranks,
+// clock, func, seq, label, bytes, count, type, algo, proto, channels (the most of any member),
+// ranks_timed, missing_ranks, time_ns, algbw_gbps, busbw_gbps, true_time_ns, true_algbw_gbps,
+// true_busbw_gbps (null where the record has none) and members [{rank, host, timed, stale,
+// start_ns, end_ns, time_ns (the three null when untimed), channels}]. Strings are JSON-escaped;
+// "" where the input does not say.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "analysis/export/instance_records.hpp"
+
+namespace npkit {
+
+void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std::string& run_name,
+                           std::string& out);
+
+}  // namespace npkit
