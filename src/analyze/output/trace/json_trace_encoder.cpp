@@ -79,6 +79,17 @@ std::string& JsonTraceEncoder::next_event() {
   return text_;
 }
 
+void JsonTraceEncoder::append_quoted(std::string_view s) {
+  const auto key = (reinterpret_cast<std::uintptr_t>(s.data()) ^ s.size()) * 0x9E3779B97F4A7C15u;
+  Quoted& q = quoted_[key >> 56];
+  if (q.raw != s) {
+    q.raw.assign(s);
+    q.quoted.clear();
+    append_json_string(q.quoted, s);
+  }
+  text_.append(q.quoted);
+}
+
 void JsonTraceEncoder::metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
                                 std::string_view name, std::uint32_t sort_index) {
   for (int sort = 0; sort < 2; ++sort) {
@@ -113,9 +124,9 @@ void JsonTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid, std::st
 void JsonTraceEncoder::write(const TraceSlice& s) {
   std::string& e = next_event();
   e.append(R"({"name":)"sv);
-  append_json_string(e, s.name);
+  append_quoted(s.name);
   e.append(R"(,"cat":)"sv);
-  append_json_string(e, s.category);
+  append_quoted(s.category);
   e.append(s.instant ? R"(,"ph":"i","s":"t","pid":)"sv : R"(,"ph":"X","pid":)"sv);
   append_uint(e, s.pid);
   e.append(R"(,"tid":)"sv);

@@ -13,6 +13,7 @@
 //   memory stays constant however long the trace.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <ostream>
 #include <string>
@@ -37,6 +38,8 @@ class JsonTraceEncoder : public TraceEncoder {
 
  private:
   std::string& next_event();
+  // Appends `s` as a JSON string; names and categories repeat, so their escaped text is kept.
+  void append_quoted(std::string_view s);
   void metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
                 std::string_view name, std::uint32_t sort_index);
 
@@ -44,6 +47,11 @@ class JsonTraceEncoder : public TraceEncoder {
   std::string text_;
   std::uint64_t events_ = 0;
   std::uint64_t submitted_ = 0;  // bytes handed to the writer
+  struct Quoted {
+    std::string raw;
+    std::string quoted;
+  };
+  std::array<Quoted, 256> quoted_;  // by a hash of the string's address and length (8 bits)
 };
 
 }  // namespace npkit

@@ -143,14 +143,20 @@ void PerfettoTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
 }
 
 std::uint32_t PerfettoTraceEncoder::intern(InternKind kind, std::string_view s, Thread& t) {
-  auto it = iids_[kind].find(s);
-  if (it == iids_[kind].end()) {
-    it = iids_[kind]
-             .emplace(std::string(s), static_cast<std::uint32_t>(strings_[kind].size() + 1))
-             .first;
-    strings_[kind].push_back(it->first);
+  const auto key = (reinterpret_cast<std::uintptr_t>(s.data()) ^ s.size()) * 0x9E3779B97F4A7C15u;
+  Recent& recent = recent_[kind][key >> 56];
+  if (recent.iid == 0 || recent.raw != s) {
+    auto it = iids_[kind].find(s);
+    if (it == iids_[kind].end()) {
+      it = iids_[kind]
+               .emplace(std::string(s), static_cast<std::uint32_t>(strings_[kind].size() + 1))
+               .first;
+      strings_[kind].push_back(it->first);
+    }
+    recent.raw.assign(s);
+    recent.iid = it->second;
   }
-  const std::uint32_t iid = it->second;
+  const std::uint32_t iid = recent.iid;
   std::vector<std::uint32_t>& used = t.used[kind];
   if (used.size() <= iid) used.resize(iid + 1, 0);
   used[iid] = 1;

@@ -23,6 +23,7 @@
 //   writer in chunks of about 1 MiB.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -88,7 +89,14 @@ class PerfettoTraceEncoder : public TraceEncoder {
   };
   std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> iids_[kInternKinds];
   std::vector<std::string_view> strings_[kInternKinds];  // by iid − 1 (keys of iids_)
-  std::map<std::uint64_t, Thread> threads_;              // by uuid: held events
+  // Recently interned strings by a hash of their address and length: names, categories and
+  // argument keys repeat from the same storage, so most lookups end here.
+  struct Recent {
+    std::string raw;
+    std::uint32_t iid = 0;
+  };
+  std::array<Recent, 256> recent_[kInternKinds];
+  std::map<std::uint64_t, Thread> threads_;  // by uuid: held events
   // Scratch.
   std::string packet_;
   std::string event_;

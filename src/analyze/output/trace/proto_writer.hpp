@@ -16,11 +16,14 @@ namespace npkit::proto {
 enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2 };
 
 inline void append_varint(std::string& out, std::uint64_t v) {
+  char bytes[10];
+  std::size_t n = 0;
   while (v >= 0x80) {
-    out.push_back(static_cast<char>(v | 0x80));
+    bytes[n++] = static_cast<char>(v | 0x80);
     v >>= 7;
   }
-  out.push_back(static_cast<char>(v));
+  bytes[n++] = static_cast<char>(v);
+  out.append(bytes, n);
 }
 
 inline void append_tag(std::string& out, std::uint32_t field, WireType type) {

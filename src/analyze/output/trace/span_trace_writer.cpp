@@ -107,13 +107,16 @@ std::uint32_t SpanTraceWriter::pid_of(const TrackRef& t) const {
 
 void SpanTraceWriter::ensure_names(std::uint32_t pid, std::uint32_t tid, const TrackRef& t,
                                    std::uint32_t lane) {
+  const std::uint64_t thread = static_cast<std::uint64_t>(pid) << 32 | tid;
+  if (thread == last_named_) return;  // spans of one thread come in runs
+  last_named_ = thread;
   if (named_processes_.insert(pid).second) {
     encoder_.name_process(
         pid, trace_process_name(
                  t.rank, std::nullopt, "",
                  domain_ == TimeDomain::kHost ? TraceTimeBase::kHost : TraceTimeBase::kGpuClock));
   }
-  if (named_threads_.insert(static_cast<std::uint64_t>(pid) << 32 | tid).second) {
+  if (named_threads_.insert(thread).second) {
     encoder_.name_thread(pid, tid,
                          trace_thread_name(t.kind == TrackKind::kGpu ? TraceThread::kGpuBuffer
                                                                      : TraceThread::kCpuChannel,

@@ -83,6 +83,7 @@ class SpanTraceWriter : public SpanSink {
   TraceOrigins origins_;
   std::set<std::uint64_t> named_threads_;
   std::set<std::uint32_t> named_processes_;
+  std::uint64_t last_named_ = UINT64_MAX;  // (pid << 32 | tid) of the last thread named
   std::map<std::tuple<std::uint32_t, int, std::uint32_t>, TimeDomain> domains_;  // by track
   TrackRef current_;
   bool has_current_ = false;

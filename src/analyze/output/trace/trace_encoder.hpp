@@ -29,13 +29,14 @@ namespace npkit {
 
 enum class TraceArgKind : std::uint8_t { kUint, kInt, kString, kThousandths, kUintPair };
 
+// Plain fields without defaults, so that an argument list costs little until arguments are added.
 struct TraceArg {
   std::string_view key;
-  TraceArgKind kind = TraceArgKind::kUint;
-  std::uint64_t u = 0;   // kUint, the first of kUintPair
-  std::uint64_t u2 = 0;  // the second of kUintPair
-  std::int64_t i = 0;    // kInt, kThousandths (a value × 1000)
-  std::string_view s;    // kString
+  TraceArgKind kind;
+  std::uint64_t u;     // kUint, the first of kUintPair
+  std::uint64_t u2;    // the second of kUintPair
+  std::int64_t i;      // kInt, kThousandths (a value × 1000)
+  std::string_view s;  // kString
 };
 
 // The arguments of one event, in the order they were added (at most kMax; more are dropped).
@@ -68,7 +69,7 @@ class TraceArgList {
   void push(const TraceArg& arg) {
     if (size_ < kMax) args_[size_++] = arg;
   }
-  std::array<TraceArg, kMax> args_{};
+  std::array<TraceArg, kMax> args_;  // the first size_ are set
   std::size_t size_ = 0;
 };
 

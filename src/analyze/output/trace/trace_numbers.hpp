@@ -13,7 +13,7 @@ namespace npkit {
 inline void append_uint(std::string& out, std::uint64_t v) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, v).ptr;
-  out.append(digits, end);
+  out.append(digits, static_cast<std::size_t>(end - digits));  // (pointer, length): no replace()
 }
 
 inline void append_fixed3(std::string& out, std::int64_t thousandths) {
