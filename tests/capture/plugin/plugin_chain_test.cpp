@@ -6,6 +6,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <map>
+#include <thread>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
@@ -232,6 +236,86 @@ TEST_CASE("plugin chain: v4 calls reach the chained plugin's ncclProfiler_v4", "
   }
   CHECK(calls_of(calls, Call::kStop).size() == 6);
   CHECK(calls_of(calls, Call::kState).size() == 2);
+}
+
+TEST_CASE("plugin chain: events of several threads at once keep both plugins' links", "[plugin]") {
+  PluginEnv env;
+  ChainEnv chain(kCountingProfiler, abi::kProxyOp);
+  const PluginLibrary& lib = require_plugin();
+  const uint64_t hash = 0x7e57000000000c06ull;
+  void* context = nullptr;
+  int mask = 0;
+  REQUIRE(lib.v5->init(&context, hash, &mask, nullptr, 1, 1, 0, capture_log) == abi::kSuccess);
+  REQUIRE(context != nullptr);
+  constexpr int kThreads = 4;
+  constexpr int kRounds = 500;
+  std::atomic<int> failed_calls{0};
+  auto start = [&](abi::EventDescrV5 descr) {
+    void* handle = nullptr;
+    if (lib.v5->startEvent(context, &handle, &descr) != abi::kSuccess || handle == nullptr) {
+      ++failed_calls;
+    }
+    return handle;
+  };
+  auto call = [&](abi::Result result) {
+    if (result != abi::kSuccess) ++failed_calls;
+  };
+  // Per round: Group, Coll (parentGroup: the Group), ProxyOp (parent: the Coll), ProxyStep
+  // (parent: the ProxyOp; ours only), a state of each proxy event, four stops: 10 records of ours,
+  // 3 starts, 1 state and 3 stops of theirs.
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      abi::StateArgs zero = zeroed_args();
+      abi::StateArgs sent = trans_size_args(512);
+      for (int round = 0; round < kRounds; ++round) {
+        void* group = start(group_descr());
+        void* coll = start(coll_descr(nullptr, 0, static_cast<uint64_t>(round), "AllReduce", 8, 0,
+                                      "ncclInt8", 1, 8, "RING", "LL", group));
+        void* op = start(proxy_op_descr(coll, 0, ::getpid(), 0, 1, 1, 512, 1));
+        void* step = start(proxy_step_descr(op, 0, 0));
+        call(lib.v5->recordEventState(op, static_cast<abi::EventState>(19), &zero));
+        call(lib.v5->recordEventState(step, static_cast<abi::EventState>(9), &sent));
+        for (void* handle : {step, op, coll, group}) call(lib.v5->stopEvent(handle));
+      }
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+  CHECK(failed_calls == 0);
+  CHECK(lib.v5->finalize(context) == abi::kSuccess);
+
+  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  CHECK(dump.records.size() == size_t{kThreads} * kRounds * 10);
+  size_t linked_steps = 0;
+  for (const format::ProfilerRecord& record : dump.records) {
+    if (record.kind == format::kRecordStart && record.type == format::kTypeProxyStep &&
+        record.parent_id != 0 && record.word == 0) {
+      ++linked_steps;
+    }
+  }
+  CHECK(linked_steps == size_t{kThreads} * kRounds);
+
+  const std::vector<Call> calls = counting_calls(kCountingProfiler);
+  const std::vector<Call> starts = calls_of(calls, Call::kStart);
+  REQUIRE(starts.size() == size_t{kThreads} * kRounds * 3);
+  std::map<void*, uint64_t> type_of;
+  for (const Call& s : starts) type_of[s.handle] = s.type;
+  CHECK(type_of.size() == starts.size());  // distinct handles
+  size_t bad_links = 0;
+  for (const Call& s : starts) {
+    if (s.type == abi::kColl && type_of[s.parent_group] != abi::kGroup) ++bad_links;
+    if (s.type == abi::kProxyOp && type_of[s.parent] != abi::kColl) ++bad_links;
+  }
+  CHECK(bad_links == 0);
+  std::vector<void*> stopped = handles_of(calls_of(calls, Call::kStop));
+  std::sort(stopped.begin(), stopped.end());
+  std::vector<void*> started = handles_of(starts);
+  std::sort(started.begin(), started.end());
+  CHECK(stopped == started);
+  const std::vector<Call> states = calls_of(calls, Call::kState);
+  CHECK(states.size() == size_t{kThreads} * kRounds);
+  CHECK(std::all_of(states.begin(), states.end(),
+                    [&](const Call& c) { return type_of[c.handle] == abi::kProxyOp; }));
 }
 
 TEST_CASE("plugin chain failure: a library that does not load", "[plugin]") {
