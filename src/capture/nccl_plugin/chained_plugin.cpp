@@ -85,6 +85,14 @@ std::vector<LoadedPlugin*>& loaded_plugins() {
 
 std::atomic<ChainLink*> g_links[ContextRegistry::kSlots] = {};
 
+// Keeps a link that is not (or no longer) in g_links: the chained plugin may still hold the
+// address of its mask word.
+void retire(ChainLink* link) {
+  std::lock_guard<std::mutex> lock(g_load_mutex);
+  static auto* retired = new std::vector<ChainLink*>;
+  retired->push_back(link);
+}
+
 LoadedPlugin* load(const std::string& path) {
   for (LoadedPlugin* plugin : loaded_plugins()) {
     if (plugin->path == path) return plugin;
@@ -295,7 +303,7 @@ ChainStart chain_init(const std::string& path, uint64_t our_mask,
       out.warnings.push_back("chained plugin " + label + " " + why_not +
                              "; not chained for this communicator");
       out.metadata = "not loaded: " + label + " " + why_not;
-      link.release();  // it may still hold &their_mask
+      retire(link.release());
       return out;
     }
     link->by_our_id = std::make_unique<HandleTable>();
@@ -321,6 +329,11 @@ void chain_attach(ChainLink* link, uint16_t slot) noexcept {
 void chain_abandon(ChainLink* link) noexcept {
   if (link == nullptr || link->finalized.exchange(true)) return;
   link->finalize();
+  try {
+    retire(link);
+  } catch (...) {
+    // Not kept: the link stays allocated, unreferenced; nothing reads it again.
+  }
 }
 
 void chain_finalize(uint16_t slot) noexcept {
