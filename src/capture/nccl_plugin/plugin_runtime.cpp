@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "gpu/gpu_clock.hpp"
+#include "nccl_plugin/chain_handles.hpp"
+#include "recorder/capture_metadata.hpp"
 #include "recorder/capture_settings.hpp"
 #include "recorder/context_dump.hpp"
 
@@ -75,16 +77,25 @@ ncclResult_t init_communicator(void** context, int* event_mask,
                                ncclDebugLogger_t logfn) noexcept {
   if (context == nullptr) return ncclSuccess;
   *context = nullptr;
+  ChainStart chain;
   try {
     if (logfn != nullptr) g_logger.store(logfn, std::memory_order_relaxed);
     const CaptureSettings settings = read_capture_settings_from_environment();
     for (const std::string& warning : settings.warnings) warn(logfn, warning);
 
+    Metadata chain_metadata;
+    if (!settings.chain_plugin.empty()) {
+      chain = chain_init(settings.chain_plugin, settings.event_mask, identity, logfn);
+      for (const std::string& warning : chain.warnings) warn(logfn, warning);
+      chain_metadata.emplace_back("capture.chained_plugin", chain.metadata);
+    }
+
     std::string why_not;
     CaptureContext* opened =
         open_communicator_context(process_context_registry(), identity, settings,
-                                  reinterpret_cast<const void*>(logfn), &why_not);
+                                  reinterpret_cast<const void*>(logfn), &why_not, chain_metadata);
     if (opened == nullptr) {
+      chain_abandon(chain.link);
       warn(logfn, "capture disabled for " + communicator_label(identity) + ": " + why_not);
       return ncclSuccess;
     }
@@ -92,10 +103,15 @@ ncclResult_t init_communicator(void** context, int* event_mask,
                                 &why_not) == nullptr) {
       warn(logfn, "operations of other processes (PXN) will not be recorded: " + why_not);
     }
+    uint64_t mask = settings.event_mask;
+    if (chain.link != nullptr) {
+      chain_attach(chain.link, opened->slot);
+      mask = (mask | static_cast<uint64_t>(static_cast<unsigned>(chain.their_mask))) & kAllEvents;
+    }
     // One process-wide int in NCCL, read atomically there; inits of several communicators may
     // run on different threads at once.
     if (event_mask != nullptr) {
-      __atomic_store_n(event_mask, static_cast<int>(settings.event_mask), __ATOMIC_RELAXED);
+      __atomic_store_n(event_mask, static_cast<int>(mask), __ATOMIC_RELAXED);
     }
     *context = opened;
     log_message(logfn, nccl_abi::NCCL_LOG_INFO, nccl_abi::kNcclSubsysInit,
@@ -103,6 +119,7 @@ ncclResult_t init_communicator(void** context, int* event_mask,
                     ") into " + opened->dump_path);
   } catch (...) {
     *context = nullptr;
+    chain_abandon(chain.link);
     warn(logfn, "capture disabled for " + communicator_label(identity) + ": internal error");
   }
   return ncclSuccess;
@@ -110,37 +127,49 @@ ncclResult_t init_communicator(void** context, int* event_mask,
 
 ncclResult_t finalize_communicator(void* context) noexcept {
   if (context == nullptr) return ncclSuccess;
+  CaptureContext& capture = *static_cast<CaptureContext*>(context);
   try {
-    CaptureContext& capture = *static_cast<CaptureContext*>(context);
-    if (capture.dump_taken.load(std::memory_order_acquire)) return ncclSuccess;
-    std::vector<format::ClockSample> end_samples;
-    std::vector<ClockNote> end_notes;
-    format::ClockSample sample{};
-    std::string why_not;
-    if (sample_gpu_clock(format::kSampleAtEnd, &sample, &why_not)) {
-      end_samples.push_back(sample);
-    } else {
-      end_notes.push_back({"no clock sample at end", why_not});
-    }
-    const DumpResult result = dump_context(capture, format::kEndFinalize, end_samples, end_notes);
-    if (result.status == DumpResult::kFailed) {
-      warn(g_logger.load(std::memory_order_relaxed), "could not write dump: " + result.error);
+    if (!capture.dump_taken.load(std::memory_order_acquire)) {
+      std::vector<format::ClockSample> end_samples;
+      std::vector<ClockNote> end_notes;
+      format::ClockSample sample{};
+      std::string why_not;
+      if (sample_gpu_clock(format::kSampleAtEnd, &sample, &why_not)) {
+        end_samples.push_back(sample);
+      } else {
+        end_notes.push_back({"no clock sample at end", why_not});
+      }
+      const DumpResult result = dump_context(capture, format::kEndFinalize, end_samples, end_notes);
+      if (result.status == DumpResult::kFailed) {
+        warn(g_logger.load(std::memory_order_relaxed), "could not write dump: " + result.error);
+      }
     }
   } catch (...) {
     warn(g_logger.load(std::memory_order_relaxed), "could not write dump: internal error");
   }
+  if (chain_in_use()) chain_finalize(capture.slot);
   return ncclSuccess;
 }
 
 ncclResult_t stop_event(void* handle) noexcept {
-  record_stop(process_context_registry(), decode_handle(handle));
+  const DecodedHandle decoded = decode_handle(handle);
+  if (!decoded.ours) {
+    if (decode_chain_handle(handle).kind != ChainHandleKind::kNone) chained_stop(handle);
+    return ncclSuccess;
+  }
+  record_stop(process_context_registry(), decoded);
   return ncclSuccess;
 }
 
 ncclResult_t record_event_state(void* handle, int state,
                                 const nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept {
   const DecodedHandle decoded = decode_handle(handle);
-  if (!decoded.ours) return ncclSuccess;
+  if (!decoded.ours) {
+    if (decode_chain_handle(handle).kind != ChainHandleKind::kNone) {
+      chained_state(handle, state, args);
+    }
+    return ncclSuccess;
+  }
   uint64_t value = 0;
   if (args != nullptr) {
     if (decoded.type == format::kTypeProxyCtrl) {

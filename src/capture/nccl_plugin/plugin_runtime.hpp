@@ -14,11 +14,19 @@
 // - start_event(): *handle = the recorder's handle: an event's, a dropped one (proxy events that
 //   record nothing), or NULL (NULL context, unknown type, other events that record nothing).
 //   `context` is passed on unread: under PXN it may be another process's (event_recorder.hpp).
+//   Once a plugin is chained (NPKIT_CHAIN_PLUGIN, chained_plugin.hpp) starts go through
+//   chained_start(); until then that costs one relaxed load of a process-wide flag.
 // - stop_event()/record_event_state(): ignore handles that are not this plugin's; the state value
 //   is read from the args member of the event's type (ProxyCtrl: appendedProxyOps, others: the
-//   8-byte member), 0 with has_args 0 when args are NULL.
+//   8-byte member), 0 with has_args 0 when args are NULL. Paired and chain-only handles
+//   (chain_handles.hpp) go to chained_stop()/chained_state(); our handles never test for them.
+// - init_communicator() with NPKIT_CHAIN_PLUGIN set: the chained plugin's init runs first; its
+//   warnings are logged as WARNs, its status becomes the capture.chained_plugin metadata, and
+//   *event_mask is our mask | its mask. When our capture cannot be opened, the chained plugin's
+//   context is finalized at once and the mask is left alone.
 // - finalize_communicator(): takes the end clock sample and writes the dump (end_reason
-//   finalize); a write failure is logged as one WARN with the path and strerror.
+//   finalize); a write failure is logged as one WARN with the path and strerror. Then the chained
+//   plugin's finalize, if any.
 // - flush_live_communicators(): dumps every context not dumped yet (end_reason process-exit, no
 //   CUDA call), logs failures (through NCCL's logger, or stderr when `to_stderr`), returns the
 //   number of files written.
@@ -26,6 +34,7 @@
 
 #include <sys/types.h>
 
+#include "nccl_plugin/chained_plugin.hpp"
 #include "nccl_plugin/descriptor_payload.hpp"
 #include "nccl_plugin/nccl_profiler_abi.hpp"
 #include "recorder/context_factory.hpp"
@@ -46,14 +55,24 @@ nccl_abi::ncclResult_t record_event_state(
     void* handle, int state, const nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept;
 int flush_live_communicators(bool to_stderr) noexcept;
 
+// Our record of a start: the recorder's handle, or NULL for a type that is no known event.
+template <typename Descr>
+void* record_descr(void* context, const Descr& descr) noexcept {
+  StartRequest request;
+  if (!start_request_from(descr, own_pid(), &request)) return nullptr;
+  return record_start(process_context_registry(), context, request);
+}
+
 template <typename Descr>
 nccl_abi::ncclResult_t start_event(void* context, void** handle, const Descr* descr) noexcept {
   if (handle == nullptr) return nccl_abi::ncclSuccess;
   *handle = nullptr;
   if (context == nullptr || descr == nullptr) return nccl_abi::ncclSuccess;
-  StartRequest request;
-  if (!start_request_from(*descr, own_pid(), &request)) return nccl_abi::ncclSuccess;
-  *handle = record_start(process_context_registry(), context, request);
+  if (__builtin_expect(chain_in_use(), 0)) {
+    *handle = chained_start(context, *descr);
+    return nccl_abi::ncclSuccess;
+  }
+  *handle = record_descr(context, *descr);
   return nccl_abi::ncclSuccess;
 }
 

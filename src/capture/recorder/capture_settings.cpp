@@ -1,5 +1,6 @@
 #include "recorder/capture_settings.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <string_view>
@@ -21,14 +22,18 @@ constexpr EventGroup kGroups[] = {
     {"net", kEventNetPlugin},
 };
 
-std::string lower_trimmed(std::string_view word) {
+std::string_view trimmed(std::string_view word) {
   while (!word.empty() && std::isspace(static_cast<unsigned char>(word.front()))) {
     word.remove_prefix(1);
   }
   while (!word.empty() && std::isspace(static_cast<unsigned char>(word.back()))) {
     word.remove_suffix(1);
   }
-  std::string out(word);
+  return word;
+}
+
+std::string lower_trimmed(std::string_view word) {
+  std::string out(trimmed(word));
   for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
@@ -113,10 +118,28 @@ void parse_live_file(const char* text, CaptureSettings* settings) {
   }
 }
 
+void parse_chain_plugin(const char* text, CaptureSettings* settings) {
+  if (text == nullptr) return;
+  const std::string_view value = trimmed(text);
+  if (value.empty() || lower_trimmed(value) == "none") return;
+  const bool has_control = std::any_of(value.begin(), value.end(), [](char c) {
+    return std::iscntrl(static_cast<unsigned char>(c)) != 0;
+  });
+  if (has_control || value.size() > kMaxChainPluginPath) {
+    const std::string why =
+        has_control ? "holds a control character"
+                    : "is longer than " + std::to_string(kMaxChainPluginPath) + " characters";
+    settings->warnings.push_back("NPKIT_CHAIN_PLUGIN: the value " + why + "; no plugin is chained");
+    return;
+  }
+  settings->chain_plugin = std::string(value);
+}
+
 }  // namespace
 
 CaptureSettings parse_capture_settings(const char* events, const char* buffer_size_mb,
-                                       const char* dump_dir, const char* live_file) {
+                                       const char* dump_dir, const char* live_file,
+                                       const char* chain_plugin) {
   CaptureSettings settings;
   parse_events(events, &settings);
   settings.events = describe_groups(settings.event_mask);
@@ -124,12 +147,14 @@ CaptureSettings parse_capture_settings(const char* events, const char* buffer_si
   settings.buffer_records = settings.buffer_size_mb * kRecordsPerMb;
   if (dump_dir != nullptr && *dump_dir != '\0') settings.dump_dir = dump_dir;
   parse_live_file(live_file, &settings);
+  parse_chain_plugin(chain_plugin, &settings);
   return settings;
 }
 
 CaptureSettings read_capture_settings_from_environment() {
   return parse_capture_settings(std::getenv("NPKIT_EVENTS"), std::getenv("NPKIT_BUFFER_SIZE_MB"),
-                                std::getenv("NPKIT_DUMP_DIR"), std::getenv("NPKIT_LIVE_FILE"));
+                                std::getenv("NPKIT_DUMP_DIR"), std::getenv("NPKIT_LIVE_FILE"),
+                                std::getenv("NPKIT_CHAIN_PLUGIN"));
 }
 
 }  // namespace npkit::capture

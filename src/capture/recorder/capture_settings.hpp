@@ -17,9 +17,15 @@
 //   NPKIT_LIVE_FILE      1 (default): records go to a live file in the dump directory as they are
 //                        written (recorder/live_file.hpp), so they survive a process that dies;
 //                        0: only the dump at finalize/exit. Other values: 1 with a warning.
+//   NPKIT_CHAIN_PLUGIN   another NCCL profiler plugin to load and forward every call to
+//                        (nccl_plugin/chained_plugin.hpp): a path or a library name for dlopen,
+//                        blanks around it ignored. Unset, empty or "none": no chaining. A value
+//                        longer than kMaxChainPluginPath or holding a control character is
+//                        ignored with a warning.
 // Contract: parsing never fails; every problem becomes a warning text and a default.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -45,6 +51,7 @@ inline constexpr uint64_t kDefaultBufferSizeMb = 64;
 inline constexpr uint64_t kMaxBufferSizeMb = 1u << 20;  // 1 TiB of address space
 inline constexpr uint64_t kRecordsPerMb = (1u << 20) / 64;
 inline constexpr const char* kDefaultDumpDir = "npkit-dump";
+inline constexpr size_t kMaxChainPluginPath = 4095;  // PATH_MAX less its terminating NUL
 
 struct CaptureSettings {
   uint64_t event_mask = kAllEvents;
@@ -53,12 +60,14 @@ struct CaptureSettings {
   uint64_t buffer_records = kDefaultBufferSizeMb * kRecordsPerMb;
   std::string dump_dir = kDefaultDumpDir;
   bool live_file = true;
+  std::string chain_plugin;           // empty: no chained plugin
   std::vector<std::string> warnings;  // one line per ignored word or bad value
 };
 
 // Parses the variables' values; NULL means "not set".
 CaptureSettings parse_capture_settings(const char* events, const char* buffer_size_mb,
-                                       const char* dump_dir, const char* live_file = nullptr);
+                                       const char* dump_dir, const char* live_file = nullptr,
+                                       const char* chain_plugin = nullptr);
 
 // parse_capture_settings() of the current environment.
 CaptureSettings read_capture_settings_from_environment();

@@ -78,7 +78,8 @@ bool reserve_buffer(CaptureContext* context, const CaptureSettings& settings,
 CaptureContext* open_communicator_context(ContextRegistry& registry,
                                           const CommunicatorIdentity& identity,
                                           const CaptureSettings& settings,
-                                          const void* address_in_nccl, std::string* why_not) {
+                                          const void* address_in_nccl, std::string* why_not,
+                                          const Metadata& extra_metadata) {
   std::string directory;
   std::unique_ptr<CaptureContext> context =
       new_context(settings, identity.profiler_api, &directory, why_not);
@@ -94,6 +95,7 @@ CaptureContext* open_communicator_context(ContextRegistry& registry,
   if (identity.comm_name != nullptr) metadata.emplace_back("comm_name", identity.comm_name);
   append_gpu_facts(address_in_nccl, &metadata, &context->clock_notes);
   append_capture_settings(settings, directory, &metadata);
+  metadata.insert(metadata.end(), extra_metadata.begin(), extra_metadata.end());
   append_environment(&metadata);
   take_init_clock_sample(context.get());
   if (!reserve_buffer(context.get(), settings, why_not)) return nullptr;

@@ -6,7 +6,8 @@
 //   buffer, collects metadata (capture_metadata.hpp), identifies the GPU and takes the init clock
 //   sample (gpu/gpu_clock.hpp: failures there only leave a clock note), then registers the
 //   context. Returns NULL with *why_not when capture is unusable (directory not creatable, buffer
-//   not mappable, registry full); nothing is registered then.
+//   not mappable, registry full); nothing is registered then. `extra_metadata` (e.g. the
+//   capture.chained_plugin entry) follows the capture settings' entries.
 // - ensure_detached_context(): the registry's detached context (comm hash 0, rank -1, file
 //   npkit_detached_pid<pid>.npkt), created on the first successful call with `settings` and
 //   returned unchanged afterwards; it never calls CUDA and has no live file (its dump is written
@@ -21,6 +22,7 @@
 #include <string>
 
 #include "recorder/capture_context.hpp"
+#include "recorder/capture_metadata.hpp"
 #include "recorder/capture_settings.hpp"
 #include "recorder/context_registry.hpp"
 
@@ -38,7 +40,8 @@ struct CommunicatorIdentity {
 CaptureContext* open_communicator_context(ContextRegistry& registry,
                                           const CommunicatorIdentity& identity,
                                           const CaptureSettings& settings,
-                                          const void* address_in_nccl, std::string* why_not);
+                                          const void* address_in_nccl, std::string* why_not,
+                                          const Metadata& extra_metadata = {});
 
 CaptureContext* ensure_detached_context(ContextRegistry& registry, const CaptureSettings& settings,
                                         uint32_t profiler_api, std::string* why_not);

@@ -121,3 +121,30 @@ TEST_CASE("settings: read from the NPKIT_* environment variables", "[capture]") 
   CHECK(settings.buffer_records == 2 * 16384);
   CHECK(settings.dump_dir == "/tmp/npkit-settings-test");
 }
+
+TEST_CASE("settings: NPKIT_CHAIN_PLUGIN names the chained plugin, blanks and none aside",
+          "[capture]") {
+  auto chain = [](const char* value) {
+    return parse_capture_settings(nullptr, nullptr, nullptr, nullptr, value);
+  };
+  CHECK(chain(nullptr).chain_plugin.empty());
+  CHECK(chain("").chain_plugin.empty());
+  CHECK(chain("  ").chain_plugin.empty());
+  CHECK(chain("None").chain_plugin.empty());
+  CHECK(chain(" /opt/x/libnccl-profiler-x.so\t").chain_plugin == "/opt/x/libnccl-profiler-x.so");
+  CHECK(chain("libnccl-profiler-inspector.so").chain_plugin == "libnccl-profiler-inspector.so");
+  for (const char* ok : {"", "none", "/a b/lib.so"}) CHECK(chain(ok).warnings.empty());
+
+  const auto control = chain("/tmp/lib\n.so");
+  CHECK(control.chain_plugin.empty());
+  REQUIRE(control.warnings.size() == 1);
+  CHECK_THAT(control.warnings[0], Catch::Contains("NPKIT_CHAIN_PLUGIN"));
+  CHECK_THAT(control.warnings[0], Catch::Contains("control character"));
+  const std::string longest(4095, 'x');
+  CHECK(chain(longest.c_str()).chain_plugin == longest);
+  const std::string too_long(4096, 'x');
+  const auto long_value = chain(too_long.c_str());
+  CHECK(long_value.chain_plugin.empty());
+  REQUIRE(long_value.warnings.size() == 1);
+  CHECK_THAT(long_value.warnings[0], Catch::Contains("longer than 4095"));
+}

@@ -1,0 +1,54 @@
+// nccl_plugin/emitted_events.hpp — which event types NCCL emits for an activation mask: the
+// selected types and their ancestors (NCCL profiler reference, table 3.2), e.g. Coll brings
+// CollApi, GroupApi and the legacy Group with it.
+//
+// Contract: emitted_events(mask) is the set of types t (bits of capture_settings.hpp) such that
+// `mask` selects t or a descendant of t; bits beyond the twelve v5 types are ignored. Pure,
+// constexpr.
+#pragma once
+
+#include <cstdint>
+
+#include "recorder/capture_settings.hpp"
+
+namespace npkit::capture {
+
+namespace emitted_detail {
+
+inline constexpr uint64_t kBelowProxyStep = kEventProxyStep | kEventNetPlugin;
+inline constexpr uint64_t kBelowProxyOp = kEventProxyOp | kBelowProxyStep;
+inline constexpr uint64_t kBelowColl = kEventColl | kBelowProxyOp | kEventKernelCh;
+inline constexpr uint64_t kBelowP2p = kEventP2p | kBelowProxyOp | kEventKernelCh;
+
+// Index: the type's bit index; value: the type and every type below it in NCCL's hierarchy.
+inline constexpr uint64_t kSubtree[12] = {
+    kEventGroup | kBelowColl | kBelowP2p,  // Group
+    kBelowColl,                            // Coll
+    kBelowP2p,                             // P2p
+    kBelowProxyOp,                         // ProxyOp
+    kBelowProxyStep,                       // ProxyStep
+    kEventProxyCtrl,                       // ProxyCtrl
+    kEventKernelCh,                        // KernelCh
+    kEventNetPlugin,                       // NetPlugin
+    kAllEvents & ~kEventProxyCtrl,         // GroupApi
+    kEventCollApi | kBelowColl,            // CollApi
+    kEventP2pApi | kBelowP2p,              // P2pApi
+    kEventKernelLaunch,                    // KernelLaunch
+};
+
+}  // namespace emitted_detail
+
+constexpr uint64_t emitted_events(uint64_t mask) noexcept {
+  uint64_t out = 0;
+  for (int index = 0; index < 12; ++index) {
+    if ((mask & emitted_detail::kSubtree[index]) != 0) out |= uint64_t{1} << index;
+  }
+  return out;
+}
+
+static_assert(emitted_events(kEventColl) ==
+              (kEventColl | kEventCollApi | kEventGroupApi | kEventGroup));
+static_assert(emitted_events(kEventProxyCtrl) == kEventProxyCtrl);
+static_assert(emitted_events(kAllEvents) == kAllEvents);
+
+}  // namespace npkit::capture
