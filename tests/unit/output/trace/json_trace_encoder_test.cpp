@@ -46,6 +46,23 @@ TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[re
   CHECK(out.str() == expected);
 }
 
+TEST_CASE("json trace encoder: empty and repeated names stay quoted", "[render]") {
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin("{}", 0);
+  const std::string name = "AllReduce";
+  for (int i = 0; i < 2; ++i) {
+    trace.write(npkit::TraceSlice{"", "", 1, 2, true, i, 0, nullptr});
+    trace.write(npkit::TraceSlice{name, "gpu", 1, 2, true, i, 0, nullptr});
+  }
+  REQUIRE(trace.finish("out.json").ok());
+  const std::string text = out.str();
+  CHECK(text.find(R"({"name":"","cat":"","ph":"i","s":"t","pid":1,"tid":2,"ts":0.001})") !=
+        std::string::npos);
+  CHECK(text.find(R"({"name":"AllReduce","cat":"gpu","ph":"i","s":"t","pid":1,"tid":2,)"
+                  R"("ts":0.001})") != std::string::npos);
+}
+
 TEST_CASE("json trace encoder: an empty trace is a valid document", "[render]") {
   std::ostringstream out;
   npkit::JsonTraceEncoder trace(out);
