@@ -29,10 +29,6 @@ struct TraceOptions : CommonOptions {
   std::string max_size = "2G";
 };
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // A number followed by one of `units` (name, factor); a bare number takes `bare`'s factor.
 Result<double> scaled(const std::string& option, const std::string& text,
                       std::initializer_list<std::pair<std::string_view, double>> units, double bare,
@@ -40,7 +36,7 @@ Result<double> scaled(const std::string& option, const std::string& text,
   std::string_view number = text;
   double factor = bare;
   for (const auto& [unit, f] : units) {
-    if (ends_with(text, unit) && text.size() > unit.size()) {
+    if (text.ends_with(unit) && text.size() > unit.size()) {
       number = std::string_view(text).substr(0, text.size() - unit.size());
       factor = f;
       break;
@@ -164,7 +160,7 @@ Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext
   if (!input) return input.error();
   if (!o.coll.empty()) {
     Run run;
-    auto read = read_run<TraceOriginSink>(**input, run, [] { return TraceOriginSink(); });
+    auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
     if (!read) return read.error();
     NPKIT_TRY(add_collective_window(o, run, limits, context));
   }
@@ -221,9 +217,8 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
 
 Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (o.format == "auto") {
-    o.format = ends_with(o.output, ".pftrace") || ends_with(o.output, ".perfetto-trace")
-                   ? "perfetto"
-                   : "json";
+    o.format = o.output.ends_with(".pftrace") || o.output.ends_with(".perfetto-trace") ? "perfetto"
+                                                                                       : "json";
   }
   if (o.format != "json" && o.format != "perfetto") {
     return Error{"--format " + o.format +

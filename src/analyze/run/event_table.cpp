@@ -9,10 +9,6 @@ constexpr std::string_view kPrefix = "NPKIT_EVENT_";
 constexpr std::string_view kEntrySuffix = "_ENTRY";
 constexpr std::string_view kExitSuffix = "_EXIT";
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 std::string unknown_name(std::uint8_t id) {
   char buf[16];
   std::snprintf(buf, sizeof buf, "UNKNOWN_0x%02X", static_cast<unsigned>(id));
@@ -23,9 +19,9 @@ std::string unknown_name(std::uint8_t id) {
 
 std::string event_base_name(std::string_view full) {
   if (full.substr(0, kPrefix.size()) == kPrefix) full.remove_prefix(kPrefix.size());
-  if (ends_with(full, kEntrySuffix)) {
+  if (full.ends_with(kEntrySuffix)) {
     full.remove_suffix(kEntrySuffix.size());
-  } else if (ends_with(full, kExitSuffix)) {
+  } else if (full.ends_with(kExitSuffix)) {
     full.remove_suffix(kExitSuffix.size());
   }
   return std::string(full);
@@ -59,9 +55,9 @@ void EventTable::define(std::uint8_t id, std::string_view full_name) {
   e.full = std::string(full_name);
   std::string base = event_base_name(full_name);
   e.base = intern_base(base);
-  if (ends_with(full_name, kEntrySuffix)) {
+  if (full_name.ends_with(kEntrySuffix)) {
     e.kind = EventKind::kEntry;
-  } else if (ends_with(full_name, kExitSuffix)) {
+  } else if (full_name.ends_with(kExitSuffix)) {
     e.kind = EventKind::kExit;
   } else {
     e.kind = EventKind::kInstant;

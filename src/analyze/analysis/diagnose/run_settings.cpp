@@ -1,18 +1,10 @@
 #include "analysis/diagnose/run_settings.hpp"
 
 #include <algorithm>
-#include <cctype>
+
+#include "util/lower_case.hpp"
 
 namespace npkit {
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 std::string RunSettings::value(std::string_view name) const {
   const auto it = env_.find(std::string(name));
@@ -29,14 +21,14 @@ bool RunSettings::equals(std::string_view name, std::string_view expected) const
   const auto it = env_.find(std::string(name));
   if (it == env_.end()) return false;
   return std::any_of(it->second.begin(), it->second.end(),
-                     [&](const std::string& v) { return lower(v) == lower(expected); });
+                     [&](const std::string& v) { return lower_case(v) == lower_case(expected); });
 }
 
 bool RunSettings::contains(std::string_view name, std::string_view part) const {
   const auto it = env_.find(std::string(name));
   if (it == env_.end()) return false;
   return std::any_of(it->second.begin(), it->second.end(), [&](const std::string& v) {
-    return lower(v).find(lower(part)) != std::string::npos;
+    return lower_case(v).find(lower_case(part)) != std::string::npos;
   });
 }
 

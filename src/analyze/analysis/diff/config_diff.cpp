@@ -8,11 +8,6 @@
 namespace npkit {
 namespace {
 
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 bool all_paths(const std::set<std::string>& a, const std::set<std::string>& b) {
   for (const auto* set : {&a, &b}) {
     for (const auto& v : *set) {
@@ -62,8 +57,8 @@ std::vector<ConfigDifference> config_differences(const RunConfig& base, const Ru
     const auto c = cand.env.find(name);
     const std::set<std::string>& bv = b == base.env.end() ? kUnset : b->second;
     const std::set<std::string>& cv = c == cand.env.end() ? kUnset : c->second;
-    const bool path = ends_with(name, "_FILE") || ends_with(name, "_DIR") ||
-                      ends_with(name, "_PATH") || all_paths(bv, cv);
+    const bool path = name.ends_with("_FILE") || name.ends_with("_DIR") ||
+                      name.ends_with("_PATH") || all_paths(bv, cv);
     compare(out, name, bv, cv, !path);
   }
   compare(out, "GPUs", base.gpus, cand.gpus, true);

@@ -3,23 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
+#include "util/lower_case.hpp"
+
 namespace npkit {
-namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-}  // namespace
 
 Result<HostWindow> collective_window(const Run& run, const std::string& func,
                                      std::uint64_t first_seq, std::uint64_t last_seq) {
-  const std::string wanted = lower(func);
+  const std::string wanted = lower_case(func);
   std::set<std::string> funcs;
   std::uint64_t min_seq = UINT64_MAX;
   std::uint64_t max_seq = 0;
@@ -27,7 +19,7 @@ Result<HostWindow> collective_window(const Run& run, const std::string& func,
   for (const auto& comm : run.comms) {
     for (const auto& inst : comm.instances) {
       funcs.insert(inst.func);
-      if (lower(inst.func) != wanted) continue;
+      if (lower_case(inst.func) != wanted) continue;
       min_seq = std::min(min_seq, inst.seq);
       max_seq = std::max(max_seq, inst.seq);
       if (inst.seq < first_seq || inst.seq > last_seq) continue;

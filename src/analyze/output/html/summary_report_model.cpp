@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -11,6 +10,7 @@
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/svg.hpp"
 #include "run/nccl_tests_convention.hpp"
+#include "util/lower_case.hpp"
 
 namespace npkit::html {
 namespace {
@@ -19,11 +19,6 @@ std::string joined(const std::set<std::string>& items) {
   std::string s;
   for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
   return s.empty() ? "(not recorded)" : s;
-}
-
-std::string lowercase(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 std::string us_text(double ns) {
@@ -60,7 +55,7 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
   const CollectiveKey& first = rows.front()->key;
   const std::string who = fmt::format("{} on {} ranks", first.collective, first.nranks);
   const auto convention =
-      nccl_tests_convention(lowercase(first.collective), static_cast<std::uint32_t>(first.nranks));
+      nccl_tests_convention(lower_case(first.collective), static_cast<std::uint32_t>(first.nranks));
   const std::string note =
       "One point per (size, algo/proto); time = each rank's median GPU time per instance, mean "
       "over ranks (as `bandwidth`), busbw by nccl-tests' conventions from it. Sizes summarized as "

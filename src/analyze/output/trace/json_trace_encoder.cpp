@@ -80,8 +80,7 @@ std::string& JsonTraceEncoder::next_event() {
 }
 
 void JsonTraceEncoder::append_quoted(std::string_view s) {
-  const auto key = (reinterpret_cast<std::uintptr_t>(s.data()) ^ s.size()) * 0x9E3779B97F4A7C15u;
-  Quoted& q = quoted_[key >> 56];
+  Quoted& q = quoted_[recent_string_slot(s)];
   if (q.quoted.empty() || q.raw != s) {  // an unused slot holds no quotes
     q.raw.assign(s);
     q.quoted.clear();

@@ -51,7 +51,7 @@ class JsonTraceEncoder : public TraceEncoder {
     std::string raw;
     std::string quoted;
   };
-  std::array<Quoted, 256> quoted_;  // by a hash of the string's address and length (8 bits)
+  std::array<Quoted, 256> quoted_;  // by recent_string_slot
 };
 
 }  // namespace npkit

@@ -143,8 +143,7 @@ void PerfettoTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
 }
 
 std::uint32_t PerfettoTraceEncoder::intern(InternKind kind, std::string_view s, Thread& t) {
-  const auto key = (reinterpret_cast<std::uintptr_t>(s.data()) ^ s.size()) * 0x9E3779B97F4A7C15u;
-  Recent& recent = recent_[kind][key >> 56];
+  Recent& recent = recent_[kind][recent_string_slot(s)];
   if (recent.iid == 0 || recent.raw != s) {
     auto it = iids_[kind].find(s);
     if (it == iids_[kind].end()) {

@@ -89,8 +89,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
   };
   std::unordered_map<std::string, std::uint32_t, StringHash, std::equal_to<>> iids_[kInternKinds];
   std::vector<std::string_view> strings_[kInternKinds];  // by iid − 1 (keys of iids_)
-  // Recently interned strings by a hash of their address and length: names, categories and
-  // argument keys repeat from the same storage, so most lookups end here.
+  // Recently interned strings by recent_string_slot: most lookups end here.
   struct Recent {
     std::string raw;
     std::uint32_t iid = 0;

@@ -19,6 +19,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -83,6 +84,14 @@ struct TraceSlice {
   std::int64_t end_ns = 0;
   const TraceArgList* args = nullptr;
 };
+
+// A slot 0..255 for `s` in an encoder's small cache of recent strings: names, categories and
+// argument keys come again and again from the same storage, so their address and length find
+// them (an encoder still compares the text: another string may take the same slot).
+inline std::size_t recent_string_slot(std::string_view s) {
+  const auto key = (reinterpret_cast<std::uintptr_t>(s.data()) ^ s.size()) * 0x9E3779B97F4A7C15u;
+  return static_cast<std::size_t>(key >> 56);
+}
 
 class TraceEncoder {
  public:
