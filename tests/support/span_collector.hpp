@@ -22,8 +22,14 @@ class SpanCollector : public SpanSink {
   }
   void on_span(const Span& span) override { spans.push_back(span); }
   void on_unmatched(const UnmatchedEvent& event) override { unmatched.push_back(event); }
-  void end_track(const TrackFile& /*file*/, const TrackStats& stats) override {
-    tracks.back().stats = stats;
+  // Tracks may interleave: the stats go to the latest track begun with the same reference.
+  void end_track(const TrackFile& file, const TrackStats& stats) override {
+    for (auto it = tracks.rbegin(); it != tracks.rend(); ++it) {
+      if (it->file.track == file.track) {
+        it->stats = stats;
+        return;
+      }
+    }
   }
 
   std::vector<Span> spans;

@@ -166,7 +166,7 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
       auto profiler = is_profiler_trace(*files);
       if (!profiler) return profiler.error();
       if (*profiler) {
-        auto opened = ChromeProfilerInput::open(options, *files);
+        auto opened = ChromeProfilerInput::open(options, *files, *user);
         if (!opened) return opened.error();
         input = std::move(*opened);
       } else {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -149,19 +150,31 @@ Result<Run> ChromeSpanInput::read_input(const std::vector<SpanSink*>& sinks) {
 }
 
 Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
-    const ImportOptions& o, const std::vector<std::string>& files) {
+    const ImportOptions& o, const std::vector<std::string>& files, const PhaseMap& user) {
+  auto input = std::make_unique<ChromeProfilerInput>();
+  for (const auto& f : files) {
+    auto identity = ingest::identify_trace(f);
+    if (!identity) return identity.error();
+    if (identity->producer != ingest::TraceProducer::kOwnProfiler) continue;
+    auto names = ingest::read_trace_event_names(identity->header, f);
+    if (!names) return names.error();
+    ingest::merge_trace_event_names(input->event_names_, *names);
+  }
   const char* option = nullptr;
   if (o.event_table != "auto") option = "--event-table";
-  if (!o.phase_map.empty()) option = "--phase-map";
+  if (!o.phase_map.empty() && input->event_names_.bases.empty()) option = "--phase-map";
   if (o.cpu_record_size != 0) option = "--cpu-record-size";
   if (option != nullptr) {
-    return Error{std::string(option) + " applies to NPKit event traces and dumps; " + o.path +
-                 " holds profiler-plugin traces"};
+    return Error{std::string(option) + " applies to NPKit event traces and dumps" +
+                 (option == std::string_view("--phase-map") ? " and to event records" : "") + "; " +
+                 o.path + " holds profiler-plugin traces" +
+                 (option == std::string_view("--phase-map") ? " without event records" : "")};
   }
   auto filter = RankFilter::parse(o.ranks);
   if (!filter) return filter.error();
-  auto input = std::make_unique<ChromeProfilerInput>();
   input->path_ = o.path;
+  input->files_ = files;
+  input->ranks_ = o.ranks;
   auto traces = ingest::read_profiler_traces(files, input->diagnostics_);
   if (!traces) return traces.error();
   std::set<std::int32_t> seen;
@@ -179,7 +192,10 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
   input->time_source_ = profiler_time_source(input->traces_);
   input->comms_ =
       ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
-  input->phases_ = assign_phases(PhaseMap{}, EventTable{});
+  input->phases_ = input->event_names_.bases.empty()
+                       ? assign_phases(PhaseMap{}, EventTable{})
+                       : assign_phases_with_hints(user, input->event_names_.bases,
+                                                  input->event_names_.hints, PhaseMap::builtin());
   return input;
 }
 
@@ -199,10 +215,16 @@ std::vector<InputFact> ChromeProfilerInput::input_facts() const {
   std::string host_list;
   for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ", ") + h;
   out.push_back({"hosts", hosts.empty() ? "not recorded in the trace" : host_list});
+  if (has_spans()) {
+    out.push_back(
+        {"event records", fmt::format("spans of {} event name(s) (otherData.event_names), "
+                                      "read back on their streams",
+                                      event_names_.bases.size())});
+  }
   return out;
 }
 
-Result<Run> ChromeProfilerInput::read_input(const std::vector<SpanSink*>&) {
+Result<Run> ChromeProfilerInput::read_input(const std::vector<SpanSink*>& sinks) {
   Run run;
   run.path = path_;
   run.kind = InputKind::kChromeTrace;
@@ -214,7 +236,40 @@ Result<Run> ChromeProfilerInput::read_input(const std::vector<SpanSink*>&) {
   }
   run.config.files = files.size();
   for (const auto& c : comms_) run.comms.push_back(c.run);
+  if (!has_spans()) return run;
+  NPKIT_TRY(read_event_spans(*sinks.front(), run));
   return run;
+}
+
+Status ChromeProfilerInput::read_event_spans(SpanSink& sink, Run& run) {
+  auto filter = RankFilter::parse(ranks_);
+  if (!filter) return filter.error();
+  CollectiveSpans collectives(phases_, event_names_.bases, "stream");
+  WithCollectiveSpans tee(sink, collectives);
+  for (const auto& f : files_) {
+    auto identity = ingest::identify_trace(f);
+    if (!identity) return identity.error();
+    if (identity->producer != ingest::TraceProducer::kOwnProfiler) continue;
+    ingest::OwnEventSpanDecoder decoder(f, event_names_, phases_, *filter, tee, diagnostics_);
+    auto read = ingest::read_trace_file(f, decoder, ingest::TraceReadOptions{}, diagnostics_);
+    if (!read) return read.error();
+    decoder.finish();
+  }
+  std::map<std::int32_t, std::string> hosts;
+  std::vector<std::int32_t> ranks;
+  for (const auto& t : traces_) {
+    hosts.emplace(t.rank, t.host);
+    ranks.push_back(t.rank);
+  }
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  RunCommunicator comm = collectives.join(
+      path_,
+      "collective-level event spans (first ENTRY to last EXIT over the rank's streams, as the "
+      "trace places them)",
+      ranks.empty() ? 0 : ranks.back() + 1, ranks, hosts);
+  if (!comm.instances.empty() || !comm.gaps.empty()) run.comms.push_back(std::move(comm));
+  return Ok{};
 }
 
 }  // namespace npkit

@@ -9,8 +9,11 @@
 //   collective spans by occurrence into one communicator (scope PATH, nranks = the highest rank
 //   + 1). --ranks must select a rank the trace holds.
 // - ChromeProfilerInput: traces of profiler-plugin events (NCCL's example plugin, our trace of
-//   .npkt dumps), joined per communicator (plugin_cross_rank.hpp); they hold no spans.
-//   --event-table, --phase-map and --cpu-record-size are Errors.
+//   .npkt dumps), joined per communicator (plugin_cross_rank.hpp). Our traces of captures with
+//   event records also hold those records' spans (otherData.event_names names them): read()
+//   streams them to one sink (own_event_span_decoder.hpp) and joins their collective-level spans
+//   by occurrence into one more communicator, as the .npkt input does. --event-table and
+//   --cpu-record-size are Errors, and so is --phase-map for traces without event-record spans.
 #pragma once
 
 #include <memory>
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "import/chrome_json/json_span_source.hpp"
+#include "import/chrome_json/own_event_span_decoder.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/run_input.hpp"
 
@@ -63,11 +67,16 @@ class ChromeSpanInput : public RunInput {
 class ChromeProfilerInput : public RunInput {
  public:
   static Result<std::unique_ptr<ChromeProfilerInput>> open(const ImportOptions& options,
-                                                           const std::vector<std::string>& files);
+                                                           const std::vector<std::string>& files,
+                                                           const PhaseMap& user);
   InputKind kind() const override { return InputKind::kChromeTrace; }
   const PhaseAssignment& phases() const override { return phases_; }
-  const std::vector<std::string>& span_names() const override { return no_names_; }
-  bool has_spans() const override { return false; }
+  const std::vector<std::string>& span_names() const override { return event_names_.bases; }
+  bool has_spans() const override { return !event_names_.bases.empty(); }
+  std::string span_clock() const override {
+    return has_spans() ? "times read from the Chrome trace JSON (microseconds, to the nearest ns)"
+                       : "";
+  }
   unsigned threads() const override { return 1; }
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
@@ -77,12 +86,16 @@ class ChromeProfilerInput : public RunInput {
   const std::string& time_source() const { return time_source_; }
 
  private:
+  Status read_event_spans(SpanSink& sink, Run& run);
+
   std::string path_;
   std::vector<ingest::PluginRankTrace> traces_;  // the selected ranks; comms_ point into it
   std::vector<ingest::PluginCommunicator> comms_;
   std::string time_source_;
   PhaseAssignment phases_;
-  std::vector<std::string> no_names_;
+  std::vector<std::string> files_;
+  std::string ranks_;
+  ingest::TraceEventNames event_names_;  // of every file together
 };
 
 }  // namespace npkit

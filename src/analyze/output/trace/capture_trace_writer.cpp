@@ -519,6 +519,17 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
     w.field("own_time_base", own_streams);
     w.field("left_out", left_out);
     w.end_object();
+    // What a reader needs to give the spans their phases again: the base names in their
+    // numbering, each with the phase hint its files carry ("" for none).
+    w.key("event_names");
+    w.begin_array();
+    for (std::size_t b = 0; b < events->names.base_names().size(); ++b) {
+      w.begin_array();
+      w.value(events->names.base_names()[b]);
+      w.value(b < events->names.hints().size() ? events->names.hints()[b] : std::string());
+      w.end_array();
+    }
+    w.end_array();
   }
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
