@@ -6,36 +6,17 @@
 // (checked below, abort() otherwise). Seeds: corpus/summary/seed_* (written by
 // tests/unit/import/summary/summary_seed_corpus_test.cpp).
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "error_offset_check.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
 
 namespace {
 
 void check(bool ok, const char* what) {
-  if (ok) return;
-  std::fprintf(stderr, "fuzz_summary: contract violated: %s\n", what);
-  std::abort();
-}
-
-void check_error(const std::string& message, std::size_t size) {
-  const std::string prefix = "input: offset ";
-  check(message.compare(0, prefix.size(), prefix) == 0, "error without 'input: offset '");
-  std::size_t digits = 0;
-  std::uint64_t offset = 0;
-  for (std::size_t i = prefix.size(); i < message.size() && message[i] >= '0' && message[i] <= '9';
-       ++i, ++digits) {
-    check(digits < 20, "offset with more than 20 digits");
-    offset = offset * 10 + static_cast<std::uint64_t>(message[i] - '0');
-  }
-  check(digits > 0, "error offset is not a number");
-  check(message.compare(prefix.size() + digits, 2, ": ") == 0, "no ': ' after the offset");
-  check(message.size() > prefix.size() + digits + 2, "error says nothing after the offset");
-  check(offset <= size, "error offset past the end of the input");
+  npkit::fuzz::check(ok, "fuzz_summary", what);
 }
 
 }  // namespace
@@ -44,7 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text(reinterpret_cast<const char*>(data), size);
   auto summary = npkit::parse_summary("input", text);
   if (!summary) {
-    check_error(summary.error().message, size);
+    npkit::fuzz::check_error_offset(summary.error().message, size, "fuzz_summary");
     return 0;
   }
   std::string written;

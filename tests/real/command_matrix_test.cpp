@@ -1,12 +1,14 @@
 // Every command × every input kind of the committed samples (docs/cli.md, "Inputs × commands"):
 // legacy NPKit dumps (ring, tree, AlltoAll), .npkt plugin captures (agree, socket, torch), a
-// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each.
+// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each; and
+// nccl-tests results files (samples/nccl-tests-h200).
 // A cell passes when the command exits 0 with output and no warning text under -q, its JSON
-// parses with the command's schema, and a file it writes is not empty. The one refusal — `trace`
-// of a trace of profiler events, which is a Chrome trace already — must say so; `diff` of a run
-// with nothing to compare fails the gate and must say so. Across commands,
-// a collective row has one time: the summary's time_ns, compare's and diff's equal the time
-// `bandwidth` shows for that row.
+// parses with the command's schema, and a file it writes is not empty. The refusals — `trace`
+// of a trace of profiler events, which is a Chrome trace already, and of nccl-tests results,
+// which hold no timestamps — must say so; `diff` of a run with nothing to compare fails the gate
+// and must say so. Across commands, a collective row has one time: the summary's time_ns,
+// compare's and diff's equal the time `bandwidth` shows for that row (for nccl-tests results:
+// the out-of-place time of its table).
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -171,8 +173,10 @@ void check_instances_cell(const std::string& input) {
   CHECK(lines == instances);
 }
 
-// The matrix for one input: every command and format.
-void check_matrix(const std::string& input, const npkit::test::TempDir& dir, bool profiler_trace) {
+// The matrix for one input: every command and format. `trace_refusal`: what `trace` must say
+// when it refuses the input ("" where it writes a trace).
+void check_matrix(const std::string& input, const npkit::test::TempDir& dir,
+                  const std::string& trace_refusal) {
   for (const std::string format : {"table", "csv", "md"}) {
     check_cell({"info", input, "--format", format});
     check_cell({"report", input, "--format", format});
@@ -189,10 +193,10 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
   check_cell({"compare", input, input});
   check_instances_cell(input);
   const std::string trace = dir.file("again.json");
-  if (profiler_trace) {
+  if (!trace_refusal.empty()) {
     const auto run = run_cli({"trace", input, "-o", trace, "-q"});
     CHECK(run.exit_code == 2);
-    CHECK(run.err.find("already in the Chrome trace format") != std::string::npos);
+    CHECK(run.err.find(trace_refusal) != std::string::npos);
   } else {
     check_cell({"trace", input, "-o", trace});
     check_cell({"trace", input, "-o", dir.file("again.pftrace")});
@@ -203,12 +207,41 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
 void check_input_and_its_trace(const std::string& relative, bool trace_of_profiler_events) {
   const std::string input = input_path(relative);
   const npkit::test::TempDir dir;
-  check_matrix(input, dir, false);
+  check_matrix(input, dir, "");
   check_one_time_per_row(input, dir);
   const std::string trace = dir.file("trace.json");
   REQUIRE(run_cli({"trace", input, "-o", trace, "-q"}).exit_code == 0);
-  check_matrix(trace, dir, trace_of_profiler_events);
+  check_matrix(trace, dir, trace_of_profiler_events ? "already in the Chrome trace format" : "");
   check_one_time_per_row(trace, dir);
+}
+
+// A nccl-tests results file: its matrix, and the summary's time of each size is the out-of-place
+// time of bandwidth's nccl-tests table (rounded to ns), which diff shows as the baseline's.
+void check_nccl_tests_results(const std::string& relative) {
+  const std::string input = input_path(relative);
+  const npkit::test::TempDir dir;
+  check_matrix(input, dir, "no timestamps to trace");
+  simdjson::dom::parser bw_parser;
+  std::string bw_text;
+  const auto bw = json_of(bw_parser, bw_text, {"bandwidth", input, "--format", "json"});
+  CHECK(bw["collectives"].get_array().size() == 0);
+  std::map<std::uint64_t, double> driver;
+  for (simdjson::dom::element r : bw["driver"]["rows"].get_array()) {
+    driver[r["size_bytes"].get_uint64().value()] =
+        r["out_of_place"]["time_ns"].get_double().value();
+  }
+  REQUIRE_FALSE(driver.empty());
+  simdjson::dom::parser diff_parser;
+  std::string diff_text;
+  const auto diff = json_of(diff_parser, diff_text, {"diff", input, input, "--format", "json"});
+  std::size_t compared = 0;
+  for (simdjson::dom::element r : diff["collectives"].get_array()) {
+    const std::uint64_t size = r["size_bytes"].get_uint64().value();
+    INFO("size " << size);
+    CHECK(r["baseline_time_ns"].get_double().value() == std::round(driver.at(size)));
+    ++compared;
+  }
+  CHECK(compared == driver.size());
 }
 
 }  // namespace
@@ -244,4 +277,12 @@ TEST_CASE("matrix: device-recorder capture and its trace", "[real][matrix]") {
 TEST_CASE("matrix: NPKit generator trace and our trace of it", "[real][matrix]") {
   check_input_and_its_trace(
       "tests/data/npkit-real/B_nccl2.20port-ring_2rank_cpu18B/npkit_event_trace.json", false);
+}
+
+TEST_CASE("matrix: nccl-tests results of all_reduce_perf", "[real][matrix]") {
+  check_nccl_tests_results("samples/nccl-tests-h200/all_reduce_perf.json");
+}
+
+TEST_CASE("matrix: nccl-tests results of all_gather_perf", "[real][matrix]") {
+  check_nccl_tests_results("samples/nccl-tests-h200/all_gather_perf.json");
 }

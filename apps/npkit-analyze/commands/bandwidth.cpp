@@ -1,11 +1,15 @@
 // `npkit-analyze bandwidth PATH`: nccl-tests-style rows per collective and size (time, period,
 // true time; algbw, busbw), switch points, and span durations/bandwidths per event type and size
-// bucket — for every input kind (output/bandwidth_output.hpp).
+// bucket — for every input kind (output/bandwidth_output.hpp); --driver RESULTS.json puts a
+// nccl-tests results file's time and busbw beside each row (analysis/bandwidth/driver_match.hpp).
 #include <memory>
+#include <optional>
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/bandwidth/driver_match.hpp"
 #include "analysis/bandwidth/span_bandwidth.hpp"
 #include "commands/command.hpp"
+#include "import/nccl_tests/nccl_tests_file.hpp"
 #include "output/bandwidth_output.hpp"
 #include "run/nccl_tests_convention.hpp"
 
@@ -17,11 +21,18 @@ struct BandwidthOptions {
   std::string coll = "all";
   std::string view = "auto";
   bool per_rank = false;
+  std::string driver;  // --driver: a nccl-tests results file
 };
 
 Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
   if (!valid_coll_option(o.coll)) {
     return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
+  }
+  std::optional<NcclTestsFile> driver;
+  if (!o.driver.empty()) {
+    auto file = read_nccl_tests_file(o.driver);
+    if (!file) return Error{"--driver: " + file.error().message};
+    driver = std::move(*file);
   }
   auto input = open_input(o.common, context);
   if (!input) return input.error();
@@ -39,6 +50,7 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
   report.rows = bandwidth_rows(run, o.coll);
   report.switches = switch_points(report.rows);
   report.events = events->summarise();
+  if (driver) report.driver = compare_with_driver(report.rows, driver->results, o.coll, o.driver);
   std::string text;
   render_bandwidth(report, in.diagnostics(), output_format(o.common), text);
   NPKIT_TRY(write_output(o.common, text, context));
@@ -65,6 +77,9 @@ void register_bandwidth(CLI::App& app, CliContext& context) {
       ->check(CLI::IsMember({"auto", "collectives", "events"}))
       ->capture_default_str();
   cmd->add_flag("--per-rank", options->per_rank, "Also list event rows per rank in the text table");
+  cmd->add_option("--driver", options->driver,
+                  "A nccl-tests results file (-J FILE.json) of the same run: its time and busbw "
+                  "beside each row, matched by collective, size and data type");
   cmd->callback([options, &context] { context.outcome = run_bandwidth(*options, context); });
 }
 

@@ -33,7 +33,11 @@ Result<int> run_instances(const InstancesOptions& o, CliContext& context) {
   std::string text;
   append_instance_jsonl(records, run.label.empty() ? o.path : run.label, text);
   NPKIT_TRY(write_output(o, text, context));
-  if (records.empty() && !o.quiet) {
+  if (run.kind == InputKind::kNcclTests && !o.quiet) {
+    context.err << "npkit-analyze: " << o.path
+                << " is a nccl-tests results file: one averaged time per size, no per-instance "
+                   "times to list (bandwidth shows its rows)\n";
+  } else if (records.empty() && !o.quiet) {
     context.err << "npkit-analyze: " << o.path << " holds no collective instances"
                 << (o.coll == "all" ? "" : " of --coll " + o.coll)
                 << " (the input's collectives were not joined across ranks, or it has none: "

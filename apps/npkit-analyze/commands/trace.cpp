@@ -237,6 +237,11 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
+  if (detected->kind == DetectedKind::kNcclTests) {
+    return Error{o.path +
+                 " is a nccl-tests results file: it holds one averaged time per size, no "
+                 "timestamps to trace"};
+  }
   return trace_spans(o, *limits, context);
 }
 

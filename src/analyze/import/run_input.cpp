@@ -1,11 +1,13 @@
 #include "import/run_input.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <string_view>
 
 #include "import/chrome_json/chrome_input.hpp"
 #include "import/legacy/legacy_input.hpp"
+#include "import/nccl_tests/nccl_tests_input.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "util/file_io.hpp"
@@ -26,6 +28,13 @@ bool is_summary_file(const std::string& path) {
       std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
 }
 
+bool is_nccl_tests_file(const std::string& path) {
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, kSummarySniffBytes, prefix)) return false;
+  return looks_like_nccl_tests(
+      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
+}
+
 const char* kind_name(DetectedKind kind) {
   switch (kind) {
     case DetectedKind::kLegacyDump:
@@ -36,6 +45,8 @@ const char* kind_name(DetectedKind kind) {
       return "*.json traces";
     case DetectedKind::kSummary:
       return "a summary";
+    case DetectedKind::kNcclTests:
+      return "nccl-tests results";
   }
   return "";
 }
@@ -47,8 +58,12 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   bool legacy = false;
   bool npkt = false;
   bool json = false;
+  std::vector<std::string> results_files;
   for (const auto& e : *entries) {
     if (!e.regular) continue;
+    if (ends_with(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
+      results_files.push_back(e.name);
+    }
     legacy = legacy || e.name.rfind("gpu_events_rank_", 0) == 0 ||
              e.name.rfind("cpu_events_rank_", 0) == 0;
     npkt = npkt || ends_with(e.name, ".npkt");
@@ -61,6 +76,12 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   if (json) present.push_back(DetectedKind::kChromeTrace);
   // A directory with none of them is read as a legacy dump, whose reader says what it lacks.
   d.kind = present.empty() ? DetectedKind::kLegacyDump : present.front();
+  if (d.kind == DetectedKind::kChromeTrace && !results_files.empty()) {
+    return Error{
+        fmt::format("{}: holds nccl-tests results ({}): give one results file as the "
+                    "input (summarize and compare take several)",
+                    path, fmt::join(results_files, ", "))};
+  }
   for (std::size_t i = 1; i < present.size(); ++i) d.ignored.push_back(kind_name(present[i]));
   return d;
 }
@@ -75,6 +96,8 @@ Result<DetectedInput> detect_input(const std::string& path) {
     d.kind = DetectedKind::kNpkt;
   } else if (!io::is_special_file(path) && is_summary_file(path)) {
     d.kind = DetectedKind::kSummary;
+  } else if (!io::is_special_file(path) && is_nccl_tests_file(path)) {
+    d.kind = DetectedKind::kNcclTests;
   } else if (!io::is_special_file(path) && ends_with(path, ".json")) {
     d.kind = DetectedKind::kChromeTrace;
   } else {
@@ -152,6 +175,12 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
       auto legacy = LegacyInput::open(options, *user);
       if (!legacy) return legacy.error();
       input = std::move(*legacy);
+      break;
+    }
+    case DetectedKind::kNcclTests: {
+      auto results = NcclTestsInput::open(options);
+      if (!results) return results.error();
+      input = std::move(*results);
       break;
     }
     case DetectedKind::kNpkt: {

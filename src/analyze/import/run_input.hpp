@@ -40,7 +40,7 @@
 
 namespace npkit {
 
-enum class DetectedKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kSummary };
+enum class DetectedKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kSummary, kNcclTests };
 
 struct DetectedInput {
   DetectedKind kind = DetectedKind::kLegacyDump;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "output/driver_results_output.hpp"
 #include "output/json_writer.hpp"
 #include "output/run_text.hpp"
 #include "run/nccl_names.hpp"
@@ -113,7 +114,12 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
     }
     render_line("Times: " + comm.time_source, f, out);
     TextTable t = bandwidth_row_table(b.rows, comm);
-    if (t.rows.empty()) {
+    if (t.rows.empty() && b.run->kind == InputKind::kNcclTests) {
+      render_line(
+          "No collective instances: nccl-tests' results hold one averaged time per size, no "
+          "per-instance times (its table follows)",
+          f, out);
+    } else if (t.rows.empty()) {
       render_line("No collective instances for --coll " + b.coll, f, out);
     } else {
       t.title = bandwidth_table_title(comm.nranks);
@@ -144,6 +150,15 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
     }
   }
+  if (!b.run->driver.rows.empty()) {
+    const TextTable t = driver_results_table(b.run->driver, b.coll, f);
+    if (t.rows.empty()) {
+      render_section_line("No nccl-tests rows for --coll " + b.coll, f, out);
+    } else {
+      render_block(t, f, out);
+    }
+  }
+  if (b.driver) render_driver_comparison(*b.driver, f, out);
 }
 
 void write_events_text(const BandwidthReport& b, OutputFormat f, std::string& out) {
@@ -272,6 +287,8 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
   w.begin_array();
   for (const auto& r : b.rows) write_bandwidth_row_json(w, comm_of(*b.run, r), r);
   w.end_array();
+  if (!b.run->driver.rows.empty()) write_driver_results_json(w, b.run->driver, b.coll);
+  if (b.driver) write_driver_comparison_json(w, *b.driver);
   w.key("switch_points");
   w.begin_array();
   for (const auto& s : b.switches) {
@@ -340,6 +357,15 @@ void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, 
                       std::string& out) {
   if (f == OutputFormat::kJson) {
     write_json(b, diagnostics, out);
+    return;
+  }
+  if (f == OutputFormat::kCsv && b.view != "events" && b.driver) {
+    render_table(driver_comparison_table(*b.driver, f), f, out);
+    return;
+  }
+  if (f == OutputFormat::kCsv && b.view != "events" && b.rows.empty() &&
+      !b.run->driver.rows.empty()) {
+    render_table(driver_results_table(b.run->driver, b.coll, f), f, out);
     return;
   }
   if (f == OutputFormat::kCsv) {

@@ -8,13 +8,19 @@
 // - CSV: one table — the collective rows of every communicator (with a comm column), or the
 //   per-rank event rows when `view` is "events" or ("auto") there is no collective row.
 // - JSON: the "npkit-analyze.bandwidth" object, schema_version 2 (docs/cli.md).
+// - A run with a driver's rows (a nccl-tests results file: no instances) says so in place of the
+//   collective table and shows the driver's table (output/driver_results_output.hpp); CSV: that
+//   table; JSON: its "driver" member. With `driver` (--driver), the comparison follows the
+//   collectives (CSV: the comparison table; JSON: "driver_comparison").
 // - bandwidth_row_table is also `report`'s table of a communicator's rows.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/bandwidth/driver_match.hpp"
 #include "analysis/bandwidth/span_bandwidth.hpp"
 #include "output/json_writer.hpp"
 #include "output/render.hpp"
@@ -32,6 +38,7 @@ struct BandwidthReport {
   std::vector<BandwidthRow> rows;
   std::vector<SwitchPoint> switches;
   std::vector<SpanBandwidthRow> events;
+  std::optional<DriverComparison> driver;  // --driver RESULTS.json
 };
 
 // The collective table's title for a communicator of `nranks` ranks.

@@ -7,6 +7,7 @@
 
 #include "output/bandwidth_output.hpp"
 #include "output/cross_rank_output.hpp"
+#include "output/driver_results_output.hpp"
 #include "output/hang_output.hpp"
 #include "output/json_writer.hpp"
 #include "output/phase_report_output.hpp"
@@ -260,6 +261,18 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
   }
   render_line("Times: " + c.comm->time_source, f, out);
   for (const auto& note : c.comm->notes) render_line("Note: " + note, f, out);
+  if (c.comm->instances.empty() && !r.run->driver.rows.empty()) {
+    render_section_line(
+        "No collective instances: nccl-tests' results hold one averaged time per size and "
+        "placement, no per-instance times (its table follows)",
+        f, out);
+    render_section_line(
+        "Clock alignment, join, sync, stragglers, phase imbalance, proxy steps, switch points, "
+        "latency: none (the input holds no timestamps, no per-rank times, no algorithm or "
+        "protocol)",
+        f, out);
+    return;
+  }
   TextTable colls = collectives_per_rank(*c.comm);
   if (colls.rows.empty()) {
     render_section_line("No collective instances (no collective-level span or event to join)", f,
@@ -393,6 +406,10 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
     render_communicator(r, c, f, out);
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
   }
+  if (!r.run->driver.rows.empty()) {
+    if (md) out += "## nccl-tests results\n\n";
+    render_block(driver_results_table(r.run->driver, "all", f), f, out);
+  }
   out += md ? "## Findings\n\n" : "\n";
   append_findings(findings, f, out);
 }
@@ -454,6 +471,10 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
     out += "\n";
     append_hang_text(r.hang, OutputFormat::kCsv, out);
   }
+  if (!r.run->driver.rows.empty()) {
+    out += "\n";
+    render_csv(driver_results_table(r.run->driver, "all", OutputFormat::kCsv), out);
+  }
 }
 
 void write_run_report_json(const RunReport& r, const ReportInput& in,
@@ -509,6 +530,7 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
     write_hang_json(r.hang, w);
     w.end_object();
   }
+  if (!r.run->driver.rows.empty()) write_driver_results_json(w, r.run->driver, "all");
   write_findings_json(findings, w);
   write_warnings_json(w, diagnostics);
   w.end_object();

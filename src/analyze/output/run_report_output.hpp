@@ -9,12 +9,15 @@
 //   are, its collectives per rank (instances, timed, total and median time), the rank clocks
 //   (where the input converts GPU time), the cross-rank sections (output/cross_rank_output.hpp),
 //   the NET proxy steps per rank (or one line saying there are none), AlltoAll traffic per peer
-//   (when recorded), switch points and latency buckets. Last, the findings of every
-//   communicator.
+//   (when recorded), switch points and latency buckets. A communicator without instances of a run
+//   with a benchmark driver's results (a nccl-tests file: Run::driver) says so in two lines
+//   instead, and the driver's table follows (output/driver_results_output.hpp). Last, the findings
+//   of every communicator.
 // - CSV: the phase table (when the input has spans), the per-rank table (communicator, rank,
 //   host, clock, instances, timed, GPU time, proxy-step phases), then each communicator's
-//   cross-rank table; blank lines between tables.
-// - JSON: one shape for every input; fields the input cannot give are absent or empty.
+//   cross-rank table, then the driver's table (where there is one); blank lines between tables.
+// - JSON: one shape for every input; fields the input cannot give are absent or empty; a
+//   driver's rows are the "driver" member.
 #pragma once
 
 #include <string>

@@ -12,6 +12,8 @@ const char* input_kind_name(InputKind kind) {
       return ".npkt capture";
     case InputKind::kChromeTrace:
       return "Chrome trace";
+    case InputKind::kNcclTests:
+      return "nccl-tests results file";
   }
   return "";
 }
@@ -24,6 +26,8 @@ const char* input_kind_key(InputKind kind) {
       return "npkt";
     case InputKind::kChromeTrace:
       return "chrome-trace";
+    case InputKind::kNcclTests:
+      return "nccl-tests";
   }
   return "";
 }

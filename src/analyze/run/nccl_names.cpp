@@ -41,6 +41,19 @@ constexpr std::array<Datatype, 12> kDatatypes = {{
     {"ncclFloat8e5m2", 1, "f8e5m2"},
 }};
 
+// nccl-tests' programs (src/*.cu, built as <name>_perf).
+constexpr std::array<std::pair<std::string_view, NcclFunc>, 9> kTestPrograms = {{
+    {"all_reduce", NcclFunc::kAllReduce},
+    {"all_gather", NcclFunc::kAllGather},
+    {"reduce_scatter", NcclFunc::kReduceScatter},
+    {"broadcast", NcclFunc::kBroadcast},
+    {"reduce", NcclFunc::kReduce},
+    {"alltoall", NcclFunc::kAllToAll},
+    {"sendrecv", NcclFunc::kSendRecv},
+    {"gather", NcclFunc::kGather},
+    {"scatter", NcclFunc::kScatter},
+}};
+
 }  // namespace
 
 NcclFunc parse_nccl_func(std::string_view name) {
@@ -104,6 +117,28 @@ std::string_view nccl_tests_type_name(std::string_view name) {
     if (t.nccl == name) return t.nccl_tests;
   }
   return name;
+}
+
+std::string_view nccl_type_of_tests_name(std::string_view tests_name) {
+  for (const auto& t : kDatatypes) {
+    if (t.nccl_tests == tests_name) return t.nccl;
+  }
+  return "";
+}
+
+NcclFunc nccl_func_of_tests_program(std::string_view program) {
+  const std::size_t slash = program.find_last_of('/');
+  if (slash != std::string_view::npos) program.remove_prefix(slash + 1);
+  for (const std::string_view suffix : {"_mpi", "_perf"}) {
+    if (program.size() > suffix.size() &&
+        program.substr(program.size() - suffix.size()) == suffix) {
+      program.remove_suffix(suffix.size());
+    }
+  }
+  for (const auto& [name, func] : kTestPrograms) {
+    if (name == program) return func;
+  }
+  return NcclFunc::kOther;
 }
 
 }  // namespace npkit

@@ -6,7 +6,10 @@
 // nccl_func_of_key is coll_key's inverse ("sendrecv" -> kSendRecv; kOther for any other word);
 // nccl_datatype_size is the element size in bytes, 0 for an unknown name; nccl_tests_type_name
 // is the name nccl-tests prints for a data type ("float", "half", "bfloat16", "int8", ...,
-// "f8e4m3"), the NCCL name itself when it has none.
+// "f8e4m3"), the NCCL name itself when it has none; nccl_type_of_tests_name is its inverse (""
+// for a name nccl-tests does not print). nccl_func_of_tests_program maps a nccl-tests program
+// ("all_reduce_perf", also with a directory or an "_mpi" suffix) to its collective (kOther when
+// it is none of NCCL's).
 #pragma once
 
 #include <cstdint>
@@ -36,5 +39,7 @@ std::string_view coll_key(NcclFunc func);
 bool is_p2p(NcclFunc func);
 std::uint32_t nccl_datatype_size(std::string_view name);
 std::string_view nccl_tests_type_name(std::string_view name);
+std::string_view nccl_type_of_tests_name(std::string_view tests_name);
+NcclFunc nccl_func_of_tests_program(std::string_view program);
 
 }  // namespace npkit

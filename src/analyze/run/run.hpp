@@ -27,6 +27,8 @@
 // - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
+// - Run::driver: the rows of a benchmark driver's results file (run/driver_results.hpp); such a
+//   run has one communicator with its ranks and no instances (empty for every other input).
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@
 
 #include "run/alltoall_peers.hpp"
 #include "run/cross_rank_input.hpp"
+#include "run/driver_results.hpp"
 #include "run/proxy_steps.hpp"
 #include "run/run_config.hpp"
 #include "util/saturating.hpp"
@@ -45,7 +48,7 @@ namespace npkit {
 
 inline constexpr std::int64_t kUnknownTime = std::numeric_limits<std::int64_t>::min();
 
-enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace };
+enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kNcclTests };
 
 struct RunRank {
   std::int32_t rank = 0;
@@ -149,6 +152,7 @@ struct Run {
   InputKind kind = InputKind::kNpkt;
   RunConfig config;  // formats, versions, environment, GPUs, hosts, files (communicators: empty)
   std::vector<RunCommunicator> comms;
+  DriverResults driver;
 };
 
 }  // namespace npkit

@@ -1,6 +1,7 @@
 #include "analysis/summary/summarize_run.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "run/summary/saturating_count.hpp"
@@ -41,6 +42,34 @@ void add_sync(const RunCommunicator& comm, const RunInstance& inst, SyncRows& sy
   }
 }
 
+// A driver's rows (contract in the header): its out-of-place times, as rank 0's sample.
+void add_driver_rows(const DriverResults& driver, SizeBuckets& buckets,
+                     std::map<CollectiveKey, CollectiveRow>& rows) {
+  for (const auto& r : driver.rows) buckets.see(r.func, r.bytes);
+  for (const auto& r : driver.rows) {
+    CollectiveKey key{r.func, driver.nranks, 0, SizeKind::kExact, "", ""};
+    buckets.assign(r.func, r.bytes, key);
+    CollectiveRow& row = rows[key];
+    row.key = key;
+    ++row.instances;
+    row.bytes_sum = sat_add_count(row.bytes_sum, r.bytes);
+    if (!r.out_of_place) {
+      ++row.untimed_instances;
+      continue;
+    }
+    const DriverTiming& t = *r.out_of_place;
+    DurationSample& sample = row.rank_sample(0);
+    if (t.iteration_ns.empty()) {
+      sample.add(std::llround(t.time_ns));
+      continue;
+    }
+    for (std::size_t i = std::min<std::size_t>(t.skipped_iterations, t.iteration_ns.size() - 1);
+         i < t.iteration_ns.size(); ++i) {
+      sample.add(std::llround(t.iteration_ns[i]));
+    }
+  }
+}
+
 void add_collectives(const Run& run, RunSummary& s) {
   SizeBuckets buckets;
   for (const auto& comm : run.comms) {
@@ -70,6 +99,7 @@ void add_collectives(const Run& run, RunSummary& s) {
       add_sync(comm, inst, sync);
     }
   }
+  add_driver_rows(run.driver, buckets, rows);
   for (auto& [key, row] : rows) s.collectives.push_back(std::move(row));
   for (auto& [key, r] : sync) s.sync.push_back(std::move(r));
 }

@@ -11,6 +11,11 @@
 //   says; a timed member adds its duration to its rank's sample; an instance without a timed
 //   member counts as untimed. These are `bandwidth`'s instances and times
 //   (analysis/bandwidth/bandwidth_table.hpp), so a row's time_ns() is the time bandwidth shows.
+// - A benchmark driver's rows (Run::driver, nccl-tests): keyed by (func, nranks, S, "", "");
+//   each row of the file is an instance; its out-of-place time is the sample of rank 0 (the
+//   driver's one time over all ranks): the per-iteration times where recorded (less the leading
+//   ones the driver's summary skipped), else the one averaged time, rounded to ns. A row run
+//   in place only is untimed. In-place times are not summarized.
 // - Phases: "spans" rows (domains gpu and cpu) from the sink; "proxy" rows (domain net:
 //   net_send, net_recv, sync, other, and reduce_scatter / all_gather of ring AllReduce steps)
 //   from each rank's RunRank::proxy with a stopped step.
