@@ -22,8 +22,10 @@ namespace npkit::format {
 
 inline constexpr char kMagic[8] = {'N', 'P', 'K', 'T', 'D', 'U', 'M', 'P'};
 inline constexpr uint16_t kMajorVersion = 1;
-// Minor 1 added the event-record sections (8..10); 2 added live files (kFeatureLiveFile).
-inline constexpr uint16_t kMinorVersion = 2;
+// Minor 1 added the event-record sections (8..10); 2 added live files (kFeatureLiveFile); 3 added
+// the copy-engine event types of NCCL profiler API v6 (12..14), their payloads and states, and
+// detail records (kRecordDetail) for descriptor fields that do not fit a start record's payload.
+inline constexpr uint16_t kMinorVersion = 3;
 // Written as a native uint32; a little-endian file reads back 0x01020304.
 inline constexpr uint32_t kEndianMarker = 0x01020304u;
 // File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt; a live file is the same
@@ -110,7 +112,7 @@ struct CommunicatorInfo {
   int64_t capture_end_ns;       // host clock when the dump was taken
   uint32_t end_reason;          // EndReason
   uint32_t clock_method;        // ClockMethod
-  uint32_t profiler_api;        // NCCL profiler API version the plugin was driven through (4, 5)
+  uint32_t profiler_api;        // NCCL profiler API the plugin was driven through (4, 5, 6)
   uint32_t host_clock;          // HostClock of every host_ns in the file
   uint64_t event_mask;          // activation mask the plugin asked NCCL for
   uint64_t records_capacity;    // records the buffer could hold
@@ -211,13 +213,29 @@ enum EventType : uint8_t {
   kTypeCollApi = 9,
   kTypeP2pApi = 10,
   kTypeKernelLaunch = 11,
+  // Minor 3: copy-engine (CE) collectives, NCCL profiler API v6 (NCCL 2.29+).
+  kTypeCeColl = 12,   // one CE collective: its copies and syncs are enqueued between start and stop
+  kTypeCeSync = 13,   // one synchronisation of the ranks of a CE collective (child of CeColl)
+  kTypeCeBatch = 14,  // one batch of copies of a CE collective (child of CeColl)
 };
+// The highest event type a file of this minor version can hold.
+inline constexpr uint8_t kLastEventType = kTypeCeBatch;
 
 enum RecordKind : uint8_t {
   kRecordNone = 0,  // slot claimed but never finished (counted in records_incomplete)
   kRecordStart = 1,
   kRecordStop = 2,
   kRecordState = 3,
+  // Minor 3: more of an event's description, written by the thread that started it right after
+  // its start record. event_id and type are the event's, parent_id 0, word a DetailKind; the
+  // payload is that kind's struct below. Readers that do not know the kind skip the record.
+  kRecordDetail = 4,
+};
+
+// ProfilerRecord::word for detail records.
+enum DetailKind : uint32_t {
+  kDetailCeColl = 1,       // CeCollDetail of a CeColl event
+  kDetailParentGroup = 2,  // ParentGroupDetail of a Coll or P2p event (API v5, v6)
 };
 
 // ProfilerRecord::word for start records.
@@ -290,7 +308,8 @@ struct P2pPayload {
   int32_t peer;
   uint16_t func;
   uint16_t datatype;
-  uint8_t n_channels;  // garbage when driven through API v4 (NCCL's adapter does not copy it)
+  uint8_t n_channels;  // API v4: NCCL 2.27's value; 0 when NCCL 2.28+ drives API v4 (its adapter
+                       // leaves the member uninitialised)
   uint8_t reserved[15];
 };
 struct ProxyOpPayload {
@@ -317,10 +336,50 @@ struct NetPluginPayload {
   int64_t plugin_id;  // low 16 bits: descriptor version; next 16 bits: 1 = IB, 2 = socket
   uint8_t reserved[24];
 };
+// Minor 3, copy-engine events (API v6). `seq` is NCCL's ceColl.seqNumber; ce_seq its ceSeqNum.
+struct CeCollPayload {
+  uint64_t seq;
+  uint64_t count;  // elements (ceColl.count)
+  int32_t root;
+  uint16_t func;
+  uint16_t datatype;
+  uint16_t sync_strategy;    // string id: "MC" (multicast) or "UC" (unicast) in NCCL 2.30
+  uint8_t intra_batch_sync;  // ceColl.intraBatchSync
+  uint8_t reserved;
+  uint32_t ce_seq;
+};
+struct CeSyncPayload {
+  int32_t n_ranks;
+  uint8_t is_complete;  // ceCollSync.isComplete: the completion (not the ready) flags
+  uint8_t reserved[27];
+};
+struct CeBatchPayload {
+  uint64_t total_bytes;
+  int32_t num_ops;
+  uint8_t use_intra_sync;
+  uint8_t reserved[19];
+};
+// Detail payloads (kRecordDetail).
+struct CeCollDetail {
+  uint64_t send_buff;  // addresses, as numbers
+  uint64_t recv_buff;
+  uint64_t stream;
+  uint32_t batch_size;
+  uint32_t num_batches;
+};
+// The legacy Group event above a Coll or P2p (descriptor member parentGroup), resolved like a
+// start record's parent: group_id is its event id in this dump (0 = none, see flags); flags are
+// kStartParent* values.
+struct ParentGroupDetail {
+  uint64_t group_id;
+  uint32_t flags;
+  uint8_t reserved[20];
+};
 struct StatePayload {
   uint64_t value;    // transSize (ProxyStep), appendedProxyOps (ProxyCtrl), pTimer (KernelCh
                      // stop, state 22), data pointer (NetPlugin)
-  uint8_t has_args;  // 0 when NCCL passed NULL state args
+  uint8_t has_args;  // 0 when NCCL passed NULL state args, and (writers of minor 3) for the states
+                     // that carry none: 19, 23, 24, 25..30 (value 0 then)
   uint8_t reserved[23];
 };
 static_assert(sizeof(GroupApiPayload) == 32);
@@ -337,8 +396,20 @@ static_assert(sizeof(ProxyStepPayload) == 32);
 static_assert(sizeof(KernelChPayload) == 32);
 static_assert(sizeof(NetPluginPayload) == 32);
 static_assert(sizeof(StatePayload) == 32);
+static_assert(sizeof(CeCollPayload) == 32);
+static_assert(offsetof(CeCollPayload, root) == 16);
+static_assert(offsetof(CeCollPayload, sync_strategy) == 24);
+static_assert(offsetof(CeCollPayload, intra_batch_sync) == 26);
+static_assert(offsetof(CeCollPayload, ce_seq) == 28);
+static_assert(sizeof(CeSyncPayload) == 32);
+static_assert(sizeof(CeBatchPayload) == 32);
+static_assert(offsetof(CeBatchPayload, num_ops) == 8);
+static_assert(sizeof(CeCollDetail) == 32);
+static_assert(offsetof(CeCollDetail, batch_size) == 24);
+static_assert(sizeof(ParentGroupDetail) == 32);
+static_assert(offsetof(ParentGroupDetail, flags) == 8);
 
-// State numbers (ncclProfilerEventState, identical in NCCL profiler APIs v1..v5).
+// State numbers (ncclProfilerEventState, identical in NCCL profiler APIs v1..v6).
 enum StateNumber : uint32_t {
   kStateProxyStepSendGpuWait = 8,
   kStateProxyStepSendWait = 9,
@@ -357,6 +428,13 @@ enum StateNumber : uint32_t {
   kStateKernelChStop = 22,
   kStateGroupStartApiStop = 23,
   kStateGroupEndApiStart = 24,
+  // Minor 3: defined by API v6 for CE events (NCCL 2.30 records none: CE events only start/stop).
+  kStateCeCollStart = 25,
+  kStateCeCollComplete = 26,
+  kStateCeSyncStart = 27,
+  kStateCeSyncComplete = 28,
+  kStateCeBatchStart = 29,
+  kStateCeBatchComplete = 30,
 };
 
 // ---- Event records (minor 1) ----------------------------------------------------------------

@@ -63,7 +63,7 @@ Result start_any(int api, void* context, void** handle, const Descr* descr) {
   call.type = descr->type;
   call.context = context;
   call.parent = descr->parentObj;
-  if constexpr (std::is_same_v<Descr, EventDescrV5>) {
+  if constexpr (!std::is_same_v<Descr, EventDescrV4>) {
     if (descr->type == kColl) call.parent_group = descr->coll.parentGroup;
     if (descr->type == kP2p) call.parent_group = descr->p2p.parentGroup;
   }
@@ -100,6 +100,17 @@ Result finalize(void* context) {
   return as_result(g_behaviour.event_result);
 }
 
+#if !defined(COUNTING_PROFILER_V4_ONLY) && !defined(COUNTING_PROFILER_NO_V6)
+Result init_v6(void** context, uint64_t comm_id, int* mask, const char*, int, int, int rank,
+               DebugLogger) {
+  return init_any(6, context, mask, comm_id, rank);
+}
+
+Result start_v6(void* context, void** handle, EventDescrV6* descr) {
+  return start_any(6, context, handle, descr);
+}
+#endif
+
 #ifndef COUNTING_PROFILER_V4_ONLY
 Result init_v5(void** context, uint64_t comm_id, int* mask, const char*, int, int, int rank,
                DebugLogger) {
@@ -124,6 +135,11 @@ Result start_v4(void* context, void** handle, EventDescrV4* descr) {
 
 extern "C" {
 
+#if !defined(COUNTING_PROFILER_V4_ONLY) && !defined(COUNTING_PROFILER_NO_V6)
+__attribute__((visibility("default"))) ProfilerV6 ncclProfiler_v6 = {
+    "counting", init_v6, start_v6, stop, record_state, finalize,
+};
+#endif
 #ifndef COUNTING_PROFILER_V4_ONLY
 __attribute__((visibility("default"))) ProfilerV5 ncclProfiler_v5 = {
     "counting", init_v5, start_v5, stop, record_state, finalize,

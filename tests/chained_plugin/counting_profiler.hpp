@@ -8,8 +8,9 @@
 //   COUNTING_PROFILER_NULL_HANDLES 1: startEvent leaves *eHandle NULL
 //   COUNTING_PROFILER_EVENT_RESULT what start/stop/state/finalize return (default 0)
 // Contexts and handles are distinct made-up addresses (never dereferenced by anyone).
-// Built twice: with ncclProfiler_v5 and ncclProfiler_v4, and (COUNTING_PROFILER_V4_ONLY) with
-// ncclProfiler_v4 only; named "counting" and "counting-v4" in their `name`.
+// Built three times: with ncclProfiler_v6, _v5 and _v4; (COUNTING_PROFILER_NO_V6) with _v5 and
+// _v4; and (COUNTING_PROFILER_V4_ONLY) with ncclProfiler_v4 only; named "counting" (both first
+// two) and "counting-v4" in their `name`.
 //
 // Exported for the tests (C linkage): countingProfilerCalls(out, max) copies up to `max` calls in
 // call order and returns how many were logged; countingProfilerReset() forgets them.
@@ -20,12 +21,12 @@
 struct CountingProfilerCall {
   enum Kind : int { kInit, kStart, kStop, kState, kFinalize };
   int kind = kInit;
-  int api = 0;                   // 5 or 4: which table was called
+  int api = 0;                   // 6, 5 or 4: which table was called
   uint64_t type = 0;             // start: descriptor type
   void* context = nullptr;       // init: the context returned; start/finalize: the one received
   void* handle = nullptr;        // start: the handle returned; stop/state: the handle received
   void* parent = nullptr;        // start: parentObj
-  void* parent_group = nullptr;  // start of a v5 Coll/P2p: parentGroup
+  void* parent_group = nullptr;  // start of a v5/v6 Coll/P2p: parentGroup
   int state = 0;                 // state: the state number
   uint64_t comm_hash = 0;        // init
   int rank = -1;                 // init

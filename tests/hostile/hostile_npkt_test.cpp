@@ -198,11 +198,11 @@ std::string info_line(const CliRun& run, const std::string& start) {
 
 TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]") {
   TempDir tmp;
-  // Type 14 is inside the 4 bits a handle carries, and not one of NCCL's 12: kept as an event of
+  // Type 15 is inside the 4 bits a handle carries, and not one of NCCL's 15: kept as an event of
   // its own type, outside every analysis. Type 20 cannot come from the plugin: skipped, warned.
   const std::string spec = kHeader + kClocks + kColl + kKernel +
-                           "start 3 14 host=1700000000000050000\n"
-                           "stop 3 14 host=1700000000000051000\n"
+                           "start 3 15 host=1700000000000050000\n"
+                           "stop 3 15 host=1700000000000051000\n"
                            "start 4 20 host=1700000000000052000\n";
   write_npkt_spec(tmp, spec);
   const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
@@ -212,13 +212,13 @@ TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]"
   const uint64_t size = fs::file_size(tmp.file("dump/npkit_000000000000bad1_rank0.npkt"));
   CHECK(report.err == one_warning("npkt reader",
                                   "$DIR/dump/npkit_000000000000bad1_rank0.npkt: 1 record(s) of an "
-                                  "unknown kind (> 3) or event type (> 15) skipped; first at "
+                                  "unknown kind (> 4) or event type (> 15) skipped; first at "
                                   "offset " +
                                       std::to_string(size - 64) + ": kind 1, type 20"));
   CHECK_THAT(report.out,
              Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
-  CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, type14 1");
+  CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, type15 1");
 }
 
 TEST_CASE("hostile npkt: ENTRY without EXIT", "[hostile]") {

@@ -143,6 +143,9 @@ std::uint8_t event_type(const std::string& word, std::size_t line_no) {
   const auto& names = standard_event_type_names();
   const std::size_t i = index_of(names, word);
   if (i < names.size()) return static_cast<std::uint8_t>(i);
+  static const std::vector<std::string> kCeTypes = {"CeColl", "CeSync", "CeBatch"};
+  const std::size_t ce = index_of(kCeTypes, word);
+  if (ce < kCeTypes.size()) return static_cast<std::uint8_t>(12 + ce);
   std::uint64_t n = 0;
   if (!parse_number(word, n) || n > 0xFF) fail(line_no, "'" + word + "' is not an event type");
   return static_cast<std::uint8_t>(n);
@@ -193,6 +196,13 @@ Payload start_payload(const std::string& type, Fields& f, Interner& strings, Npk
   if (type == "ProxyStep") return ProxyStepStart{i32("step"), i32("rank")};
   if (type == "KernelCh") return KernelChStart{f.num("gpu_start"), u8("channel")};
   if (type == "NetPlugin") return NetPluginStart{static_cast<std::int64_t>(f.num("plugin_id"))};
+  if (type == "CeColl") {
+    return CeCollStart{
+        f.num("seq"),    f.num("count"), i32("root"), str("func"),
+        str("datatype"), str("sync"),    u8("intra"), static_cast<std::uint32_t>(f.num("ce_seq"))};
+  }
+  if (type == "CeSync") return CeSyncStart{i32("ranks"), u8("complete")};
+  if (type == "CeBatch") return CeBatchStart{f.num("total_bytes"), i32("ops"), u8("intra")};
   return Payload();
 }
 
@@ -232,6 +242,19 @@ void parse_record(const std::vector<std::string>& words, std::size_t line_no, In
     const std::uint64_t parent = f.num("parent");
     const std::uint32_t flags = f.has("flags") ? start_flags(f.text("flags"), line_no) : 0;
     b.start(id, parent, type, host, start_payload(words[2], f, strings, b), flags);
+  } else if (words[0] == "detail") {
+    const std::string kind = f.text("kind");
+    if (kind == "ce_coll") {
+      b.detail(id, type, host, 1,
+               CeCollDetailSpec{f.num("send"), f.num("recv"), f.num("stream"),
+                                static_cast<std::uint32_t>(f.num("batch_size")),
+                                static_cast<std::uint32_t>(f.num("batches"))});
+    } else if (kind == "parent_group") {
+      const std::uint32_t flags = f.has("flags") ? start_flags(f.text("flags"), line_no) : 0;
+      b.detail(id, type, host, 2, ParentGroupDetailSpec{f.num("group"), flags});
+    } else {
+      fail(line_no, "detail kind= must be ce_coll or parent_group");
+    }
   } else if (words[0] == "state") {
     if (!f.has("state")) fail(line_no, "missing state=");
     const std::string s = f.text("state");
@@ -365,7 +388,7 @@ std::vector<NpktSpecFile> parse_npkt_spec(std::string_view text) {
       parse_stream(words, line_no, strings, b);
     } else if (verb == "event") {
       parse_event(words, line_no, b);
-    } else if (verb == "start" || verb == "state" || verb == "stop") {
+    } else if (verb == "start" || verb == "state" || verb == "stop" || verb == "detail") {
       parse_record(words, line_no, strings, b);
     } else if (verb == "major" || verb == "minor" || verb == "truncate" || verb == "omit") {
       need(2, "major|minor|truncate|omit N");

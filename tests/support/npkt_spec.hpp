@@ -19,6 +19,8 @@
 //   start ID TYPE host=N [parent=N] [flags=null,foreign,other_comm,unknown|N] [thread=S] FIELDS
 //   state ID TYPE host=N state=N|NAME [value=N] [no_args] [thread=S]
 //   stop ID TYPE host=N [thread=S]
+//   detail ID TYPE host=N kind=ce_coll [send= recv= stream= batch_size= batches=] [thread=S]
+//   detail ID TYPE host=N kind=parent_group [group=N] [flags=...] [thread=S]   (minor 3)
 //   event_name ID ENTRY|EXIT|instant|N NAME [phase=HINT]     one EventNames entry
 //   stream gpu_block|gpu_warp|host|N [clock=timer|cycles|host|N] [device= block= warp= tid=
 //        name=TEXT dropped= capacity= cps= first= written=]      starts a stream (StreamSpec;
@@ -26,14 +28,17 @@
 //   event TS ID [size=N] [user=N]        one EventRecord of the current stream
 //   major N | minor N | truncate N | omit KIND    header fields and corruptions
 // TYPE: Group Coll P2p ProxyOp ProxyStep ProxyCtrl KernelCh NetPlugin GroupApi CollApi P2pApi
-// KernelLaunch, or a number; a state NAME is one of standard_state_names(). FIELDS of a start:
+// KernelLaunch CeColl CeSync CeBatch, or a number; a state NAME is one of standard_state_names().
+// FIELDS of a start:
 //   GroupApi depth graph_captured      CollApi count stream root func datatype graph_captured
 //   P2pApi count stream func datatype graph_captured            KernelLaunch stream
 //   Coll seq count root func datatype algo proto channels warps
 //   P2p count peer func datatype channels    ProxyOp pid peer steps chunk_size rank channel send
 //   ProxyStep step rank    KernelCh gpu_start channel    NetPlugin plugin_id
-// func, datatype, algo and proto take a string id or a text: a text already given by a `string`
-// line reuses that id, a new one gets the next id above every id of the file so far.
+//   CeColl seq count root func datatype sync intra ce_seq    CeSync ranks complete
+//   CeBatch total_bytes ops intra
+// func, datatype, algo, proto and sync take a string id or a text: a text already given by a
+// `string` line reuses that id, a new one gets the next id above every id of the file so far.
 // Example (rank 0 of 2, one 1 MiB AllReduce enqueued for 1 µs):
 //   comm hash=0xabc rank=0 nranks=2 start_ns=1000
 //   names standard

@@ -166,6 +166,41 @@ Payload::Payload(const NetPluginStart& p) {
   put(0, static_cast<std::uint64_t>(p.plugin_id), 8);
 }
 
+Payload::Payload(const CeCollStart& p) {
+  put(0, p.seq, 8);
+  put(8, p.count, 8);
+  put(16, static_cast<std::uint32_t>(p.root), 4);
+  put(20, p.func, 2);
+  put(22, p.datatype, 2);
+  put(24, p.sync_strategy, 2);
+  put(26, p.intra_batch_sync, 1);
+  put(28, p.ce_seq, 4);
+}
+
+Payload::Payload(const CeSyncStart& p) {
+  put(0, static_cast<std::uint32_t>(p.n_ranks), 4);
+  put(4, p.is_complete, 1);
+}
+
+Payload::Payload(const CeBatchStart& p) {
+  put(0, p.total_bytes, 8);
+  put(8, static_cast<std::uint32_t>(p.num_ops), 4);
+  put(12, p.use_intra_sync, 1);
+}
+
+Payload::Payload(const CeCollDetailSpec& p) {
+  put(0, p.send_buff, 8);
+  put(8, p.recv_buff, 8);
+  put(16, p.stream, 8);
+  put(24, p.batch_size, 4);
+  put(28, p.num_batches, 4);
+}
+
+Payload::Payload(const ParentGroupDetailSpec& p) {
+  put(0, p.group_id, 8);
+  put(8, p.flags, 4);
+}
+
 Payload Payload::state(std::uint64_t value, bool has_args) {
   Payload p;
   p.put(0, value, 8);
@@ -248,6 +283,11 @@ NpktBuilder& NpktBuilder::state(std::uint64_t id, std::uint8_t type, std::uint64
 
 NpktBuilder& NpktBuilder::stop(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns) {
   return record({host_ns, id, 0, 2, type, current_thread_, 0, Payload()});
+}
+
+NpktBuilder& NpktBuilder::detail(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns,
+                                 std::uint32_t detail_kind, const Payload& payload) {
+  return record({host_ns, id, 0, 4, type, current_thread_, detail_kind, payload});
 }
 
 NpktBuilder& NpktBuilder::record(const RecordSpec& r) {

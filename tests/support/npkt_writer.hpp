@@ -122,6 +122,37 @@ struct KernelChStart {
 struct NetPluginStart {
   std::int64_t plugin_id = 0;
 };
+// Minor 3: copy-engine events and detail payloads (kRecordDetail).
+struct CeCollStart {
+  std::uint64_t seq = 0;
+  std::uint64_t count = 0;
+  std::int32_t root = 0;
+  std::uint16_t func = 0;
+  std::uint16_t datatype = 0;
+  std::uint16_t sync_strategy = 0;
+  std::uint8_t intra_batch_sync = 0;
+  std::uint32_t ce_seq = 0;
+};
+struct CeSyncStart {
+  std::int32_t n_ranks = 0;
+  std::uint8_t is_complete = 0;
+};
+struct CeBatchStart {
+  std::uint64_t total_bytes = 0;
+  std::int32_t num_ops = 0;
+  std::uint8_t use_intra_sync = 0;
+};
+struct CeCollDetailSpec {
+  std::uint64_t send_buff = 0;
+  std::uint64_t recv_buff = 0;
+  std::uint64_t stream = 0;
+  std::uint32_t batch_size = 0;
+  std::uint32_t num_batches = 0;
+};
+struct ParentGroupDetailSpec {
+  std::uint64_t group_id = 0;
+  std::uint32_t flags = 0;
+};
 
 // The 32 payload bytes of a record, encoded field by field (little-endian) from one of the
 // structs above; default-constructed = 32 zero bytes (Group, ProxyCtrl, stop records).
@@ -138,6 +169,11 @@ class Payload {
   Payload(const ProxyStepStart& p);
   Payload(const KernelChStart& p);
   Payload(const NetPluginStart& p);
+  Payload(const CeCollStart& p);
+  Payload(const CeSyncStart& p);
+  Payload(const CeBatchStart& p);
+  Payload(const CeCollDetailSpec& p);
+  Payload(const ParentGroupDetailSpec& p);
   // StatePayload: u64 value, u8 has_args.
   static Payload state(std::uint64_t value, bool has_args);
   static Payload raw(const std::array<std::uint8_t, 32>& bytes);
@@ -154,7 +190,7 @@ struct RecordSpec {
   std::uint64_t host_ns = 0;
   std::uint64_t event_id = 0;
   std::uint64_t parent_id = 0;
-  std::uint8_t kind = 0;  // 0 none (unfinished), 1 start, 2 stop, 3 state
+  std::uint8_t kind = 0;  // 0 none (unfinished), 1 start, 2 stop, 3 state, 4 detail
   std::uint8_t type = 0;  // event type bit index (format.hpp EventType)
   std::uint16_t thread = 0;
   std::uint32_t word = 0;  // start flags, state number, 0 for stop
@@ -241,6 +277,9 @@ class NpktBuilder {
   NpktBuilder& state(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns,
                      std::uint32_t state, std::uint64_t value = 0, bool has_args = true);
   NpktBuilder& stop(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns);
+  // detail (minor 3): word = `detail_kind` (format::DetailKind), parent_id 0.
+  NpktBuilder& detail(std::uint64_t id, std::uint8_t type, std::uint64_t host_ns,
+                      std::uint32_t detail_kind, const Payload& payload);
   // Any record, e.g. kind 0 (unfinished) or an out-of-range kind or type.
   NpktBuilder& record(const RecordSpec& r);
   // One EventNames entry: kind 1 ENTRY, 2 EXIT, 3 instant (any value for forward-compatibility

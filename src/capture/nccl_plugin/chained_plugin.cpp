@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstring>
+
 #include <memory>
 #include <mutex>
 #include <string>
@@ -12,6 +14,7 @@
 #include "nccl_plugin/emitted_events.hpp"
 #include "nccl_plugin/plugin_runtime.hpp"
 
+extern "C" npkit::nccl_abi::ncclProfiler_v6_t ncclProfiler_v6;
 extern "C" npkit::nccl_abi::ncclProfiler_v5_t ncclProfiler_v5;
 extern "C" npkit::nccl_abi::ncclProfiler_v4_t ncclProfiler_v4;
 
@@ -19,6 +22,7 @@ namespace npkit::capture {
 
 using nccl_abi::ncclProfilerEventDescr_v4_t;
 using nccl_abi::ncclProfilerEventDescr_v5_t;
+using nccl_abi::ncclProfilerEventDescr_v6_t;
 using nccl_abi::ncclProfilerEventStateArgs_v5_t;
 using nccl_abi::ncclResult_t;
 
@@ -26,8 +30,11 @@ using nccl_abi::ncclResult_t;
 // chained plugin may keep the address of `their_mask` (NCCL's plugins store through it to change
 // their mask at run time).
 struct ChainLink {
+  // Exactly one of v6/v5/v4; v5 also when NCCL called us as v6 and they have no v6 (their
+  // starts then get v5 descriptors, and no CE event).
+  const nccl_abi::ncclProfiler_v6_t* v6 = nullptr;
   const nccl_abi::ncclProfiler_v5_t* v5 = nullptr;
-  const nccl_abi::ncclProfiler_v4_t* v4 = nullptr;  // exactly one of v5/v4
+  const nccl_abi::ncclProfiler_v4_t* v4 = nullptr;
   void* their_context = nullptr;
   int their_mask = 0;
   uint64_t our_events = 0;  // emitted_events(our mask)
@@ -42,25 +49,32 @@ struct ChainLink {
   // exception thrown across its C interface goes no further.
   void stop(void* theirs) const noexcept {
     try {
-      v5 != nullptr ? v5->stopEvent(theirs) : v4->stopEvent(theirs);
+      v6 != nullptr   ? v6->stopEvent(theirs)
+      : v5 != nullptr ? v5->stopEvent(theirs)
+                      : v4->stopEvent(theirs);
     } catch (...) {
     }
   }
   void state(void* theirs, int state, ncclProfilerEventStateArgs_v5_t* args) const noexcept {
     try {
-      v5 != nullptr ? v5->recordEventState(theirs, state, args)
-                    : v4->recordEventState(theirs, state, args);
+      v6 != nullptr   ? v6->recordEventState(theirs, state, args)
+      : v5 != nullptr ? v5->recordEventState(theirs, state, args)
+                      : v4->recordEventState(theirs, state, args);
     } catch (...) {
     }
   }
   void finalize() const noexcept {
     try {
-      v5 != nullptr ? v5->finalize(their_context) : v4->finalize(their_context);
+      v6 != nullptr   ? v6->finalize(their_context)
+      : v5 != nullptr ? v5->finalize(their_context)
+                      : v4->finalize(their_context);
     } catch (...) {
     }
   }
   uint64_t their_events() const {
-    return emitted_events(static_cast<unsigned>(__atomic_load_n(&their_mask, __ATOMIC_RELAXED)));
+    const uint64_t events =
+        emitted_events(static_cast<unsigned>(__atomic_load_n(&their_mask, __ATOMIC_RELAXED)));
+    return v6 != nullptr ? events : events & events_of_api(5);
   }
 };
 
@@ -72,7 +86,7 @@ struct LoadedPlugin {
   void* library = nullptr;
   std::string why_not;  // dlopen failure
   bool reported = false;
-  bool missing_reported[2] = {false, false};  // v4, v5
+  bool missing_reported[3] = {false, false, false};  // v4, v5, v6
 };
 
 std::mutex g_load_mutex;
@@ -118,8 +132,30 @@ const char* missing_entry_point(const Table& table) {
   return nullptr;
 }
 
-// Resolves the library and its table for `api`; false with *why_not (and whether to report it:
-// library and symbol problems once per process) otherwise.
+const char* table_symbol(uint32_t api) {
+  return api >= 6 ? "ncclProfiler_v6" : api == 5 ? "ncclProfiler_v5" : "ncclProfiler_v4";
+}
+
+// What is wrong with `table`, the library's table for `api` (nullptr: nothing).
+std::string table_problem(void* table, uint32_t api) {
+  const char* symbol = table_symbol(api);
+  if (table == nullptr) return std::string("has no ") + symbol;
+  if (table == static_cast<void*>(&ncclProfiler_v6) ||
+      table == static_cast<void*>(&ncclProfiler_v5) ||
+      table == static_cast<void*>(&ncclProfiler_v4)) {
+    return "is this plugin itself";
+  }
+  const char* missing =
+      api >= 6   ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v6_t*>(table))
+      : api == 5 ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v5_t*>(table))
+                 : missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v4_t*>(table));
+  if (missing != nullptr) return std::string(symbol) + " has no " + missing + " function";
+  return {};
+}
+
+// Resolves the library and its table for `api` (for api 6 a library without ncclProfiler_v6 is
+// taken through its ncclProfiler_v5); false with *why_not (and whether to report it: library and
+// symbol problems once per process) otherwise.
 bool resolve(const std::string& path, uint32_t api, ChainLink* link, std::string* why_not,
              bool* report) {
   std::lock_guard<std::mutex> lock(g_load_mutex);
@@ -130,29 +166,27 @@ bool resolve(const std::string& path, uint32_t api, ChainLink* link, std::string
     plugin->reported = true;
     return false;
   }
-  const char* symbol = api == 5 ? "ncclProfiler_v5" : "ncclProfiler_v4";
-  void* table = ::dlsym(plugin->library, symbol);
-  std::string problem;
+  uint32_t used = api;
+  void* table = ::dlsym(plugin->library, table_symbol(api));
+  if (table == nullptr && api >= 6) {
+    used = 5;
+    table = ::dlsym(plugin->library, table_symbol(used));
+  }
+  std::string problem = table_problem(table, used);
   if (table == nullptr) {
-    problem = std::string("has no ") + symbol + " (NCCL called this plugin as v" +
-              std::to_string(api) + ")";
-  } else if (table == static_cast<void*>(&ncclProfiler_v5) ||
-             table == static_cast<void*>(&ncclProfiler_v4)) {
-    problem = "is this plugin itself";
-  } else {
-    const char* missing =
-        api == 5 ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v5_t*>(table))
-                 : missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v4_t*>(table));
-    if (missing != nullptr) problem = std::string(symbol) + " has no " + missing + " function";
+    if (api >= 6) problem = "has no ncclProfiler_v6 or ncclProfiler_v5";
+    problem += " (NCCL called this plugin as v" + std::to_string(api) + ")";
   }
   if (!problem.empty()) {
     *why_not = problem;
-    bool& reported = plugin->missing_reported[api == 5 ? 1 : 0];
+    bool& reported = plugin->missing_reported[api >= 6 ? 2 : api == 5 ? 1 : 0];
     *report = !reported;
     reported = true;
     return false;
   }
-  if (api == 5) {
+  if (used >= 6) {
+    link->v6 = static_cast<const nccl_abi::ncclProfiler_v6_t*>(table);
+  } else if (used == 5) {
     link->v5 = static_cast<const nccl_abi::ncclProfiler_v5_t*>(table);
   } else {
     link->v4 = static_cast<const nccl_abi::ncclProfiler_v4_t*>(table);
@@ -214,7 +248,18 @@ template <typename Descr>
 void* call_their_start(const ChainLink& link, Descr* descr) noexcept {
   void* theirs = nullptr;
   try {
-    if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v5_t>) {
+    if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v6_t>) {
+      if (link.v6 != nullptr) {
+        link.v6->startEvent(link.their_context, &theirs, descr);
+      } else {
+        // A v5 plugin under NCCL's v6 calls: v6 lays the v5 members out as v5 does, and CE
+        // types never reach here (their_events has none).
+        ncclProfilerEventDescr_v5_t v5_descr;
+        static_assert(sizeof(v5_descr) <= sizeof(*descr));
+        std::memcpy(&v5_descr, descr, sizeof(v5_descr));
+        link.v5->startEvent(link.their_context, &theirs, &v5_descr);
+      }
+    } else if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v5_t>) {
       link.v5->startEvent(link.their_context, &theirs, descr);
     } else {
       link.v4->startEvent(link.their_context, &theirs, descr);
@@ -239,6 +284,10 @@ void* start_both(void* context, const Descr& descr) noexcept {
   if ((type & link->our_events) != 0) {
     Descr our_descr = descr;
     our_descr.parentObj = parent.ours;
+    if constexpr (!std::is_same_v<Descr, ncclProfilerEventDescr_v4_t>) {
+      if (type == kEventColl) our_descr.coll.parentGroup = parts_of(descr.coll.parentGroup).ours;
+      if (type == kEventP2p) our_descr.p2p.parentGroup = parts_of(descr.p2p.parentGroup).ours;
+    }
     ours = record_descr(context, our_descr);
   }
   if (link->finalized.load(std::memory_order_acquire) || (type & link->their_events()) == 0) {
@@ -246,7 +295,7 @@ void* start_both(void* context, const Descr& descr) noexcept {
   }
   Descr their_descr = descr;
   their_descr.parentObj = parent.theirs;
-  if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v5_t>) {
+  if constexpr (!std::is_same_v<Descr, ncclProfilerEventDescr_v4_t>) {
     if (type == kEventColl) their_descr.coll.parentGroup = parts_of(descr.coll.parentGroup).theirs;
     if (type == kEventP2p) their_descr.p2p.parentGroup = parts_of(descr.p2p.parentGroup).theirs;
   }
@@ -283,14 +332,16 @@ ChainStart chain_init(const std::string& path, uint64_t our_mask,
       return out;
     }
     link->our_events = emitted_events(our_mask);
-    const char* name = link->v5 != nullptr ? link->v5->name : link->v4->name;
+    const char* name = link->v6 != nullptr   ? link->v6->name
+                       : link->v5 != nullptr ? link->v5->name
+                                             : link->v4->name;
     const std::string label =
         (name != nullptr ? name : "(unnamed)") + std::string(" (") + path + ")";
     ncclResult_t result;
-    if (link->v5 != nullptr) {
-      result = link->v5->init(&link->their_context, identity.comm_hash, &link->their_mask,
-                              identity.comm_name, identity.nnodes, identity.nranks, identity.rank,
-                              logfn);
+    if (link->v6 != nullptr || link->v5 != nullptr) {
+      const auto init = link->v6 != nullptr ? link->v6->init : link->v5->init;
+      result = init(&link->their_context, identity.comm_hash, &link->their_mask, identity.comm_name,
+                    identity.nnodes, identity.nranks, identity.rank, logfn);
     } else {
       result = link->v4->init(&link->their_context, &link->their_mask, identity.comm_name,
                               identity.comm_hash, identity.nnodes, identity.nranks, identity.rank,
@@ -340,6 +391,10 @@ void chain_finalize(uint16_t slot) noexcept {
   ChainLink* link = g_links[slot].load(std::memory_order_acquire);
   if (link == nullptr || link->finalized.exchange(true)) return;
   link->finalize();
+}
+
+void* chained_start(void* context, const ncclProfilerEventDescr_v6_t& descr) noexcept {
+  return start_both(context, descr);
 }
 
 void* chained_start(void* context, const ncclProfilerEventDescr_v5_t& descr) noexcept {

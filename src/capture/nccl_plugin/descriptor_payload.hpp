@@ -1,5 +1,6 @@
-// nccl_plugin/descriptor_payload.hpp — turns an NCCL event descriptor (API v5 or v4) into the
-// start request the recorder writes: event type index and the type's format payload.
+// nccl_plugin/descriptor_payload.hpp — turns an NCCL event descriptor (API v6, v5 or v4) into the
+// start request the recorder writes: event type index, the type's format payload and, where the
+// descriptor holds more than a payload carries, a detail (format::DetailKind).
 //
 // Contract:
 // - start_request_from() fills *out from `descr` and returns false for a type value that is not
@@ -8,10 +9,15 @@
 //   numbers. `own_pid` decides PXN: a ProxyOp whose pid differs is marked foreign (one whose pid
 //   is ours is still checked by the recorder: pids repeat across PID namespaces).
 // - The descriptor is only read, never its pointers (parentObj, buffers, streams, net data).
-// - v4 descriptors have no API events and no trustworthy p2p.nChannels (NCCL's v4 adapter does
-//   not copy it): their P2p payload has n_channels 0.
+// - v4 descriptors have no API events. Their p2p.nChannels is NCCL 2.27's value, but NCCL 2.28+
+//   drives API v4 through an adapter that leaves it uninitialised: it is kept only while
+//   g_v4_p2p_channels_trusted holds (profiler_v4.cpp sets it at init from NCCL's version).
+// - v5 and v6 Coll/P2p with a non-NULL parentGroup get a kDetailParentGroup detail naming it (the
+//   recorder resolves the handle); v6 CeColl gets a kDetailCeColl detail (buffers, stream, batch
+//   fields). CE types of a v5 or v4 descriptor are no known event (NCCL never sends them there).
 #pragma once
 
+#include <atomic>
 #include <cstring>
 #include <type_traits>
 
@@ -22,7 +28,14 @@
 
 namespace npkit::capture {
 
+// Whether a v4 descriptor's p2p.nChannels is NCCL's (see the contract).
+inline std::atomic<bool> g_v4_p2p_channels_trusted{true};
+
 namespace payload_detail {
+
+using nccl_abi::ncclProfilerEventDescr_v4_t;
+using nccl_abi::ncclProfilerEventDescr_v5_t;
+using nccl_abi::ncclProfilerEventDescr_v6_t;
 
 template <typename Payload>
 void store(const Payload& payload, StartRequest* out) {
@@ -30,16 +43,38 @@ void store(const Payload& payload, StartRequest* out) {
   std::memcpy(out->payload, &payload, sizeof(payload));
 }
 
+template <typename Detail>
+void store_detail(uint32_t kind, const Detail& detail, StartRequest* out) {
+  static_assert(sizeof(Detail) == sizeof(out->detail));
+  out->detail_kind = kind;
+  std::memcpy(out->detail, &detail, sizeof(detail));
+}
+
+template <typename Descr>
+inline constexpr bool kHasApiEvents = !std::is_same_v<Descr, ncclProfilerEventDescr_v4_t>;
+
+template <typename Descr>
+inline constexpr bool kHasCeEvents = std::is_same_v<Descr, ncclProfilerEventDescr_v6_t>;
+
 inline uint16_t string_id(const char* text) {
   return process_string_interner().intern(text);
 }
 
 // Index of the single set bit of `type`, or -1 when `type` is 0, has several bits, or is beyond
-// the known event types.
-inline int type_index(uint64_t type) {
+// the event types of `Descr`'s API version.
+template <typename Descr>
+int type_index(uint64_t type) {
   if (type == 0 || (type & (type - 1)) != 0) return -1;
   const int index = __builtin_ctzll(type);
-  return index <= format::kTypeKernelLaunch ? index : -1;
+  const int last = kHasCeEvents<Descr> ? format::kTypeCeBatch : format::kTypeKernelLaunch;
+  return index <= last ? index : -1;
+}
+
+// The parentGroup of a v5/v6 Coll or P2p, as a detail the recorder resolves.
+inline void note_parent_group(void* parent_group, StartRequest* out) {
+  if (parent_group == nullptr) return;
+  out->detail_kind = format::kDetailParentGroup;
+  out->parent_group = parent_group;
 }
 
 // Payloads whose descriptor members are the same in v4 and v5.
@@ -61,6 +96,7 @@ bool fill_common(const Descr& descr, StartRequest* out) {
       payload.n_channels = descr.coll.nChannels;
       payload.n_warps = descr.coll.nWarps;
       store(payload, out);
+      if constexpr (kHasApiEvents<Descr>) note_parent_group(descr.coll.parentGroup, out);
       return true;
     }
     case format::kTypeP2p: {
@@ -69,7 +105,10 @@ bool fill_common(const Descr& descr, StartRequest* out) {
       payload.peer = descr.p2p.peer;
       payload.func = string_id(descr.p2p.func);
       payload.datatype = string_id(descr.p2p.datatype);
-      if constexpr (std::is_same_v<Descr, nccl_abi::ncclProfilerEventDescr_v5_t>) {
+      if constexpr (kHasApiEvents<Descr>) {
+        payload.n_channels = descr.p2p.nChannels;
+        note_parent_group(descr.p2p.parentGroup, out);
+      } else if (g_v4_p2p_channels_trusted.load(std::memory_order_relaxed)) {
         payload.n_channels = descr.p2p.nChannels;
       }
       store(payload, out);
@@ -112,7 +151,8 @@ bool fill_common(const Descr& descr, StartRequest* out) {
   }
 }
 
-inline bool fill_api(const nccl_abi::ncclProfilerEventDescr_v5_t& descr, StartRequest* out) {
+template <typename Descr>
+bool fill_api(const Descr& descr, StartRequest* out) {
   switch (out->type) {
     case format::kTypeGroupApi: {
       format::GroupApiPayload payload{};
@@ -153,19 +193,62 @@ inline bool fill_api(const nccl_abi::ncclProfilerEventDescr_v5_t& descr, StartRe
   }
 }
 
+inline bool fill_ce(const ncclProfilerEventDescr_v6_t& descr, StartRequest* out) {
+  switch (out->type) {
+    case format::kTypeCeColl: {
+      format::CeCollPayload payload{};
+      payload.seq = descr.ceColl.seqNumber;
+      payload.count = descr.ceColl.count;
+      payload.root = descr.ceColl.root;
+      payload.func = string_id(descr.ceColl.func);
+      payload.datatype = string_id(descr.ceColl.datatype);
+      payload.sync_strategy = string_id(descr.ceColl.syncStrategy);
+      payload.intra_batch_sync = descr.ceColl.intraBatchSync ? 1 : 0;
+      payload.ce_seq = descr.ceColl.ceSeqNum;
+      store(payload, out);
+      format::CeCollDetail detail{};
+      detail.send_buff = reinterpret_cast<uintptr_t>(descr.ceColl.sendBuff);
+      detail.recv_buff = reinterpret_cast<uintptr_t>(descr.ceColl.recvBuff);
+      detail.stream = reinterpret_cast<uintptr_t>(descr.ceColl.stream);
+      detail.batch_size = descr.ceColl.batchSize;
+      detail.num_batches = descr.ceColl.numBatches;
+      store_detail(format::kDetailCeColl, detail, out);
+      return true;
+    }
+    case format::kTypeCeSync: {
+      format::CeSyncPayload payload{};
+      payload.n_ranks = descr.ceCollSync.nRanks;
+      payload.is_complete = descr.ceCollSync.isComplete ? 1 : 0;
+      store(payload, out);
+      return true;
+    }
+    case format::kTypeCeBatch: {
+      format::CeBatchPayload payload{};
+      payload.total_bytes = descr.ceCollBatch.totalBytes;
+      payload.num_ops = descr.ceCollBatch.numOps;
+      payload.use_intra_sync = descr.ceCollBatch.useIntraSync ? 1 : 0;
+      store(payload, out);
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
 }  // namespace payload_detail
 
 template <typename Descr>
 bool start_request_from(const Descr& descr, pid_t own_pid, StartRequest* out) {
-  const int index = payload_detail::type_index(descr.type);
+  const int index = payload_detail::type_index<Descr>(descr.type);
   if (index < 0) return false;
   out->type = static_cast<uint8_t>(index);
   out->parent = descr.parentObj;
   out->foreign = index == format::kTypeProxyOp && descr.proxyOp.pid != own_pid;
   if (payload_detail::fill_common(descr, out)) return true;
-  if constexpr (std::is_same_v<Descr, nccl_abi::ncclProfilerEventDescr_v5_t>) {
-    return payload_detail::fill_api(descr, out);
+  if constexpr (payload_detail::kHasApiEvents<Descr>) {
+    if (payload_detail::fill_api(descr, out)) return true;
   }
+  if constexpr (payload_detail::kHasCeEvents<Descr>) return payload_detail::fill_ce(descr, out);
   return false;
 }
 

@@ -3,8 +3,9 @@
 // CollApi, GroupApi and the legacy Group with it.
 //
 // Contract: emitted_events(mask) is the set of types t (bits of capture_settings.hpp) such that
-// `mask` selects t or a descendant of t; bits beyond the twelve v5 types are ignored. Pure,
-// constexpr.
+// `mask` selects t or a descendant of t; bits beyond the fifteen v6 types are ignored. Pure,
+// constexpr. CE events (v6): CeColl sits under CollApi, CeSync and CeBatch under CeColl (NCCL
+// 2.30 src/plugin/profiler.cc starts CeColl when any of the three is selected).
 #pragma once
 
 #include <cstdint>
@@ -19,28 +20,33 @@ inline constexpr uint64_t kBelowProxyStep = kEventProxyStep | kEventNetPlugin;
 inline constexpr uint64_t kBelowProxyOp = kEventProxyOp | kBelowProxyStep;
 inline constexpr uint64_t kBelowColl = kEventColl | kBelowProxyOp | kEventKernelCh;
 inline constexpr uint64_t kBelowP2p = kEventP2p | kBelowProxyOp | kEventKernelCh;
+inline constexpr uint64_t kBelowCeColl = kCeEvents;
 
 // Index: the type's bit index; value: the type and every type below it in NCCL's hierarchy.
-inline constexpr uint64_t kSubtree[12] = {
-    kEventGroup | kBelowColl | kBelowP2p,  // Group
-    kBelowColl,                            // Coll
-    kBelowP2p,                             // P2p
-    kBelowProxyOp,                         // ProxyOp
-    kBelowProxyStep,                       // ProxyStep
-    kEventProxyCtrl,                       // ProxyCtrl
-    kEventKernelCh,                        // KernelCh
-    kEventNetPlugin,                       // NetPlugin
-    kAllEvents & ~kEventProxyCtrl,         // GroupApi
-    kEventCollApi | kBelowColl,            // CollApi
-    kEventP2pApi | kBelowP2p,              // P2pApi
-    kEventKernelLaunch,                    // KernelLaunch
+inline constexpr int kTypes = 15;
+inline constexpr uint64_t kSubtree[kTypes] = {
+    kEventGroup | kBelowColl | kBelowP2p,       // Group
+    kBelowColl,                                 // Coll
+    kBelowP2p,                                  // P2p
+    kBelowProxyOp,                              // ProxyOp
+    kBelowProxyStep,                            // ProxyStep
+    kEventProxyCtrl,                            // ProxyCtrl
+    kEventKernelCh,                             // KernelCh
+    kEventNetPlugin,                            // NetPlugin
+    kAllEvents & ~kEventProxyCtrl,              // GroupApi
+    kEventCollApi | kBelowColl | kBelowCeColl,  // CollApi
+    kEventP2pApi | kBelowP2p,                   // P2pApi
+    kEventKernelLaunch,                         // KernelLaunch
+    kBelowCeColl,                               // CeColl
+    kEventCeSync,                               // CeSync
+    kEventCeBatch,                              // CeBatch
 };
 
 }  // namespace emitted_detail
 
 constexpr uint64_t emitted_events(uint64_t mask) noexcept {
   uint64_t out = 0;
-  for (int index = 0; index < 12; ++index) {
+  for (int index = 0; index < emitted_detail::kTypes; ++index) {
     if ((mask & emitted_detail::kSubtree[index]) != 0) out |= uint64_t{1} << index;
   }
   return out;
@@ -50,5 +56,7 @@ static_assert(emitted_events(kEventColl) ==
               (kEventColl | kEventCollApi | kEventGroupApi | kEventGroup));
 static_assert(emitted_events(kEventProxyCtrl) == kEventProxyCtrl);
 static_assert(emitted_events(kAllEvents) == kAllEvents);
+static_assert(emitted_events(kEventCeSync) ==
+              (kEventCeSync | kEventCeColl | kEventCollApi | kEventGroupApi));
 
 }  // namespace npkit::capture

@@ -1,11 +1,11 @@
-// nccl_plugin/nccl_profiler_abi.hpp — the NCCL profiler plugin ABI, versions 5 (NCCL 2.28) and 4
-// (NCCL 2.27), declared here so the plugin builds without NCCL headers.
+// nccl_plugin/nccl_profiler_abi.hpp — the NCCL profiler plugin ABI, versions 6 (NCCL 2.29, 2.30),
+// 5 (NCCL 2.28) and 4 (NCCL 2.27), declared here so the plugin builds without NCCL headers.
 //
-// Contract: every type has the size and member offsets of NCCL 2.28.9's
-// src/include/plugin/profiler/profiler_v5.h and profiler_v4.h on LP64 (x86-64, AArch64); the
-// static_asserts below check the sizes and the offsets NCCL's descriptors are known by. Names
-// follow NCCL's so the declarations can be compared line by line; they live in npkit::nccl_abi
-// so they never clash with a real nccl.h.
+// Contract: every type has the size and member offsets of NCCL's
+// src/include/plugin/profiler/profiler_v6.h (NCCL 2.30.7), profiler_v5.h and profiler_v4.h
+// (NCCL 2.28.9) on LP64 (x86-64, AArch64); the static_asserts below check the sizes and the
+// offsets NCCL's descriptors are known by. Names follow NCCL's so the declarations can be
+// compared line by line; they live in npkit::nccl_abi so they never clash with a real nccl.h.
 #pragma once
 
 #include <sys/types.h>
@@ -136,6 +136,68 @@ struct ncclProfiler_v5_t {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Version 6: the v5 descriptor with three copy-engine members added to its union; same init,
+// state numbers and state args as v5. NCCL starts and stops CE events but records no state for
+// them (states 25..30 are defined, never sent by NCCL 2.30).
+
+struct ncclProfilerEventDescr_v6_t {
+  uint64_t type;
+  void* parentObj;
+  int rank;
+  union {
+    // The ten v5 members, at the same offsets (checked below).
+    decltype(ncclProfilerEventDescr_v5_t::groupApi) groupApi;
+    decltype(ncclProfilerEventDescr_v5_t::collApi) collApi;
+    decltype(ncclProfilerEventDescr_v5_t::p2pApi) p2pApi;
+    decltype(ncclProfilerEventDescr_v5_t::kernelLaunch) kernelLaunch;
+    decltype(ncclProfilerEventDescr_v5_t::coll) coll;
+    decltype(ncclProfilerEventDescr_v5_t::p2p) p2p;
+    decltype(ncclProfilerEventDescr_v5_t::proxyOp) proxyOp;
+    decltype(ncclProfilerEventDescr_v5_t::proxyStep) proxyStep;
+    decltype(ncclProfilerEventDescr_v5_t::kernelCh) kernelCh;
+    decltype(ncclProfilerEventDescr_v5_t::netPlugin) netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      void const* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      const char* syncStrategy;  // "MC" or "UC"
+      bool intraBatchSync;
+      uint32_t batchSize;
+      uint32_t numBatches;
+      uint32_t ceSeqNum;
+      void* stream;
+    } ceColl;
+    struct {
+      bool isComplete;
+      int nRanks;
+    } ceCollSync;
+    struct {
+      int numOps;
+      size_t totalBytes;
+      bool useIntraSync;
+    } ceCollBatch;
+  };
+};
+
+using ncclProfilerEventState_v6_t = int;                                  // values 0..30
+using ncclProfilerEventStateArgs_v6_t = ncclProfilerEventStateArgs_v5_t;  // identical in NCCL
+
+struct ncclProfiler_v6_t {
+  const char* name;
+  ncclResult_t (*init)(void** context, uint64_t commId, int* eActivationMask, const char* commName,
+                       int nNodes, int nranks, int rank, ncclDebugLogger_t logfn);
+  ncclResult_t (*startEvent)(void* context, void** eHandle, ncclProfilerEventDescr_v6_t* eDescr);
+  ncclResult_t (*stopEvent)(void* eHandle);
+  ncclResult_t (*recordEventState)(void* eHandle, ncclProfilerEventState_v6_t eState,
+                                   ncclProfilerEventStateArgs_v6_t* eStateArgs);
+  ncclResult_t (*finalize)(void* context);
+};
+
+// ---------------------------------------------------------------------------------------------
 // Version 4: 1-byte type, no API events, no parentGroup.
 
 struct ncclProfilerEventDescr_v4_t {
@@ -202,7 +264,7 @@ struct ncclProfiler_v4_t {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Layout checks (reference: NCCL 2.28.9 headers, g++ x86-64).
+// Layout checks (reference: NCCL 2.28.9 headers for v4 and v5, NCCL 2.30.7 for v6; g++ x86-64).
 
 static_assert(sizeof(ncclResult_t) == sizeof(int));
 static_assert(sizeof(ncclProfiler_v5_t) == 48);
@@ -249,6 +311,43 @@ static_assert(offsetof(Descr5, kernelCh.channelId) == 24);
 static_assert(offsetof(Descr5, kernelCh.pTimer) == 32);
 static_assert(offsetof(Descr5, netPlugin.id) == 24);
 static_assert(offsetof(Descr5, netPlugin.data) == 32);
+
+using Descr6 = ncclProfilerEventDescr_v6_t;
+static_assert(sizeof(ncclProfiler_v6_t) == 48);
+static_assert(sizeof(Descr6) == 112 && alignof(Descr6) == 8);
+static_assert(offsetof(Descr6, parentObj) == 8);
+static_assert(offsetof(Descr6, rank) == 16);
+static_assert(offsetof(Descr6, groupApi) == 24);
+static_assert(offsetof(Descr6, collApi.graphCaptured) == 64);
+static_assert(offsetof(Descr6, p2pApi.graphCaptured) == 56);
+static_assert(offsetof(Descr6, kernelLaunch.stream) == 24);
+static_assert(offsetof(Descr6, coll.seqNumber) == 24);
+static_assert(offsetof(Descr6, coll.nChannels) == 80);
+static_assert(offsetof(Descr6, coll.parentGroup) == 104);
+static_assert(offsetof(Descr6, p2p.nChannels) == 60);
+static_assert(offsetof(Descr6, p2p.parentGroup) == 64);
+static_assert(offsetof(Descr6, proxyOp.isSend) == 44);
+static_assert(offsetof(Descr6, proxyStep.step) == 24);
+static_assert(offsetof(Descr6, kernelCh.pTimer) == 32);
+static_assert(offsetof(Descr6, netPlugin.data) == 32);
+static_assert(offsetof(Descr6, ceColl.seqNumber) == 24);
+static_assert(offsetof(Descr6, ceColl.func) == 32);
+static_assert(offsetof(Descr6, ceColl.sendBuff) == 40);
+static_assert(offsetof(Descr6, ceColl.recvBuff) == 48);
+static_assert(offsetof(Descr6, ceColl.count) == 56);
+static_assert(offsetof(Descr6, ceColl.root) == 64);
+static_assert(offsetof(Descr6, ceColl.datatype) == 72);
+static_assert(offsetof(Descr6, ceColl.syncStrategy) == 80);
+static_assert(offsetof(Descr6, ceColl.intraBatchSync) == 88);
+static_assert(offsetof(Descr6, ceColl.batchSize) == 92);
+static_assert(offsetof(Descr6, ceColl.numBatches) == 96);
+static_assert(offsetof(Descr6, ceColl.ceSeqNum) == 100);
+static_assert(offsetof(Descr6, ceColl.stream) == 104);
+static_assert(offsetof(Descr6, ceCollSync.isComplete) == 24);
+static_assert(offsetof(Descr6, ceCollSync.nRanks) == 28);
+static_assert(offsetof(Descr6, ceCollBatch.numOps) == 24);
+static_assert(offsetof(Descr6, ceCollBatch.totalBytes) == 32);
+static_assert(offsetof(Descr6, ceCollBatch.useIntraSync) == 40);
 
 using Descr4 = ncclProfilerEventDescr_v4_t;
 static_assert(sizeof(Descr4) == 104 && alignof(Descr4) == 8);

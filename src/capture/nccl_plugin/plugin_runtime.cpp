@@ -72,6 +72,18 @@ pid_t own_pid() noexcept {
   return g_own_pid;
 }
 
+bool state_carries_args(int state) noexcept {
+  switch (state) {
+    case format::kStateProxyOpInProgress:
+    case format::kStateGroupStartApiStop:
+    case format::kStateGroupEndApiStart:
+      return false;
+    default:
+      return state < static_cast<int>(format::kStateCeCollStart) ||
+             state > static_cast<int>(format::kStateCeBatchComplete);
+  }
+}
+
 ncclResult_t init_communicator(void** context, int* event_mask,
                                const CommunicatorIdentity& identity,
                                ncclDebugLogger_t logfn) noexcept {
@@ -80,7 +92,9 @@ ncclResult_t init_communicator(void** context, int* event_mask,
   ChainStart chain;
   try {
     if (logfn != nullptr) g_logger.store(logfn, std::memory_order_relaxed);
-    const CaptureSettings settings = read_capture_settings_from_environment();
+    CaptureSettings settings = read_capture_settings_from_environment();
+    // NCCL driving API v5 or v4 is never asked for types of a later version.
+    settings.event_mask &= events_of_api(identity.profiler_api);
     for (const std::string& warning : settings.warnings) warn(logfn, warning);
 
     Metadata chain_metadata;
@@ -106,7 +120,8 @@ ncclResult_t init_communicator(void** context, int* event_mask,
     uint64_t mask = settings.event_mask;
     if (chain.link != nullptr) {
       chain_attach(chain.link, opened->slot);
-      mask = (mask | static_cast<uint64_t>(static_cast<unsigned>(chain.their_mask))) & kAllEvents;
+      mask = (mask | static_cast<uint64_t>(static_cast<unsigned>(chain.their_mask))) &
+             events_of_api(identity.profiler_api);
     }
     // One process-wide int in NCCL, read atomically there; inits of several communicators may
     // run on different threads at once.
@@ -170,6 +185,9 @@ ncclResult_t record_event_state(void* handle, int state,
     }
     return ncclSuccess;
   }
+  // States that carry no arguments: NCCL 2.29/2.30's v5 adapter passes its uninitialised args
+  // for them, so whatever `args` holds is never read.
+  if (!state_carries_args(state)) args = nullptr;
   uint64_t value = 0;
   if (args != nullptr) {
     if (decoded.type == format::kTypeProxyCtrl) {

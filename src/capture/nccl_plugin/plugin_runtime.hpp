@@ -1,4 +1,4 @@
-// nccl_plugin/plugin_runtime.hpp — what every exported profiler entry point (API v5 and v4) does,
+// nccl_plugin/plugin_runtime.hpp — what every exported profiler entry point (API v6, v5, v4) does,
 // once the version's argument order and descriptor layout are taken care of.
 //
 // Contract:
@@ -8,7 +8,9 @@
 // - init_communicator(): reads the settings (capture_settings.hpp) at every call, logs one WARN
 //   per settings problem, opens the communicator's context and the process's detached context,
 //   and writes the event mask to *event_mask (a process-global int in NCCL: the last init wins;
-//   a communicator whose capture is disabled leaves it alone).
+//   a communicator whose capture is disabled leaves it alone). The mask, and the one the dump
+//   records, holds only types of the API version NCCL called (events_of_api: no CE types below
+//   v6).
 //   NCCL also emits the ancestors of the selected events (e.g. GroupApi and CollApi for Coll);
 //   they are recorded like any other event: a record is cheap and keeps every parent link.
 // - start_event(): *handle = the recorder's handle: an event's, a dropped one (proxy events that
@@ -18,7 +20,8 @@
 //   chained_start(); until then that costs one relaxed load of a process-wide flag.
 // - stop_event()/record_event_state(): ignore handles that are not this plugin's; the state value
 //   is read from the args member of the event's type (ProxyCtrl: appendedProxyOps, others: the
-//   8-byte member), 0 with has_args 0 when args are NULL. Paired and chain-only handles
+//   8-byte member), 0 with has_args 0 when args are NULL or the state carries none
+//   (state_carries_args). Paired and chain-only handles
 //   (chain_handles.hpp) go to chained_stop()/chained_state(); our handles never test for them.
 // - init_communicator() with NPKIT_CHAIN_PLUGIN set: the chained plugin's init runs first; its
 //   warnings are logged as WARNs, its status becomes the capture.chained_plugin metadata, and
@@ -45,6 +48,11 @@ namespace npkit::capture {
 
 // This process's id, kept current across fork().
 pid_t own_pid() noexcept;
+
+// False for the states whose args NCCL never fills: 19 (ProxyOpInProgress), 23, 24 (GroupApi)
+// and the CE states 25..30 (NCCL 2.29/2.30's v5 adapter passes uninitialised args for 19, 23,
+// 24).
+bool state_carries_args(int state) noexcept;
 
 nccl_abi::ncclResult_t init_communicator(void** context, int* event_mask,
                                          const CommunicatorIdentity& identity,
@@ -74,6 +82,31 @@ nccl_abi::ncclResult_t start_event(void* context, void** handle, const Descr* de
   }
   *handle = record_descr(context, *descr);
   return nccl_abi::ncclSuccess;
+}
+
+// The entry points of the exported tables, one per argument list.
+template <uint32_t Api>
+nccl_abi::ncclResult_t init_entry(void** context, uint64_t comm_id, int* event_mask,
+                                  const char* comm_name, int nnodes, int nranks, int rank,
+                                  nccl_abi::ncclDebugLogger_t logfn) noexcept {
+  CommunicatorIdentity identity;
+  identity.comm_hash = comm_id;
+  identity.rank = rank;
+  identity.nranks = nranks;
+  identity.nnodes = nnodes;
+  identity.profiler_api = Api;
+  identity.comm_name = comm_name;
+  return init_communicator(context, event_mask, identity, logfn);
+}
+
+template <typename Descr>
+nccl_abi::ncclResult_t start_entry(void* context, void** handle, Descr* descr) noexcept {
+  return start_event(context, handle, descr);
+}
+
+inline nccl_abi::ncclResult_t state_entry(
+    void* handle, int state, nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept {
+  return record_event_state(handle, state, args);
 }
 
 }  // namespace npkit::capture

@@ -20,6 +20,7 @@ constexpr EventGroup kGroups[] = {
     {"proxy", kEventProxyOp | kEventProxyStep},
     {"ctrl", kEventProxyCtrl},
     {"net", kEventNetPlugin},
+    {"ce", kCeEvents},
 };
 
 std::string_view trimmed(std::string_view word) {
@@ -78,7 +79,7 @@ void parse_events(const char* text, CaptureSettings* settings) {
       mask |= word_mask;
     } else if (!word.empty()) {
       settings->warnings.push_back("NPKIT_EVENTS: ignoring unknown event group '" + word +
-                                   "' (known: api, coll, kernel, proxy, ctrl, net, all)");
+                                   "' (known: api, coll, kernel, proxy, ctrl, net, ce, all)");
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);

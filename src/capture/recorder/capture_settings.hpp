@@ -8,7 +8,9 @@
 //                        proxy  ProxyOp, ProxyStep
 //                        ctrl   ProxyCtrl
 //                        net    NetPlugin
-//                        all    every event of profiler API v5 (the default, also when unset/empty)
+//                        ce     CeColl, CeSync, CeBatch (copy-engine collectives, API v6)
+//                        all    every event of profiler API v6 (the default, also when unset/empty;
+//                               NCCL driving API v5 or v4 is never asked for the CE types)
 //                        An unknown word is ignored with a warning naming it.
 //   NPKIT_BUFFER_SIZE_MB records buffer per communicator in MiB (default 64 = 1,048,576 records of
 //                        64 bytes); a value that is not a whole number in [1, kMaxBufferSizeMb]
@@ -32,7 +34,7 @@
 
 namespace npkit::capture {
 
-// NCCL profiler event type bits (profiler API v5, identical values in every API version).
+// NCCL profiler event type bits (profiler API v6, identical values in every API version).
 inline constexpr uint64_t kEventGroup = 1u << 0;
 inline constexpr uint64_t kEventColl = 1u << 1;
 inline constexpr uint64_t kEventP2p = 1u << 2;
@@ -45,7 +47,15 @@ inline constexpr uint64_t kEventGroupApi = 1u << 8;
 inline constexpr uint64_t kEventCollApi = 1u << 9;
 inline constexpr uint64_t kEventP2pApi = 1u << 10;
 inline constexpr uint64_t kEventKernelLaunch = 1u << 11;
-inline constexpr uint64_t kAllEvents = (1u << 12) - 1;
+inline constexpr uint64_t kEventCeColl = 1u << 12;
+inline constexpr uint64_t kEventCeSync = 1u << 13;
+inline constexpr uint64_t kEventCeBatch = 1u << 14;
+inline constexpr uint64_t kCeEvents = kEventCeColl | kEventCeSync | kEventCeBatch;
+inline constexpr uint64_t kAllEvents = (1u << 15) - 1;
+// The events a profiler API version knows: v6 all, v5 and v4 all but the CE types.
+constexpr uint64_t events_of_api(uint32_t api) noexcept {
+  return api >= 6 ? kAllEvents : kAllEvents & ~kCeEvents;
+}
 
 inline constexpr uint64_t kDefaultBufferSizeMb = 64;
 inline constexpr uint64_t kMaxBufferSizeMb = 1u << 20;  // 1 TiB of address space
@@ -55,7 +65,7 @@ inline constexpr size_t kMaxChainPluginPath = 4095;  // PATH_MAX less its termin
 
 struct CaptureSettings {
   uint64_t event_mask = kAllEvents;
-  std::string events;  // the selected groups, normalised ("api,coll,kernel,proxy,ctrl,net")
+  std::string events;  // the selected groups, normalised ("api,coll,kernel,proxy,ctrl,net,ce")
   uint64_t buffer_size_mb = kDefaultBufferSizeMb;
   uint64_t buffer_records = kDefaultBufferSizeMb * kRecordsPerMb;
   std::string dump_dir = kDefaultDumpDir;

@@ -4,11 +4,12 @@ namespace npkit::capture {
 namespace {
 
 constexpr const char* kEventTypeNames[kEventTypeCount] = {
-    "Group",    "Coll",      "P2p",      "ProxyOp", "ProxyStep", "ProxyCtrl",
-    "KernelCh", "NetPlugin", "GroupApi", "CollApi", "P2pApi",    "KernelLaunch",
+    "Group",     "Coll",         "P2p",       "ProxyOp",  "ProxyStep",
+    "ProxyCtrl", "KernelCh",     "NetPlugin", "GroupApi", "CollApi",
+    "P2pApi",    "KernelLaunch", "CeColl",    "CeSync",   "CeBatch",
 };
 
-// NCCL 2.28.9 ncclProfilerEventState_v5_t, in value order.
+// NCCL 2.30.7 ncclProfilerEventState_t (API v6; v5 ends at 24), in value order.
 constexpr const char* kStateNames[kStateCount] = {
     "ProxyOpSendPosted",         // 0 (states 0..7 are deprecated since API v4)
     "ProxyOpSendRemFifoWait",    // 1
@@ -35,6 +36,12 @@ constexpr const char* kStateNames[kStateCount] = {
     "KernelChStop",              // 22
     "GroupStartApiStop",         // 23
     "GroupEndApiStart",          // 24
+    "CeCollStart",               // 25
+    "CeCollComplete",            // 26
+    "CeSyncStart",               // 27
+    "CeSyncComplete",            // 28
+    "CeBatchStart",              // 29
+    "CeBatchComplete",           // 30
 };
 
 }  // namespace

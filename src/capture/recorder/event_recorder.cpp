@@ -111,6 +111,35 @@ void fill_header(format::ProfilerRecord* record, int64_t now, uint64_t event_id,
   record->word = word;
 }
 
+// The detail payload of `request` for a start recorded in context `slot`.
+void detail_payload(const StartRequest& request, uint16_t slot, uint8_t* out) noexcept {
+  if (request.detail_kind != format::kDetailParentGroup) {
+    std::memcpy(out, request.detail, sizeof(request.detail));
+    return;
+  }
+  format::ParentGroupDetail detail{};
+  const DecodedHandle group = decode_handle(request.parent_group);
+  if (request.parent_group == nullptr) {
+    detail.flags = format::kStartParentNull;
+  } else if (!group.ours || group.dropped) {
+    detail.flags = format::kStartParentUnknown;
+  } else if (group.slot == slot) {
+    detail.group_id = group.event_id;
+  } else {
+    detail.flags = format::kStartParentOtherComm;
+  }
+  std::memcpy(out, &detail, sizeof(detail));
+}
+
+void record_detail(CaptureContext* context, int64_t now, uint64_t event_id,
+                   const StartRequest& request, uint16_t slot) noexcept {
+  format::ProfilerRecord* record = nullptr;
+  if (claim_record(context, &record) == RecordBuffer::kClosedMark || record == nullptr) return;
+  fill_header(record, now, event_id, 0, request.type, request.detail_kind);
+  detail_payload(request, slot, record->payload);
+  RecordBuffer::publish(record, format::kRecordDetail);
+}
+
 }  // namespace
 
 void* record_start(ContextRegistry& registry, void* context, const StartRequest& request) noexcept {
@@ -133,6 +162,7 @@ void* record_start(ContextRegistry& registry, void* context, const StartRequest&
     fill_header(record, now, event_id, route.parent_id, request.type, route.flags);
     std::memcpy(record->payload, request.payload, sizeof(record->payload));
     RecordBuffer::publish(record, format::kRecordStart);
+    if (request.detail_kind != 0) record_detail(route.target, now, event_id, request, route.slot);
   }
   return encode_handle(request.type, route.slot, event_id);
 }

@@ -34,6 +34,10 @@
 //   records_dropped, or events_after_dump once dumped); nowhere when there is none. A start
 //   dropped because the buffer is full still gets a valid handle, so its children keep their
 //   parent link.
+// - A request with a detail_kind gets a detail record (format::kRecordDetail) right after its
+//   start record, in the same context, by the same thread; a kDetailParentGroup payload is the
+//   parent_group handle resolved as a parent is for a start in that context (event id when it is
+//   a handle of the same context, kStartParent* flags otherwise). A full buffer drops it.
 // - record_stop()/record_state() ignore handles that are not ours or name no context, count
 //   dropped ones as above; otherwise they append a stop record, or a state record whose word is
 //   the state number and whose payload is format::StatePayload{value, has_args}. A second stop
@@ -49,10 +53,13 @@
 namespace npkit::capture {
 
 struct StartRequest {
-  uint8_t type = 0;              // format::EventType
-  const void* parent = nullptr;  // NCCL's parentObj
-  bool foreign = false;          // ProxyOp whose pid is not ours (PXN)
-  uint8_t payload[32] = {};      // the type's format payload struct
+  uint8_t type = 0;                    // format::EventType
+  const void* parent = nullptr;        // NCCL's parentObj
+  bool foreign = false;                // ProxyOp whose pid is not ours (PXN)
+  uint8_t payload[32] = {};            // the type's format payload struct
+  uint32_t detail_kind = 0;            // format::DetailKind of a detail record to follow; 0: none
+  uint8_t detail[32] = {};             // its payload (kDetailCeColl)
+  const void* parent_group = nullptr;  // kDetailParentGroup: NCCL's parentGroup, resolved here
 };
 
 // `context`: NCCL's context, a CaptureContext* of ours or, under PXN, another process's pointer.

@@ -25,6 +25,12 @@ bool all_zero(const abi::StateArgs& args) {
 }
 
 // StatePayload::value as docs/format.md defines it for the event's type.
+// docs/format.md: states 19, 23, 24 and 25..30 carry no arguments; whatever NCCL passes for
+// them is not recorded (has_args 0, value 0).
+bool state_has_args(int state) {
+  return state != 19 && state != 23 && state != 24 && (state < 25 || state > 30);
+}
+
 std::optional<uint64_t> expected_state_value(uint64_t type, const abi::StateArgs* args) {
   if (args == nullptr) return 0;
   switch (type) {
@@ -104,6 +110,14 @@ abi::EventDescrV5 blank(uint64_t type, void* parent, int rank) {
   return d;
 }
 
+// The v5 descriptor as v6 (NCCL 2.30's profiler_v6.h keeps every v5 member at its v5 offset).
+abi::EventDescrV6 to_v6(const abi::EventDescrV5& d) {
+  static_assert(sizeof(abi::EventDescrV6) == sizeof(abi::EventDescrV5));
+  abi::EventDescrV6 v6;
+  std::memcpy(static_cast<void*>(&v6), &d, sizeof(d));
+  return v6;
+}
+
 abi::StateArgs filled_args() {
   abi::StateArgs args;
   std::memset(static_cast<void*>(&args), 0xFF, sizeof(args));
@@ -120,6 +134,9 @@ CommDriver::CommDriver(const CommSetup& setup, const PluginLibrary* plugin)
   init_before_ = realtime_ns();
   if (setup.api == 4) {
     result = lib.v4->init(&context_, &mask_, setup.comm_name, setup.comm_hash, setup.nnodes,
+                          setup.nranks, setup.rank, capture_log);
+  } else if (setup.api == 6) {
+    result = lib.v6->init(&context_, setup.comm_hash, &mask_, setup.comm_name, setup.nnodes,
                           setup.nranks, setup.rank, capture_log);
   } else {
     result = lib.v5->init(&context_, setup.comm_hash, &mask_, setup.comm_name, setup.nnodes,
@@ -165,6 +182,9 @@ void* CommDriver::start(const abi::EventDescrV5& descr, ParentLink link) {
     REQUIRE(descr.type < abi::kGroupApi);
     abi::EventDescrV4 v4 = to_v4(descr);
     result = lib.v4->startEvent(context_, &handle, &v4);
+  } else if (setup_.api == 6) {
+    abi::EventDescrV6 v6 = to_v6(descr);
+    result = lib.v6->startEvent(context_, &handle, &v6);
   } else {
     result = lib.v5->startEvent(context_, &handle, &fed);
   }
@@ -176,8 +196,29 @@ void* CommDriver::start(const abi::EventDescrV5& descr, ParentLink link) {
     REQUIRE(start_of_handle_.count(handle) == 0);
     start_of_handle_[handle] = call.start_call;
     calls_.push_back(call);
+    if (setup_.api >= 5) log_parent_group(call);
   }
   return handle;
+}
+
+// Called with mutex_ held, right after the start `start` was logged.
+void CommDriver::log_parent_group(const LoggedCall& start) {
+  const uint64_t type = start.descr.type;
+  void* const group = type == abi::kColl  ? start.descr.coll.parentGroup
+                      : type == abi::kP2p ? start.descr.p2p.parentGroup
+                                          : nullptr;
+  if (group == nullptr) return;
+  LoggedCall detail = start;
+  detail.kind = format::kRecordDetail;
+  detail.parent_call.reset();
+  detail.parent_flags = 0;
+  auto group_start = start_of_handle_.find(group);
+  if (group_start != start_of_handle_.end()) {
+    detail.parent_call = group_start->second;
+  } else {
+    detail.parent_flags = format::kStartParentUnknown;
+  }
+  calls_.push_back(detail);
 }
 
 void CommDriver::state(void* handle, int state, const abi::StateArgs* args) {
@@ -189,20 +230,21 @@ void CommDriver::state(void* handle, int state, const abi::StateArgs* args) {
     REQUIRE(start != start_of_handle_.end());
     call.start_call = start->second;
     call.type_index = calls_[start->second].type_index;
-    call.state_value = expected_state_value(calls_[start->second].descr.type, args);
+    call.state_value = expected_state_value(calls_[start->second].descr.type,
+                                            state_has_args(state) ? args : nullptr);
   }
   call.state = static_cast<uint32_t>(state);
-  call.state_has_args = args != nullptr;
+  call.state_has_args = args != nullptr && state_has_args(state);
   abi::StateArgs fed{};
   if (args != nullptr) fed = *args;
   const PluginLibrary& lib = lib_;
   call.tid = current_tid();
   call.t_before = realtime_ns();
+  const auto record = setup_.api == 4   ? lib.v4->recordEventState
+                      : setup_.api == 6 ? lib.v6->recordEventState
+                                        : lib.v5->recordEventState;
   const abi::Result result =
-      setup_.api == 4 ? lib.v4->recordEventState(handle, static_cast<abi::EventState>(state),
-                                                 args != nullptr ? &fed : nullptr)
-                      : lib.v5->recordEventState(handle, static_cast<abi::EventState>(state),
-                                                 args != nullptr ? &fed : nullptr);
+      record(handle, static_cast<abi::EventState>(state), args != nullptr ? &fed : nullptr);
   call.t_after = realtime_ns();
   REQUIRE(result == abi::kSuccess);
   log(call);
@@ -221,8 +263,10 @@ void CommDriver::stop(void* handle) {
   const PluginLibrary& lib = lib_;
   call.tid = current_tid();
   call.t_before = realtime_ns();
-  const abi::Result result =
-      setup_.api == 4 ? lib.v4->stopEvent(handle) : lib.v5->stopEvent(handle);
+  const auto stop = setup_.api == 4   ? lib.v4->stopEvent
+                    : setup_.api == 6 ? lib.v6->stopEvent
+                                      : lib.v5->stopEvent;
+  const abi::Result result = stop(handle);
   call.t_after = realtime_ns();
   REQUIRE(result == abi::kSuccess);
   log(call);
@@ -231,8 +275,10 @@ void CommDriver::stop(void* handle) {
 void CommDriver::finalize() {
   const PluginLibrary& lib = lib_;
   finalize_before_ = realtime_ns();
-  const abi::Result result =
-      setup_.api == 4 ? lib.v4->finalize(context_) : lib.v5->finalize(context_);
+  const auto finalize = setup_.api == 4   ? lib.v4->finalize
+                        : setup_.api == 6 ? lib.v6->finalize
+                                          : lib.v5->finalize;
+  const abi::Result result = finalize(context_);
   finalize_after_ = realtime_ns();
   REQUIRE(result == abi::kSuccess);
 }

@@ -1,4 +1,4 @@
-// comm_driver.hpp — drives one communicator of the plugin through API v5 (or v4) and remembers,
+// comm_driver.hpp — drives one communicator of the plugin through API v5 (or v4, v6) and remembers,
 // for every call, what the dump must then contain: the record kind and type, the event it names,
 // the expected parent link or parent flags, the descriptor or state arguments fed, the calling
 // thread and a host-clock bracket [t_before, t_after] around the call.
@@ -12,6 +12,12 @@
 //   is a test error. Other links are stated by the test.
 // - Under API v4 the v5 descriptor given to start() is converted field by field to the v4 layout
 //   (over bytes filled with 0xCD, as NCCL's adapter does not zero it); API events are refused.
+//   Under API v6 it is fed as the same bytes in the v6 layout.
+// - Under API v5 and v6 a Coll or P2p start with a non-NULL parentGroup is followed by an
+//   expected detail record (kRecordDetail, kDetailParentGroup): parent_call is then the group's
+//   start call, or parent_flags kStartParentUnknown for a group this driver did not start.
+// - A state that carries no arguments (19, 23, 24, 25..30) is expected with has_args 0 and
+//   value 0 whatever args are fed.
 #pragma once
 
 #include <cstddef>
@@ -40,7 +46,7 @@ struct CommSetup {
   int nranks = 1;
   int nnodes = 1;
   const char* comm_name = nullptr;
-  int api = 5;  // 5 or 4
+  int api = 5;  // 6, 5 or 4
 };
 
 struct LoggedCall {
@@ -79,6 +85,7 @@ class CommDriver {
 
  private:
   void log(LoggedCall call);
+  void log_parent_group(const LoggedCall& start);
 
   CommSetup setup_;
   const PluginLibrary& lib_;

@@ -44,6 +44,10 @@ std::map<uint64_t, CommSummary> summarize_recording(const Recording& recording) 
         comm_and_type_of_handle[call.handle] = {comm, d.type};
         CommSummary& s = summaries.at(comm);
         ++s.records_by_type_and_kind[{bit_index(d.type), format::kRecordStart}];
+        // A v5 Coll/P2p naming its legacy Group gets a parent-group detail record after its start.
+        if ((d.type == abi::kColl || d.type == abi::kP2p) && call.parent_group != 0) {
+          ++s.records_by_type_and_kind[{bit_index(d.type), format::kRecordDetail}];
+        }
         s.threads.insert(call.tid);
         if (d.type == abi::kColl) {
           s.colls.push_back(CollRow{d.coll.seqNumber, d.coll.func, d.coll.count, d.coll.algo,

@@ -22,6 +22,7 @@ namespace npkit::test {
 
 inline constexpr const char* kCountingProfiler = NPKIT_COUNTING_PROFILER_PATH;
 inline constexpr const char* kCountingProfilerV4Only = NPKIT_COUNTING_PROFILER_V4ONLY_PATH;
+inline constexpr const char* kCountingProfilerNoV6 = NPKIT_COUNTING_PROFILER_NO_V6_PATH;
 
 struct CountingFailures {
   std::optional<std::string> init_result = std::nullopt;

@@ -49,8 +49,8 @@ std::string start_payload_mismatch(const ingest::NpktDump& dump,
 // it, and runs check_comm_info (finalized_expectations) and check_records_match_calls.
 ingest::NpktDump finalize_and_check(CommDriver& comm, const std::string& dir);
 
-// The Names section: all twelve v5 event types and the states NCCL 2.28.9 emits (8..24), named
-// as in the NCCL profiler reference.
+// The Names section: all fifteen v6 event types and the states NCCL 2.30.7 defines (8..30),
+// named as in the NCCL profiler reference and NCCL 2.30.7's nccl_profiler.h.
 void check_names_section(const ingest::NpktDump& dump);
 
 }  // namespace npkit::test

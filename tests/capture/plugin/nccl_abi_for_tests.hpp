@@ -1,12 +1,14 @@
-// nccl_abi_for_tests.hpp — the NCCL profiler plugin ABI (NCCL 2.28.9: API v5, and the v4 fallback),
-// declared independently of the plugin's own header so that driving the built library through
-// dlopen also cross-checks the plugin's declaration of the same layouts.
+// nccl_abi_for_tests.hpp — the NCCL profiler plugin ABI (NCCL 2.28.9: API v5, and the v4 fallback;
+// NCCL 2.30.7: API v6), declared independently of the plugin's own header so that driving the
+// built library through dlopen also cross-checks the plugin's declaration of the same layouts.
 //
 // Contract:
 // - Layouts follow the NCCL profiler reference (sections 2.1, 2.5, 2.7, 2.8): every size and every
 //   offset the reference lists is static_asserted below (x86-64, g++/clang).
 // - Only types: nothing here calls the plugin. The exported objects are data symbols named
-//   ncclProfiler_v5 / ncclProfiler_v4 whose types are ProfilerV5 / ProfilerV4.
+//   ncclProfiler_v6 / ncclProfiler_v5 / ncclProfiler_v4 whose types are ProfilerV6 / ProfilerV5 /
+//   ProfilerV4. The v6 layout is NCCL 2.30.7's src/include/plugin/profiler/profiler_v6.h: the v5
+//   union plus ceColl, ceCollSync and ceCollBatch.
 #pragma once
 
 #include <sys/types.h>
@@ -45,8 +47,12 @@ enum EventBit : uint64_t {
   kCollApi = 1u << 9,
   kP2pApi = 1u << 10,
   kKernelLaunch = 1u << 11,
+  kCeColl = 1u << 12,
+  kCeSync = 1u << 13,
+  kCeBatch = 1u << 14,
 };
 inline constexpr uint64_t kAllV5Events = 4095;
+inline constexpr uint64_t kAllV6Events = 32767;
 
 // ncclProfilerEventDescr_v5_t (reference 2.5).
 struct EventDescrV5 {
@@ -118,6 +124,103 @@ struct EventDescrV5 {
       int64_t id;
       void* data;
     } netPlugin;
+  };
+};
+
+// ncclProfilerEventDescr_v6_t (NCCL 2.30.7): the v5 members at the v5 offsets, and three more.
+struct EventDescrV6 {
+  uint64_t type;
+  void* parentObj;
+  int rank;
+  union {
+    struct {
+      bool graphCaptured;
+      int groupDepth;
+    } groupApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      int root;
+      void* stream;
+      bool graphCaptured;
+    } collApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      void* stream;
+      bool graphCaptured;
+    } p2pApi;
+    struct {
+      void* stream;
+    } kernelLaunch;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      const void* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char* algo;
+      const char* proto;
+      void* parentGroup;
+    } coll;
+    struct {
+      const char* func;
+      void* buff;
+      const char* datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+      void* parentGroup;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void* data;
+    } netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      const void* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      const char* syncStrategy;
+      bool intraBatchSync;
+      uint32_t batchSize;
+      uint32_t numBatches;
+      uint32_t ceSeqNum;
+      void* stream;
+    } ceColl;
+    struct {
+      bool isComplete;
+      int nRanks;
+    } ceCollSync;
+    struct {
+      int numOps;
+      size_t totalBytes;
+      bool useIntraSync;
+    } ceCollBatch;
   };
 };
 
@@ -200,6 +303,17 @@ struct ProfilerV5 {
   Result (*finalize)(void* context);
 };
 
+// ncclProfiler_v6_t (NCCL 2.30.7): v5's functions with the v6 descriptor.
+struct ProfilerV6 {
+  const char* name;
+  Result (*init)(void** context, uint64_t commId, int* eActivationMask, const char* commName,
+                 int nNodes, int nranks, int rank, DebugLogger logfn);
+  Result (*startEvent)(void* context, void** eHandle, EventDescrV6* eDescr);
+  Result (*stopEvent)(void* eHandle);
+  Result (*recordEventState)(void* eHandle, EventState eState, StateArgs* eStateArgs);
+  Result (*finalize)(void* context);
+};
+
 // ncclProfiler_v4_t (reference 2.8): init takes the mask first and the comm hash fourth.
 struct ProfilerV4 {
   const char* name;
@@ -217,6 +331,29 @@ static_assert(sizeof(Result) == 4);
 static_assert(sizeof(EventState) == 4);
 static_assert(sizeof(ProfilerV5) == 48);
 static_assert(sizeof(ProfilerV4) == 48);
+static_assert(sizeof(ProfilerV6) == 48);
+
+static_assert(sizeof(EventDescrV6) == 112 && alignof(EventDescrV6) == 8);
+static_assert(offsetof(EventDescrV6, coll.parentGroup) == 104);
+static_assert(offsetof(EventDescrV6, p2p.parentGroup) == 64);
+static_assert(offsetof(EventDescrV6, ceColl.seqNumber) == 24);
+static_assert(offsetof(EventDescrV6, ceColl.func) == 32);
+static_assert(offsetof(EventDescrV6, ceColl.sendBuff) == 40);
+static_assert(offsetof(EventDescrV6, ceColl.recvBuff) == 48);
+static_assert(offsetof(EventDescrV6, ceColl.count) == 56);
+static_assert(offsetof(EventDescrV6, ceColl.root) == 64);
+static_assert(offsetof(EventDescrV6, ceColl.datatype) == 72);
+static_assert(offsetof(EventDescrV6, ceColl.syncStrategy) == 80);
+static_assert(offsetof(EventDescrV6, ceColl.intraBatchSync) == 88);
+static_assert(offsetof(EventDescrV6, ceColl.batchSize) == 92);
+static_assert(offsetof(EventDescrV6, ceColl.numBatches) == 96);
+static_assert(offsetof(EventDescrV6, ceColl.ceSeqNum) == 100);
+static_assert(offsetof(EventDescrV6, ceColl.stream) == 104);
+static_assert(offsetof(EventDescrV6, ceCollSync.isComplete) == 24);
+static_assert(offsetof(EventDescrV6, ceCollSync.nRanks) == 28);
+static_assert(offsetof(EventDescrV6, ceCollBatch.numOps) == 24);
+static_assert(offsetof(EventDescrV6, ceCollBatch.totalBytes) == 32);
+static_assert(offsetof(EventDescrV6, ceCollBatch.useIntraSync) == 40);
 static_assert(sizeof(StateArgs) == 8);
 
 static_assert(sizeof(EventDescrV5) == 112 && alignof(EventDescrV5) == 8);

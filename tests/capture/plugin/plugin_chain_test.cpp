@@ -19,6 +19,7 @@
 #include "capture/plugin/dump_checks.hpp"
 #include "capture/plugin/dump_files.hpp"
 #include "capture/plugin/plugin_env.hpp"
+#include "capture/plugin/v6_driver.hpp"
 
 namespace npkit::test {
 namespace {
@@ -28,7 +29,7 @@ using Call = CountingProfilerCall;
 // A communicator's usual calls, v5 or v4 (no API events, Coll under the legacy Group), with the
 // stale second CollApi stop NCCL issues and a ProxyOp started after its Coll stopped.
 void drive_tree(CommDriver& comm) {
-  const bool v5 = comm.setup().api == 5;
+  const bool v5 = comm.setup().api >= 5;  // v5 and v6 (same calls, v6 layout)
   void* group_api = nullptr;
   void* coll_api = nullptr;
   if (v5) {
@@ -260,9 +261,9 @@ TEST_CASE("plugin chain: events of several threads at once keep both plugins' li
   auto call = [&](abi::Result result) {
     if (result != abi::kSuccess) ++failed_calls;
   };
-  // Per round: Group, Coll (parentGroup: the Group), ProxyOp (parent: the Coll), ProxyStep
-  // (parent: the ProxyOp; ours only), a state of each proxy event, four stops: 10 records of ours,
-  // 3 starts, 1 state and 3 stops of theirs.
+  // Per round: Group, Coll (parentGroup: the Group, a detail record of ours), ProxyOp (parent:
+  // the Coll), ProxyStep (parent: the ProxyOp; ours only), a state of each proxy event, four
+  // stops: 11 records of ours, 3 starts, 1 state and 3 stops of theirs.
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t) {
     threads.emplace_back([&] {
@@ -285,7 +286,7 @@ TEST_CASE("plugin chain: events of several threads at once keep both plugins' li
   CHECK(lib.v5->finalize(context) == abi::kSuccess);
 
   const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
-  CHECK(dump.records.size() == size_t{kThreads} * kRounds * 10);
+  CHECK(dump.records.size() == size_t{kThreads} * kRounds * 11);
   size_t linked_steps = 0;
   for (const format::ProfilerRecord& record : dump.records) {
     if (record.kind == format::kRecordStart && record.type == format::kTypeProxyStep &&
@@ -316,6 +317,69 @@ TEST_CASE("plugin chain: events of several threads at once keep both plugins' li
   CHECK(states.size() == size_t{kThreads} * kRounds);
   CHECK(std::all_of(states.begin(), states.end(),
                     [&](const Call& c) { return type_of[c.handle] == abi::kProxyOp; }));
+}
+
+TEST_CASE("plugin chain: v6 calls reach the chained plugin's ncclProfiler_v6, CE events too",
+          "[plugin]") {
+  PluginEnv env;
+  ChainEnv chain(kCountingProfiler, abi::kColl | abi::kCeSync | abi::kCeBatch);
+  const uint64_t hash = 0x7e57000000000c0aull;
+  CommDriver comm({.comm_hash = hash, .rank = 0, .nranks = 2, .api = 6});
+  CHECK(comm.mask() == static_cast<int>(abi::kAllV6Events));
+  drive_tree(comm);
+  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  CHECK(dump.meta("capture.chained_plugin") == std::string("counting (") + kCountingProfiler + ")");
+  V6Comm ce_comm(hash + 1, 1, 2);
+  enqueue_ce_allgather(ce_comm, 1, 0);
+  ce_comm.finalize();
+
+  const std::vector<Call> calls = counting_calls(kCountingProfiler);
+  const std::vector<Call> inits = calls_of(calls, Call::kInit);
+  REQUIRE(inits.size() == 2);
+  CHECK((inits[0].api == 6 && inits[0].comm_hash == hash));
+  CHECK((inits[1].api == 6 && inits[1].comm_hash == hash + 1));
+  // Their mask (Coll, CeSync, CeBatch) emits GroupApi, CollApi, Group and Coll in the first
+  // communicator (Coll with its Group translated to their handle), and GroupApi, CollApi, CeColl,
+  // CeSync, CeBatch, CeSync in the second (every CE child with their CeColl as parent).
+  const std::vector<Call> starts = calls_of(calls, Call::kStart);
+  REQUIRE(starts.size() == 10);
+  for (const Call& start : starts) CHECK(start.api == 6);
+  CHECK(types_of({starts[0], starts[1], starts[2], starts[3]}) ==
+        std::vector<uint64_t>{abi::kGroupApi, abi::kCollApi, abi::kGroup, abi::kColl});
+  CHECK(starts[3].parent == starts[1].handle);
+  CHECK(starts[3].parent_group == starts[2].handle);
+  CHECK(types_of({starts[4], starts[5], starts[6], starts[7], starts[8], starts[9]}) ==
+        std::vector<uint64_t>{abi::kGroupApi, abi::kCollApi, abi::kCeColl, abi::kCeSync,
+                              abi::kCeBatch, abi::kCeSync});
+  CHECK(starts[6].parent == starts[5].handle);
+  for (int i = 7; i < 10; ++i) CHECK(starts[i].parent == starts[6].handle);
+}
+
+TEST_CASE("plugin chain: v6 calls reach a plugin without ncclProfiler_v6 through its v5",
+          "[plugin]") {
+  PluginEnv env;
+  ChainEnv chain(kCountingProfilerNoV6, abi::kAllV6Events);
+  const uint64_t hash = 0x7e57000000000c0cull;
+  CommDriver comm({.comm_hash = hash, .rank = 0, .nranks = 2, .api = 6});
+  drive_tree(comm);
+  finalize_and_check(comm, env.dir.path());
+  V6Comm ce_comm(hash + 1, 1, 2);
+  enqueue_ce_allgather(ce_comm, 1, 0);
+  ce_comm.finalize();
+
+  const std::vector<Call> calls = counting_calls(kCountingProfilerNoV6);
+  const std::vector<Call> inits = calls_of(calls, Call::kInit);
+  REQUIRE(inits.size() == 2);
+  for (const Call& init : inits) CHECK(init.api == 5);
+  // A v5 plugin never gets a CE event: the second communicator brings GroupApi and CollApi only.
+  const std::vector<Call> starts = calls_of(calls, Call::kStart);
+  for (const Call& start : starts) {
+    CHECK(start.api == 5);
+    CHECK(start.type < abi::kCeColl);
+  }
+  REQUIRE(starts.size() >= 2);
+  CHECK(types_of({starts[starts.size() - 2], starts.back()}) ==
+        std::vector<uint64_t>{abi::kGroupApi, abi::kCollApi});
 }
 
 TEST_CASE("plugin chain failure: a library that does not load", "[plugin]") {

@@ -3,7 +3,8 @@
 //   api    = GroupApi 256 + CollApi 512 + P2pApi 1024 + KernelLaunch 2048 = 3840
 //   coll   = Group 1 + Coll 2 + P2p 4                                      =    7
 //   kernel = KernelCh 64;  proxy = ProxyOp 8 + ProxyStep 16 = 24;  ctrl = ProxyCtrl 32;
-//   net    = NetPlugin 128;  all = 4095
+//   net    = NetPlugin 128;  ce = CeColl 4096 + CeSync 8192 + CeBatch 16384 = 28672 (API v6 only)
+//   all    = 4095 under API v5 (and v4), 32767 under API v6
 #include <catch2/catch.hpp>
 
 #include "capture/plugin/captured_log.hpp"
@@ -14,18 +15,21 @@
 namespace npkit::test {
 namespace {
 
-// Inits and finalizes one communicator under `events`; returns the mask the plugin wrote and
-// checks that the dump says the same.
-int mask_for(const std::optional<std::string>& events, uint64_t comm_hash) {
+// Inits and finalizes one communicator under `events` through API v5 (or v6); returns the mask
+// the plugin wrote and checks that the dump says the same.
+int mask_for(const std::optional<std::string>& events, uint64_t comm_hash, int api = 5) {
   const PluginLibrary& lib = require_plugin();
   PluginEnv env(events);
   void* context = nullptr;
   int mask = -1;  // NCCL's process-wide mask; the plugin must overwrite it
-  REQUIRE(lib.v5->init(&context, comm_hash, &mask, nullptr, 1, 1, 0, capture_log) == abi::kSuccess);
+  const auto init = api == 6 ? lib.v6->init : lib.v5->init;
+  const auto finalize = api == 6 ? lib.v6->finalize : lib.v5->finalize;
+  REQUIRE(init(&context, comm_hash, &mask, nullptr, 1, 1, 0, capture_log) == abi::kSuccess);
   REQUIRE(context != nullptr);
-  REQUIRE(lib.v5->finalize(context) == abi::kSuccess);
+  REQUIRE(finalize(context) == abi::kSuccess);
   const ingest::NpktDump dump = read_dump(env.file(dump_file_name(comm_hash, 0)));
   CHECK(dump.comm.event_mask == static_cast<uint64_t>(mask));
+  CHECK(dump.comm.profiler_api == static_cast<uint32_t>(api));
   return mask;
 }
 
@@ -43,6 +47,15 @@ TEST_CASE("plugin: NPKIT_EVENTS groups select the reference's event bits", "[plu
   CHECK(mask_for("api,coll,kernel,proxy,ctrl,net", 0x7e5700000000050bull) ==
         static_cast<int>(abi::kAllV5Events));
   CHECK(mask_for("kernel,all", 0x7e5700000000050cull) == static_cast<int>(abi::kAllV5Events));
+}
+
+TEST_CASE("plugin: CE events are asked for under API v6 only", "[plugin]") {
+  CHECK(mask_for(std::nullopt, 0x7e5700000000050eull, 6) == static_cast<int>(abi::kAllV6Events));
+  CHECK(mask_for("all", 0x7e5700000000050full, 6) == 32767);
+  CHECK(mask_for("ce", 0x7e57000000000510ull, 6) == (4096 | 8192 | 16384));
+  CHECK(mask_for("coll,ce", 0x7e57000000000511ull, 6) == (1 | 2 | 4 | 4096 | 8192 | 16384));
+  CHECK(mask_for("ce", 0x7e57000000000512ull, 5) == 0);
+  CHECK(mask_for("coll,ce", 0x7e57000000000513ull, 5) == 7);
 }
 
 TEST_CASE("plugin: an unknown NPKIT_EVENTS word is ignored with one warning", "[plugin]") {

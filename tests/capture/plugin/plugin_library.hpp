@@ -19,6 +19,7 @@ namespace npkit::test {
 
 struct PluginLibrary {
   void* handle = nullptr;
+  const abi::ProfilerV6* v6 = nullptr;  // dlsym "ncclProfiler_v6"
   const abi::ProfilerV5* v5 = nullptr;  // dlsym "ncclProfiler_v5"
   const abi::ProfilerV4* v4 = nullptr;  // dlsym "ncclProfiler_v4"
   abi::FlushFunction flush = nullptr;   // dlsym "npkitProfilerFlush"

@@ -69,11 +69,13 @@ TEST_CASE("plugin quirk: Coll stopped before its KernelCh and ProxyOp children s
     comm.stop(op);
   });
   const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
-  // Spelled out as well: the three children (records 10..12) name the stopped Coll (record 6).
-  REQUIRE(dump.records.size() == 18);
+  // Spelled out as well: the three children (records 11..13) name the stopped Coll (record 6,
+  // followed by its parentGroup detail).
+  REQUIRE(dump.records.size() == 19);
   CHECK(dump.records[6].type == format::kTypeColl);
-  CHECK(dump.records[7].kind == format::kRecordStop);
-  for (size_t child : {10, 11, 12}) {
+  CHECK(dump.records[7].kind == format::kRecordDetail);
+  CHECK(dump.records[8].kind == format::kRecordStop);
+  for (size_t child : {11, 12, 13}) {
     CHECK(dump.records[child].parent_id == dump.records[6].event_id);
   }
 }
@@ -90,6 +92,32 @@ TEST_CASE("plugin quirk: NULL state args (GroupApi states 23 and 24) record has_
   void* kernel = comm.start(kernel_ch_descr(nullptr, 3, 77));
   comm.state(kernel, format::kStateKernelChStop, nullptr);
   comm.stop(kernel);
+  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  REQUIRE(dump.records.size() == 7);
+  for (size_t i : {1, 2, 5}) {
+    format::StatePayload state;
+    std::memcpy(&state, dump.records[i].payload, sizeof(state));
+    CHECK(dump.records[i].kind == format::kRecordState);
+    CHECK(state.has_args == 0);
+    CHECK(state.value == 0);
+  }
+}
+
+TEST_CASE("plugin quirk: uninitialised args of states 19, 23 and 24 (NCCL 2.29/2.30) not recorded",
+          "[plugin]") {
+  // NCCL 2.29/2.30's v5 adapter passes a stack union it never set for these states: no value
+  // may reach the dump, whatever the bytes are.
+  PluginEnv env;
+  CommDriver comm({.comm_hash = 0x7e57000000000203ull, .nranks = 2});
+  abi::StateArgs garbage;
+  std::memset(static_cast<void*>(&garbage), 0x5A, sizeof(garbage));
+  void* group_api = comm.start(group_api_descr(1, false));
+  comm.state(group_api, format::kStateGroupStartApiStop, &garbage);
+  comm.state(group_api, format::kStateGroupEndApiStart, &garbage);
+  comm.stop(group_api);
+  void* op = comm.start(proxy_op_descr(nullptr, 0, ::getpid(), 1, 1, 2, 4096, 1));
+  comm.state(op, format::kStateProxyOpInProgress, &garbage);
+  comm.stop(op);
   const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
   REQUIRE(dump.records.size() == 7);
   for (size_t i : {1, 2, 5}) {

@@ -79,6 +79,9 @@ const std::vector<npkit::test::ParsedName> kExpectedNames = {
     {1, 9, "CollApi"},
     {1, 10, "P2pApi"},
     {1, 11, "KernelLaunch"},
+    {1, 12, "CeColl"},
+    {1, 13, "CeSync"},
+    {1, 14, "CeBatch"},
     {2, 0, "ProxyOpSendPosted"},
     {2, 1, "ProxyOpSendRemFifoWait"},
     {2, 2, "ProxyOpSendTransmitted"},
@@ -104,6 +107,12 @@ const std::vector<npkit::test::ParsedName> kExpectedNames = {
     {2, 22, "KernelChStop"},
     {2, 23, "GroupStartApiStop"},
     {2, 24, "GroupEndApiStart"},
+    {2, 25, "CeCollStart"},
+    {2, 26, "CeCollComplete"},
+    {2, 27, "CeSyncStart"},
+    {2, 28, "CeSyncComplete"},
+    {2, 29, "CeBatchStart"},
+    {2, 30, "CeBatchComplete"},
 };
 
 }  // namespace
@@ -128,7 +137,8 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   const npkit::test::ParsedDump dump = npkit::test::parse_dump_bytes(bytes);
   INFO((dump.problems.empty() ? std::string() : dump.problems.front()));
   CHECK(dump.problems.empty());
-  CHECK(dump.header.minor == 2);  // 1.1 added the event-record sections, 1.2 live files
+  // 1.1 added the event-record sections, 1.2 live files, 1.3 the CE events and detail records
+  CHECK(dump.header.minor == 3);
   CHECK(dump.header.feature_bits == (fmt::kFeatureProfilerRecords | fmt::kFeatureClockCalibration));
   CHECK(dump.section_kinds == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7});
   CHECK(bytes.size() % 8 == 0);

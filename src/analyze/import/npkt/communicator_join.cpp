@@ -9,7 +9,8 @@
 namespace npkit {
 namespace {
 
-// (kind, func, seq, occurrence, sender, receiver): kind 0 collective, 1 Send/Recv pair.
+// (kind, func, seq, occurrence, sender, receiver): kind 0 collective, 1 Send/Recv pair, 2
+// copy-engine collective (its seq numbers are NCCL's CE sequence, not the kernel collectives').
 using InstanceKey =
     std::tuple<int, std::string_view, std::uint64_t, std::uint32_t, std::int32_t, std::int32_t>;
 
@@ -25,6 +26,7 @@ class InstanceBuilder {
       inst.occurrence = std::get<3>(key);
       inst.sender = std::get<4>(key);
       inst.receiver = std::get<5>(key);
+      inst.copy_engine = std::get<0>(key) == 2;
       inst.first_host_start_ns = op.host_start_ns;
       instances_.push_back(std::move(inst));
     }
@@ -41,10 +43,10 @@ class InstanceBuilder {
 
 void add_rank(const RankCapture& capture, InstanceBuilder& builder) {
   const std::int32_t rank = capture.rank();
-  std::map<std::tuple<std::string_view, std::uint64_t>, std::uint32_t> occurrences;
+  std::map<std::tuple<bool, std::string_view, std::uint64_t>, std::uint32_t> occurrences;
   auto add_collective = [&](const ProfilerCollective& op) {
-    const std::uint32_t k = occurrences[{op.func_name, op.seq}]++;
-    builder.add({0, op.func_name, op.seq, k, -1, -1}, rank, op);
+    const std::uint32_t k = occurrences[{op.copy_engine, op.func_name, op.seq}]++;
+    builder.add({op.copy_engine ? 2 : 0, op.func_name, op.seq, k, -1, -1}, rank, op);
   };
   for (const auto& op : capture.collectives) {
     if (op.in_alltoall) continue;

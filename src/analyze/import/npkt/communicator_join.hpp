@@ -6,6 +6,8 @@
 // - Coll events join by (func, seq); a key a rank holds more than once (graph replays freeze seq,
 //   or the same seq repeats) gets an occurrence index in host start order on each rank, and the
 //   k-th occurrences join. Derived AlltoAll operations join by their k-th index the same way.
+//   CeColl events (copy-engine collectives) join the same way among themselves: their seq is
+//   NCCL's CE sequence, so they never join a kernel collective.
 // - Send/Recv join in pairs: the k-th Send from a to b with the k-th Recv at b from a. Send/Recv
 //   that are part of a derived AlltoAll are not joined on their own.
 // - An instance lists the ranks that should hold it (every rank with a file for a collective; the
@@ -38,6 +40,7 @@ struct CollectiveInstance {
   std::vector<InstanceMember> members;  // by rank
   std::vector<std::int32_t> missing_ranks;
   std::int64_t first_host_start_ns = 0;
+  bool copy_engine = false;  // CeColl members (their own seq numbers)
 
   bool is_pair() const { return sender >= 0; }
 };

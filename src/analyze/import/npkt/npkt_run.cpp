@@ -20,6 +20,7 @@ std::string instance_label(const CollectiveInstance& inst) {
     return fmt::format("Send/Recv {} -> {} #{}", inst.sender, inst.receiver, inst.seq);
   }
   std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
+  if (inst.copy_engine) s += " (copy engine)";
   if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
   return s;
 }
@@ -56,7 +57,8 @@ std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::string_v
 void add_seq_jumps(const std::string& scope, const RankCapture& r, std::vector<JoinGap>& gaps) {
   std::map<std::string_view, std::vector<std::uint64_t>> seqs;
   for (const auto& op : r.collectives) {
-    if (op.event == kNoEvent || is_p2p(op.func)) continue;
+    // CE sequence numbers also count the CE syncs: their jumps are no missing operation.
+    if (op.event == kNoEvent || is_p2p(op.func) || op.copy_engine) continue;
     seqs[op.func_name].push_back(op.seq);
   }
   for (auto& [func, list] : seqs) {

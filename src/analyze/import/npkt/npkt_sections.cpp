@@ -14,8 +14,8 @@ static_assert(std::endian::native == std::endian::little,
 
 // Payload string fields (func, datatype, algo, proto) are 16-bit: no string id can exceed this.
 constexpr std::uint32_t kMaxStringId = 0xFFFF;
-// Highest RecordKind and event type bit a v1 record can carry.
-constexpr std::uint8_t kMaxRecordKind = format::kRecordState;
+// Highest RecordKind (minor 3: detail records) and event type bit a v1 record can carry.
+constexpr std::uint8_t kMaxRecordKind = format::kRecordDetail;
 constexpr std::uint8_t kMaxEventType = 15;
 
 template <typename T>
@@ -244,7 +244,7 @@ void filter_records(const SectionView& s, NpktDump& dump) {
   }
   if (unknown > 0) {
     dump.warnings.push_back(std::to_string(unknown) +
-                            " record(s) of an unknown kind (> 3) or event type (> 15) skipped; "
+                            " record(s) of an unknown kind (> 4) or event type (> 15) skipped; "
                             "first at " +
                             first_unknown);
   }

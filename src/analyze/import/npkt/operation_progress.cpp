@@ -61,6 +61,13 @@ OperationProgress operation_progress(const ProfilerEvents& ev, const ProfilerCol
     return out;
   }
   see_event(ev, op.event, d.last_event_ns);
+  if (op.copy_engine) {
+    // NCCL records no GPU progress of copy-engine copies: their CeSync/CeBatch children are host
+    // spans around the enqueue.
+    for (auto c : ev.children_of(op.event)) see_event(ev, c, d.last_event_ns);
+    out.state = Progress::kCompletionUnknown;
+    return out;
+  }
   std::set<std::uint32_t> started;
   std::set<std::uint32_t> running;
   std::uint32_t kernel_events = 0;

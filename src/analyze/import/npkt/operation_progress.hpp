@@ -14,7 +14,8 @@
 //   `state_name` names state numbers). Absent where no proxy step is open.
 // - last_event_ns: the latest host time of any record of the operation and its descendants.
 // A derived AlltoAll (no event of its own) is kCompleted when it has a GPU span, else
-// kCompletionUnknown.
+// kCompletionUnknown. A copy-engine collective (CeColl) is kCompletionUnknown: NCCL records no GPU
+// progress of its copies; last_event_ns covers its CeSync/CeBatch children.
 #pragma once
 
 #include <cstdint>

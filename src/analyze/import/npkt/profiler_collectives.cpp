@@ -106,10 +106,21 @@ std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump
   const std::int32_t nranks = dump.comm.nranks;
   for (std::uint32_t e = 0; e < ev.size(); ++e) {
     const bool coll = ev.type[e] == format::kTypeColl;
-    if (!coll && ev.type[e] != format::kTypeP2p) continue;
+    const bool ce = ev.type[e] == format::kTypeCeColl;
+    if (!coll && !ce && ev.type[e] != format::kTypeP2p) continue;
     ProfilerCollective c;
     c.event = e;
-    if (coll) {
+    if (ce) {
+      const auto p = ev.payload_as<format::CeCollPayload>(e);
+      c.copy_engine = true;
+      c.func_name = dump.string_at(p.func);
+      c.datatype = dump.string_at(p.datatype);
+      c.algo = "CE";
+      c.proto = dump.string_at(p.sync_strategy);
+      c.seq = p.seq;
+      c.count = p.count;
+      c.root = p.root;
+    } else if (coll) {
       const auto p = ev.payload_as<format::CollPayload>(e);
       c.func_name = dump.string_at(p.func);
       c.datatype = dump.string_at(p.datatype);

@@ -1,7 +1,11 @@
 // import/npkt/profiler_collectives.hpp — the collectives and point-to-point operations of one rank,
 // from its Coll and P2p events, with their GPU spans.
 // Contract:
-// - One ProfilerCollective per Coll or P2p event, ordered by host start (then event order).
+// - One ProfilerCollective per Coll, P2p or CeColl event, ordered by host start (then event
+//   order).
+// - A CeColl (copy-engine collective, API v6) has copy_engine set, algo "CE", proto its sync
+//   strategy ("MC", "UC"), seq NCCL's CE sequence number, and no GPU span: NCCL starts and stops it
+//   on the host around the enqueue of its copies, and it has no KernelCh children.
 // - bytes is nccl-tests' S (the "size(B)" column, the bytes algbw divides): count × element size,
 //   × nranks for AllGather and ReduceScatter. The Coll count of AllGather and Broadcast is already
 //   bytes (datatype ncclInt8); ReduceScatter's is the per-rank output count. 0 when the data
@@ -70,6 +74,7 @@ struct ProfilerCollective {
   // work and the span overstates the collective.
   bool channels_disjoint = false;
   bool in_alltoall = false;  // a Send/Recv that is part of a derived AlltoAll
+  bool copy_engine = false;  // a CeColl event
   std::uint32_t group_api = kNoEvent;
 
   // A KernelCh child is stale: the operation ran, but its GPU time is unknown (a collective is

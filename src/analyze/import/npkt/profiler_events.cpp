@@ -21,7 +21,32 @@ std::vector<std::uint32_t> bucket_offsets(const std::vector<std::uint32_t>& keys
   return begin;
 }
 
+// A detail record: the Group id of a Coll/P2p (resolved once every start is known) or a CE detail.
+void add_detail(ProfilerEvents& ev, const format::ProfilerRecord& rec,
+                std::vector<std::uint64_t>& group_ids) {
+  const std::uint32_t e = ev.find(rec.event_id);
+  if (e != kNoEvent && rec.word == format::kDetailParentGroup) {
+    format::ParentGroupDetail detail;
+    std::memcpy(&detail, rec.payload, sizeof detail);
+    if (group_ids[e] == 0) group_ids[e] = detail.group_id;
+    return;
+  }
+  if (e != kNoEvent && rec.word == format::kDetailCeColl) {
+    format::CeCollDetail detail;
+    std::memcpy(&detail, rec.payload, sizeof detail);
+    ev.ce_details.emplace_back(e, detail);
+    return;
+  }
+  ++ev.counts.details_unknown;
+}
+
 }  // namespace
+
+const format::CeCollDetail* ProfilerEvents::ce_detail(std::uint32_t e) const {
+  const auto it = std::lower_bound(ce_details.begin(), ce_details.end(), e,
+                                   [](const auto& d, std::uint32_t v) { return d.first < v; });
+  return it != ce_details.end() && it->first == e ? &it->second : nullptr;
+}
 
 std::uint32_t ProfilerEvents::find(std::uint64_t event_id) const {
   const auto it = std::lower_bound(id.begin(), id.end(), event_id);
@@ -68,9 +93,15 @@ ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
     std::copy(std::begin(rec.payload), std::end(rec.payload), ev.payload[e].begin());
   }
 
-  // Stops and states.
+  // Stops, states and details.
   std::vector<std::uint32_t> mark_owner;
+  ev.group.resize(n, kNoEvent);
+  std::vector<std::uint64_t> group_ids(n, 0);
   for (const auto& rec : records) {
+    if (rec.kind == format::kRecordDetail) {
+      add_detail(ev, rec, group_ids);
+      continue;
+    }
     if (rec.kind != format::kRecordStop && rec.kind != format::kRecordState) continue;
     const std::uint32_t e = ev.find(rec.event_id);
     if (rec.kind == format::kRecordStop) {
@@ -108,6 +139,21 @@ ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
     const auto first = ev.states.begin() + ev.state_begin[e];
     const auto last = ev.states.begin() + ev.state_begin[e + 1];
     if (!std::is_sorted(first, last, by_time)) std::stable_sort(first, last, by_time);
+  }
+
+  std::stable_sort(ev.ce_details.begin(), ev.ce_details.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  ev.ce_details.erase(std::unique(ev.ce_details.begin(), ev.ce_details.end(),
+                                  [](const auto& a, const auto& b) { return a.first == b.first; }),
+                      ev.ce_details.end());
+  for (std::uint32_t e = 0; e < n; ++e) {
+    if (group_ids[e] == 0) continue;
+    const std::uint32_t g = ev.find(group_ids[e]);
+    if (g == kNoEvent || g == e) {
+      ++ev.counts.missing_parents;
+    } else {
+      ev.group[e] = g;
+    }
   }
 
   // Parents and children.
@@ -157,7 +203,8 @@ std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type)
   }
   static constexpr const char* kNames[] = {"Group",     "Coll",      "P2p",      "ProxyOp",
                                            "ProxyStep", "ProxyCtrl", "KernelCh", "NetPlugin",
-                                           "GroupApi",  "CollApi",   "P2pApi",   "KernelLaunch"};
+                                           "GroupApi",  "CollApi",   "P2pApi",   "KernelLaunch",
+                                           "CeColl",    "CeSync",    "CeBatch"};
   if (type < std::size(kNames)) return kNames[type];
   return "type" + std::to_string(type);
 }
@@ -166,16 +213,22 @@ std::string profiler_state_name(const ingest::NpktDump& dump, std::uint32_t stat
   for (const auto& [number, name] : dump.state_names) {
     if (number == state) return name;
   }
-  static constexpr const char* kNames[] = {
-      "ProxyOpSendPosted",      "ProxyOpSendRemFifoWait", "ProxyOpSendTransmitted",
-      "ProxyOpSendDone",        "ProxyOpRecvPosted",      "ProxyOpRecvReceived",
-      "ProxyOpRecvTransmitted", "ProxyOpRecvDone",        "ProxyStepSendGPUWait",
-      "ProxyStepSendWait",      "ProxyStepRecvWait",      "ProxyStepRecvFlushWait",
-      "ProxyStepRecvGPUWait",   "ProxyCtrlIdle",          "ProxyCtrlActive",
-      "ProxyCtrlSleep",         "ProxyCtrlWakeup",        "ProxyCtrlAppend",
-      "ProxyCtrlAppendEnd",     "ProxyOpInProgress",      "ProxyStepSendPeerWait",
-      "NetPluginUpdate",        "KernelChStop",           "GroupStartApiStop",
-      "GroupEndApiStart"};
+  static constexpr const char* kNames[] = {"ProxyOpSendPosted",      "ProxyOpSendRemFifoWait",
+                                           "ProxyOpSendTransmitted", "ProxyOpSendDone",
+                                           "ProxyOpRecvPosted",      "ProxyOpRecvReceived",
+                                           "ProxyOpRecvTransmitted", "ProxyOpRecvDone",
+                                           "ProxyStepSendGPUWait",   "ProxyStepSendWait",
+                                           "ProxyStepRecvWait",      "ProxyStepRecvFlushWait",
+                                           "ProxyStepRecvGPUWait",   "ProxyCtrlIdle",
+                                           "ProxyCtrlActive",        "ProxyCtrlSleep",
+                                           "ProxyCtrlWakeup",        "ProxyCtrlAppend",
+                                           "ProxyCtrlAppendEnd",     "ProxyOpInProgress",
+                                           "ProxyStepSendPeerWait",  "NetPluginUpdate",
+                                           "KernelChStop",           "GroupStartApiStop",
+                                           "GroupEndApiStart",       "CeCollStart",
+                                           "CeCollComplete",         "CeSyncStart",
+                                           "CeSyncComplete",         "CeBatchStart",
+                                           "CeBatchComplete"};
   if (state < std::size(kNames)) return kNames[state];
   return "state" + std::to_string(state);
 }

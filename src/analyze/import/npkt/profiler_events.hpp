@@ -11,6 +11,11 @@
 //   counted in missing_parents). Children are listed per event in start order.
 // - Stops and states naming an id that was never started (its start was dropped, or the dump
 //   began after it) are counted, not kept. Host times above INT64_MAX are clamped.
+// - Detail records (format minor 3): a kDetailParentGroup sets `group` (the legacy Group event
+//   above a Coll or P2p; kNoEvent when absent, flagged or not in this dump: the last counted in
+//   missing_parents); a kDetailCeColl is kept in ce_details. The first detail of a kind per
+//   event wins; details of an id never started, or of a kind this reader does not know, are
+//   counted (details_unknown) and ignored.
 // - Columnar: a fixed set of vectors, no heap object per event.
 #pragma once
 
@@ -18,6 +23,7 @@
 #include <cstdint>
 #include <cstring>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "import/npkt/npkt_dump.hpp"
@@ -44,6 +50,7 @@ struct ProfilerEventCounts {
   std::uint64_t stops_unknown_id = 0;
   std::uint64_t states_unknown_id = 0;
   std::uint64_t missing_parents = 0;
+  std::uint64_t details_unknown = 0;
 };
 
 struct ProfilerEvents {
@@ -60,6 +67,8 @@ struct ProfilerEvents {
   std::vector<StateMark> states;
   std::vector<std::uint32_t> child_begin;  // size() + 1 offsets into children
   std::vector<std::uint32_t> children;
+  std::vector<std::uint32_t> group;  // Group event index (kDetailParentGroup) or kNoEvent
+  std::vector<std::pair<std::uint32_t, format::CeCollDetail>> ce_details;  // by event index
   ProfilerEventCounts counts;
 
   std::size_t size() const { return id.size(); }
@@ -72,6 +81,8 @@ struct ProfilerEvents {
   std::span<const std::uint32_t> children_of(std::uint32_t e) const {
     return {children.data() + child_begin[e], children.data() + child_begin[e + 1]};
   }
+  // The CE detail of CeColl event `e`, or nullptr.
+  const format::CeCollDetail* ce_detail(std::uint32_t e) const;
   // The start payload read as one of the format's payload structs.
   template <typename Payload>
   Payload payload_as(std::uint32_t e) const {

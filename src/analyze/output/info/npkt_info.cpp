@@ -266,12 +266,16 @@ void write_file_text(const LoadedCaptures& loaded, const RankCapture& f, OutputF
                                 c.events_after_dump, c.records_capacity)});
     fields.push_back({"events", events_line(f)});
     fields.push_back({"never stopped", never_stopped_line(f)});
-    fields.push_back(
-        {"unmatched", fmt::format("{} stop(s) and {} state(s) of ids never started, {} double "
-                                  "stop(s) (NCCL's stale handle, ignored), {} duplicate start(s), "
-                                  "{} parent(s) not in this file",
-                                  n.stops_unknown_id, n.states_unknown_id, n.double_stops,
-                                  n.duplicate_starts, n.missing_parents)});
+    std::string unmatched = fmt::format(
+        "{} stop(s) and {} state(s) of ids never started, {} double stop(s) (NCCL's "
+        "stale handle, ignored), {} duplicate start(s), {} parent(s) not in this file",
+        n.stops_unknown_id, n.states_unknown_id, n.double_stops, n.duplicate_starts,
+        n.missing_parents);
+    if (n.details_unknown > 0) {
+      unmatched += fmt::format(", {} detail record(s) of ids never started or of an unknown kind",
+                               n.details_unknown);
+    }
+    fields.push_back({"unmatched", unmatched});
     if (d.has_event_streams()) {
       fields.push_back({"event records", event_records_line(event_totals(loaded, &d))});
     }

@@ -129,6 +129,9 @@ class TraceBuilder {
         case format::kTypeGroup:
         case format::kTypeColl:
         case format::kTypeP2p:
+        case format::kTypeCeColl:  // CE events: host spans around the enqueue of the copies
+        case format::kTypeCeSync:
+        case format::kTypeCeBatch:
           item.group = {TraceThread::kEnqueue, 0};
           break;
         case format::kTypeProxyCtrl:
@@ -233,6 +236,8 @@ class TraceBuilder {
       return d.string_at(ev.payload_as<format::CollApiPayload>(e).func);
     if (ev.type[e] == format::kTypeP2pApi)
       return d.string_at(ev.payload_as<format::P2pApiPayload>(e).func);
+    if (ev.type[e] == format::kTypeCeColl)
+      return d.string_at(ev.payload_as<format::CeCollPayload>(e).func);
     return "";
   }
 
@@ -257,6 +262,18 @@ class TraceBuilder {
         break;
       case format::kTypeGroup:
         cat = "enqueue";
+        break;
+      case format::kTypeCeColl:
+        name = func_of(e) + " (CE)";
+        cat = "ce";
+        break;
+      case format::kTypeCeSync:
+        name = "CE sync";
+        cat = "ce";
+        break;
+      case format::kTypeCeBatch:
+        name = "CE batch";
+        cat = "ce";
         break;
       case format::kTypeKernelCh:
         name = func_of(ev.parent[e]);
@@ -334,6 +351,22 @@ class TraceBuilder {
         a.add_string("datatype", d.string_at(p.datatype));
         break;
       }
+      case format::kTypeCeColl:
+        ce_coll_args(a, e);
+        break;
+      case format::kTypeCeSync: {
+        const auto p = ev.payload_as<format::CeSyncPayload>(e);
+        a.add_int("ranks", p.n_ranks);
+        a.add_uint("is_complete", p.is_complete);
+        break;
+      }
+      case format::kTypeCeBatch: {
+        const auto p = ev.payload_as<format::CeBatchPayload>(e);
+        a.add_int("ops", p.num_ops);
+        a.add_uint("total_bytes", p.total_bytes);
+        a.add_uint("intra_sync", p.use_intra_sync);
+        break;
+      }
       case format::kTypeKernelCh: {
         const auto p = ev.payload_as<format::KernelChPayload>(e);
         collective_args(a, ev.parent[e]);
@@ -369,7 +402,29 @@ class TraceBuilder {
       default:
         break;
     }
+    if (ev.group[e] != kNoEvent) a.add_uint("group", ev.id[ev.group[e]]);
     a.add_uint("id", ev.id[e]);
+  }
+
+  void ce_coll_args(TraceArgList& a, std::uint32_t e) {
+    const ProfilerEvents& ev = capture_->events;
+    const auto& d = capture_->dump;
+    const auto p = ev.payload_as<format::CeCollPayload>(e);
+    const NcclFunc func = parse_nccl_func(d.string_at(p.func));
+    a.add_string("func", d.string_at(p.func));
+    a.add_uint("seq", p.seq);
+    a.add_uint("size", nccl_tests_bytes(func, p.count, nccl_datatype_size(d.string_at(p.datatype)),
+                                        d.comm.nranks));
+    a.add_uint("count", p.count);
+    a.add_string("datatype", d.string_at(p.datatype));
+    a.add_int("root", p.root);
+    a.add_string("sync", d.string_at(p.sync_strategy));
+    a.add_uint("intra_batch_sync", p.intra_batch_sync);
+    a.add_uint("ce_seq", p.ce_seq);
+    if (const format::CeCollDetail* detail = ev.ce_detail(e)) {
+      a.add_uint("batch_size", detail->batch_size);
+      a.add_uint("batches", detail->num_batches);
+    }
   }
 
   // The step's state intervals as child spans (proxy_step_breakdown.hpp cuts them the same way).

@@ -350,14 +350,14 @@ TEST_CASE("npkt: unfinished and unknown records are left out with counted warnin
   b.comm(1, 0, 1);
   b.start(1, 0, format::kTypeColl, 100);
   b.record(raw_record(0, 0, 0, 0));
-  b.record(raw_record(5, 2, 4, 1));
+  b.record(raw_record(5, 2, 5, 1));
   b.record(raw_record(0, 3, 0, 9));
   b.record(raw_record(6, 4, 1, 16));
   b.record(raw_record(7, 5, 3, 15, 99));
   b.stop(1, format::kTypeColl, 200);
   const NpktDump d = parse_ok(b);
   // Records payload starts at 296 (64 header + 152 Communicator + 4 empty sections of 16 bytes
-  // + the records section header); the kind-4 record is the third: 296 + 2 * 64 = 424.
+  // + the records section header); the kind-5 record is the third: 296 + 2 * 64 = 424.
   REQUIRE(d.records.size() == 3);
   CHECK(d.records[0].event_id == 1);
   CHECK(d.records[1].event_id == 5);  // kind 3, type 15: the largest accepted
@@ -367,8 +367,8 @@ TEST_CASE("npkt: unfinished and unknown records are left out with counted warnin
   CHECK(d.warnings ==
         std::vector<std::string>{
             "2 record(s) not finished when the dump was taken (kind 0) left out",
-            "2 record(s) of an unknown kind (> 3) or event type (> 15) skipped; first at offset "
-            "424: kind 4, type 1"});
+            "2 record(s) of an unknown kind (> 4) or event type (> 15) skipped; first at offset "
+            "424: kind 5, type 1"});
 }
 
 TEST_CASE("npkt: read_npkt_file reads the file the writer wrote", "[npkt]") {

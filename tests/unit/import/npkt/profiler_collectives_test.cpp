@@ -125,6 +125,33 @@ start 23 P2p host={B+950} count=16 peer=1 func=Recv datatype=ncclFloat32
   CHECK(by_event_id(c, 20).bytes == 64);  // Send/Recv: count x element size, never x nranks
 }
 
+TEST_CASE("profiler collectives: a CeColl is a copy-engine collective without a GPU span",
+          "[npkt][model]") {
+  // AllGather of 262144 floats through the copy engine (NCCL 2.30: count in bytes, ncclInt8):
+  // S = 1048576 x 1 x 2 ranks = 2097152; type from the CollApi parent.
+  const auto captures = captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2 profiler_api=6
+start 1 CollApi host={B+100} count=262144 func=AllGather datatype=ncclFloat32
+start 2 CeColl host={B+200} parent=1 seq=6 count=1048576 root=-1 func=AllGather datatype=ncclInt8 sync=MC ce_seq=9
+stop 2 CeColl host={B+900}
+)");
+  const auto& c = *captures[0];
+  REQUIRE(c.collectives.size() == 1);
+  const npkit::ProfilerCollective& op = by_event_id(c, 2);
+  CHECK(op.copy_engine);
+  CHECK(op.func == NcclFunc::kAllGather);
+  CHECK(op.algo == "CE");
+  CHECK(op.proto == "MC");
+  CHECK(op.seq == 6);
+  CHECK(op.root == -1);
+  CHECK(op.type == "ncclFloat32");
+  CHECK(op.datatype == "ncclInt8");
+  CHECK(op.bytes == 2097152);
+  CHECK_FALSE(op.has_gpu_span);
+  CHECK(op.host_start_ns == static_cast<std::int64_t>(kBase + 200));
+  CHECK(op.api_start_ns == static_cast<std::int64_t>(kBase + 100));
+}
+
 TEST_CASE("profiler collectives: channels that never ran together are flagged", "[npkt][model]") {
   // ch 0 gpu 1000..2000 and ch 1 gpu 3000..4000: the latest start (3000) is after the earliest
   // stop (2000). The span is still min..max (1000..4000), flagged.

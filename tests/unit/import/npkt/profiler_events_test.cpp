@@ -122,8 +122,49 @@ name state 9 Waiting
   const auto& dump = captures[0]->dump;
   CHECK(npkit::profiler_type_name(dump, 6) == "GpuChannel");
   CHECK(npkit::profiler_type_name(dump, 4) == "ProxyStep");
-  CHECK(npkit::profiler_type_name(dump, 14) == "type14");
+  CHECK(npkit::profiler_type_name(dump, 14) == "CeBatch");
+  CHECK(npkit::profiler_type_name(dump, 15) == "type15");
   CHECK(npkit::profiler_state_name(dump, 9) == "Waiting");
   CHECK(npkit::profiler_state_name(dump, 20) == "ProxyStepSendPeerWait");
+  CHECK(npkit::profiler_state_name(dump, 25) == "CeCollStart");
   CHECK(npkit::profiler_state_name(dump, 40) == "state40");
+}
+
+TEST_CASE("profiler events: detail records link the Group and keep CE details", "[npkt][model]") {
+  // Coll 4 and P2p 5 name Group 3; Coll 6 names a Group this file never started (missing), P2p 7
+  // a flagged one (no link, not missing). CeColl 8 has two CE details (the first wins); a detail
+  // of an unknown id and one of an unknown kind are counted.
+  const auto captures = captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2 profiler_api=6
+start 3 Group host={B+10} flags=null
+start 4 Coll host={B+20} seq=0 count=8 func=AllReduce datatype=ncclFloat32
+detail 4 Coll host={B+20} kind=parent_group group=3
+start 5 P2p host={B+30} count=8 peer=1 func=Send datatype=ncclFloat32
+detail 5 P2p host={B+30} kind=parent_group group=3
+start 6 Coll host={B+40} seq=1 count=8 func=AllReduce datatype=ncclFloat32
+detail 6 Coll host={B+40} kind=parent_group group=77
+start 7 P2p host={B+50} count=8 peer=1 func=Recv datatype=ncclFloat32
+detail 7 P2p host={B+50} kind=parent_group flags=unknown
+start 8 CeColl host={B+60} seq=2 count=1024 func=AllGather datatype=ncclInt8 sync=UC ce_seq=2
+detail 8 CeColl host={B+60} kind=ce_coll send=0x1000 recv=0x2000 stream=0x3000 batch_size=4 batches=2
+detail 8 CeColl host={B+61} kind=ce_coll send=0x9 recv=0x9 stream=0x9 batch_size=9 batches=9
+detail 99 CeColl host={B+62} kind=ce_coll
+)");
+  const npkit::ProfilerEvents& ev = captures[0]->events;
+  CHECK(ev.group[ev.find(4)] == ev.find(3));
+  CHECK(ev.group[ev.find(5)] == ev.find(3));
+  CHECK(ev.group[ev.find(6)] == kNoEvent);
+  CHECK(ev.group[ev.find(7)] == kNoEvent);
+  CHECK(ev.group[ev.find(3)] == kNoEvent);
+  CHECK(ev.counts.missing_parents == 1);  // Group 77
+  CHECK(ev.counts.details_unknown == 1);  // id 99
+  const npkit::format::CeCollDetail* detail = ev.ce_detail(ev.find(8));
+  REQUIRE(detail != nullptr);
+  CHECK(detail->send_buff == 0x1000);
+  CHECK(detail->recv_buff == 0x2000);
+  CHECK(detail->stream == 0x3000);
+  CHECK(detail->batch_size == 4);
+  CHECK(detail->num_batches == 2);
+  CHECK(ev.ce_detail(ev.find(4)) == nullptr);
+  CHECK(ev.counts.started[npkit::format::kTypeCeColl] == 1);
 }

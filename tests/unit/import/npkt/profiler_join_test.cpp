@@ -53,6 +53,32 @@ start 2 Coll host={B+320} seq=0 count=1 func=AllReduce datatype=ncclFloat32
   CHECK(diagnostics.warnings().empty());
 }
 
+TEST_CASE("join: copy-engine collectives join among themselves", "[npkt][join]") {
+  // Kernel AllGather seq 2 and CE AllGather seq 2 on both ranks: same func and seq, two instances
+  // (CE seq numbers are NCCL's CE sequence, not the kernel collectives').
+  const auto captures = captures_from_spec(R"(
+comm hash=0xc rank=0 nranks=2
+start 1 Coll host={B+100} seq=2 count=8 func=AllGather datatype=ncclInt8
+start 2 CeColl host={B+200} seq=2 count=8 func=AllGather datatype=ncclInt8 sync=UC
+comm hash=0xc rank=1 nranks=2
+start 1 Coll host={B+110} seq=2 count=8 func=AllGather datatype=ncclInt8
+start 2 CeColl host={B+210} seq=2 count=8 func=AllGather datatype=ncclInt8 sync=UC
+)");
+  npkit::Diagnostics diagnostics;
+  const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
+  REQUIRE(comms.size() == 1);
+  REQUIRE(comms[0].instances.size() == 2);
+  const auto& kernel = comms[0].instances[0];
+  const auto& ce = comms[0].instances[1];
+  CHECK_FALSE(kernel.copy_engine);
+  CHECK(ce.copy_engine);
+  CHECK(ce.func_name == "AllGather");
+  CHECK(ce.seq == 2);
+  REQUIRE(ce.members.size() == 2);
+  for (const auto& member : ce.members) CHECK(member.op->copy_engine);
+  CHECK(ce.missing_ranks.empty());
+}
+
 TEST_CASE("join: Send/Recv pairs, absent ranks, duplicate files", "[npkt][join]") {
   // nranks 4, files for ranks 0, 1 and a second file for rank 1. Rank 0 sends twice to 1 and
   // once to 3 (rank 3 has no file, so nothing is missing); rank 1 receives once from 0.
