@@ -1,9 +1,11 @@
 // Every command × every input kind of the committed samples (docs/cli.md, "Inputs × commands"):
 // legacy NPKit dumps (ring, tree, AlltoAll), .npkt plugin captures (agree, socket, torch), a
-// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each.
+// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each; NCCL
+// Inspector logs (the hand-made fixtures: verbose, and durations only).
 // A cell passes when the command exits 0 with output and no warning text under -q, its JSON
-// parses with the command's schema, and a file it writes is not empty. The one refusal — `trace`
-// of a trace of profiler events, which is a Chrome trace already — must say so; `diff` of a run
+// parses with the command's schema, and a file it writes is not empty. The refusals — `trace`
+// of a trace of profiler events, which is a Chrome trace already, and of Inspector logs without
+// start times — must say so; `diff` of a run
 // with nothing to compare fails the gate and must say so. Across commands,
 // a collective row has one time: the summary's time_ns, compare's and diff's equal the time
 // `bandwidth` shows for that row.
@@ -171,8 +173,10 @@ void check_instances_cell(const std::string& input) {
   CHECK(lines == instances);
 }
 
-// The matrix for one input: every command and format.
-void check_matrix(const std::string& input, const npkit::test::TempDir& dir, bool profiler_trace) {
+// The matrix for one input: every command and format. `trace_refusal`: what `trace` must say
+// when it refuses the input ("" when it writes a trace).
+void check_matrix(const std::string& input, const npkit::test::TempDir& dir,
+                  const std::string& trace_refusal) {
   for (const std::string format : {"table", "csv", "md"}) {
     check_cell({"info", input, "--format", format});
     check_cell({"report", input, "--format", format});
@@ -189,10 +193,10 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
   check_cell({"compare", input, input});
   check_instances_cell(input);
   const std::string trace = dir.file("again.json");
-  if (profiler_trace) {
+  if (!trace_refusal.empty()) {
     const auto run = run_cli({"trace", input, "-o", trace, "-q"});
     CHECK(run.exit_code == 2);
-    CHECK(run.err.find("already in the Chrome trace format") != std::string::npos);
+    CHECK(run.err.find(trace_refusal) != std::string::npos);
   } else {
     check_cell({"trace", input, "-o", trace});
     check_cell({"trace", input, "-o", dir.file("again.pftrace")});
@@ -203,11 +207,11 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir, boo
 void check_input_and_its_trace(const std::string& relative, bool trace_of_profiler_events) {
   const std::string input = input_path(relative);
   const npkit::test::TempDir dir;
-  check_matrix(input, dir, false);
+  check_matrix(input, dir, "");
   check_one_time_per_row(input, dir);
   const std::string trace = dir.file("trace.json");
   REQUIRE(run_cli({"trace", input, "-o", trace, "-q"}).exit_code == 0);
-  check_matrix(trace, dir, trace_of_profiler_events);
+  check_matrix(trace, dir, trace_of_profiler_events ? "already in the Chrome trace format" : "");
   check_one_time_per_row(trace, dir);
 }
 
@@ -244,4 +248,14 @@ TEST_CASE("matrix: device-recorder capture and its trace", "[real][matrix]") {
 TEST_CASE("matrix: NPKit generator trace and our trace of it", "[real][matrix]") {
   check_input_and_its_trace(
       "tests/data/npkit-real/B_nccl2.20port-ring_2rank_cpu18B/npkit_event_trace.json", false);
+}
+
+TEST_CASE("matrix: NCCL Inspector logs, verbose and durations only", "[real][matrix]") {
+  const npkit::test::TempDir dir;
+  const std::string verbose = input_path("tests/data/inspector/two_ranks_verbose");
+  check_matrix(verbose, dir, "");
+  check_one_time_per_row(verbose, dir);
+  const std::string durations = input_path("tests/data/inspector/durations_only");
+  check_matrix(durations, dir, "no operation with a start time to trace");
+  check_one_time_per_row(durations, dir);
 }

@@ -12,6 +12,8 @@ const char* input_kind_name(InputKind kind) {
       return ".npkt capture";
     case InputKind::kChromeTrace:
       return "Chrome trace";
+    case InputKind::kInspector:
+      return "NCCL Inspector log";
   }
   return "";
 }
@@ -24,6 +26,8 @@ const char* input_kind_key(InputKind kind) {
       return "npkt";
     case InputKind::kChromeTrace:
       return "chrome-trace";
+    case InputKind::kInspector:
+      return "inspector";
   }
   return "";
 }

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "import/chrome_json/trace_producer.hpp"
+#include "import/spanless_options.hpp"
 #include "import/spans/collective_spans.hpp"
 #include "util/file_io.hpp"
 
@@ -150,14 +151,7 @@ Result<Run> ChromeSpanInput::read_input(const std::vector<SpanSink*>& sinks) {
 
 Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
     const ImportOptions& o, const std::vector<std::string>& files) {
-  const char* option = nullptr;
-  if (o.event_table != "auto") option = "--event-table";
-  if (!o.phase_map.empty()) option = "--phase-map";
-  if (o.cpu_record_size != 0) option = "--cpu-record-size";
-  if (option != nullptr) {
-    return Error{std::string(option) + " applies to NPKit event traces and dumps; " + o.path +
-                 " holds profiler-plugin traces"};
-  }
+  NPKIT_TRY(refuse_span_options(o, "profiler-plugin traces"));
   auto filter = RankFilter::parse(o.ranks);
   if (!filter) return filter.error();
   auto input = std::make_unique<ChromeProfilerInput>();
@@ -171,11 +165,7 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
       input->traces_.push_back(std::move(t));
     }
   }
-  if (input->traces_.empty()) {
-    return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", o.ranks,
-                             o.path, seen.empty() ? -1 : *seen.begin(),
-                             seen.empty() ? -1 : *seen.rbegin())};
-  }
+  if (input->traces_.empty()) return no_such_ranks(o, seen);
   input->time_source_ = profiler_time_source(input->traces_);
   input->comms_ =
       ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
