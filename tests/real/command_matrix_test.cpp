@@ -1,14 +1,15 @@
 // Every command × every input kind of the committed samples (docs/cli.md, "Inputs × commands"):
 // legacy NPKit dumps (ring, tree, AlltoAll), .npkt plugin captures (agree, socket, torch), a
-// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each; and
-// nccl-tests results files (samples/nccl-tests-h200).
+// device-recorder capture, NPKit's own generator trace, and npkit-analyze's trace of each;
+// nccl-tests results files (samples/nccl-tests-h200); NCCL Inspector logs (the hand-made
+// fixtures: verbose, and durations only).
 // A cell passes when the command exits 0 with output and no warning text under -q, its JSON
 // parses with the command's schema, and a file it writes is not empty. The refusals — `trace`
-// of a trace of profiler events, which is a Chrome trace already, and of nccl-tests results,
-// which hold no timestamps — must say so; `diff` of a run with nothing to compare fails the gate
-// and must say so. Across commands, a collective row has one time: the summary's time_ns,
-// compare's and diff's equal the time `bandwidth` shows for that row (for nccl-tests results:
-// the out-of-place time of its table).
+// of a trace of profiler events, which is a Chrome trace already, of nccl-tests results, which
+// hold no timestamps, and of Inspector logs without start times — must say so; `diff` of a run
+// with nothing to compare fails the gate and must say so. Across commands, a collective row has
+// one time: the summary's time_ns, compare's and diff's equal the time `bandwidth` shows for that
+// row (for nccl-tests results: the out-of-place time of its table).
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -285,4 +286,14 @@ TEST_CASE("matrix: nccl-tests results of all_reduce_perf", "[real][matrix]") {
 
 TEST_CASE("matrix: nccl-tests results of all_gather_perf", "[real][matrix]") {
   check_nccl_tests_results("samples/nccl-tests-h200/all_gather_perf.json");
+}
+
+TEST_CASE("matrix: NCCL Inspector logs, verbose and durations only", "[real][matrix]") {
+  const npkit::test::TempDir dir;
+  const std::string verbose = input_path("tests/data/inspector/two_ranks_verbose");
+  check_matrix(verbose, dir, "");
+  check_one_time_per_row(verbose, dir);
+  const std::string durations = input_path("tests/data/inspector/durations_only");
+  check_matrix(durations, dir, "no operation with a start time to trace");
+  check_one_time_per_row(durations, dir);
 }

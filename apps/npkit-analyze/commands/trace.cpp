@@ -1,7 +1,8 @@
 // `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON or a Perfetto protobuf trace, of
 // any input, in one layout (run/trace_layout.hpp): the spans of legacy dumps and Chrome traces of
-// spans, the profiler events and event records of .npkt files; narrowed to a time or collective
-// window, and refused where it would grow past what the viewers open.
+// spans, the profiler events and event records of .npkt files, the collectives of NCCL Inspector
+// logs; narrowed to a time or collective window, and refused where it would grow past what the
+// viewers open.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include "commands/command.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
+#include "output/trace/instance_trace_writer.hpp"
 #include "output/trace/json_trace_encoder.hpp"
 #include "output/trace/perfetto_trace_encoder.hpp"
 #include "output/trace/span_trace_writer.hpp"
@@ -183,6 +185,22 @@ Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext
   return 0;
 }
 
+// NCCL Inspector logs: their collective instances, one process per (communicator, rank)
+// (output/trace/instance_trace_writer.hpp).
+Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContext& context) {
+  auto input = open_input(o, context);
+  if (!input) return input.error();
+  Run run;
+  auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
+  if (!read) return read.error();
+  if (!o.coll.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
+  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
+    return write_instance_trace(run, encoder, name);
+  }));
+  print_warnings((*input)->diagnostics(), o, context);
+  return 0;
+}
+
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
 // origins and the run (its warnings repeat pass 2's and are dropped); pass 2, on one reader,
 // streams the spans in track order into the writer.
@@ -234,6 +252,7 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
   if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, *limits, context);
+  if (detected->kind == DetectedKind::kInspector) return trace_instances(o, *limits, context);
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "import/chrome_json/chrome_input.hpp"
+#include "import/inspector/inspector_input.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "import/nccl_tests/nccl_tests_input.hpp"
 #include "import/npkt/npkt_input.hpp"
@@ -47,6 +48,8 @@ const char* kind_name(DetectedKind kind) {
       return "a summary";
     case DetectedKind::kNcclTests:
       return "nccl-tests results";
+    case DetectedKind::kInspector:
+      return "NCCL Inspector logs";
   }
   return "";
 }
@@ -58,22 +61,29 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   bool legacy = false;
   bool npkt = false;
   bool json = false;
+  bool inspector = false;
   std::vector<std::string> results_files;
   for (const auto& e : *entries) {
     if (!e.regular) continue;
     if (ends_with(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
       results_files.push_back(e.name);
     }
-    legacy = legacy || e.name.rfind("gpu_events_rank_", 0) == 0 ||
-             e.name.rfind("cpu_events_rank_", 0) == 0;
+    const bool events =
+        e.name.rfind("gpu_events_rank_", 0) == 0 || e.name.rfind("cpu_events_rank_", 0) == 0;
+    legacy = legacy || events;
     npkt = npkt || ends_with(e.name, ".npkt");
     json = json || ends_with(e.name, ".json");
+    // Inspector logs are known by their content (files of the other kinds are not opened).
+    inspector =
+        inspector || (!events && !ends_with(e.name, ".npkt") && !ends_with(e.name, ".json") &&
+                      ingest::is_inspector_log(io::join_path(path, e.name)));
   }
   DetectedInput d;
   std::vector<DetectedKind> present;
   if (legacy) present.push_back(DetectedKind::kLegacyDump);
   if (npkt) present.push_back(DetectedKind::kNpkt);
   if (json) present.push_back(DetectedKind::kChromeTrace);
+  if (inspector) present.push_back(DetectedKind::kInspector);
   // A directory with none of them is read as a legacy dump, whose reader says what it lacks.
   d.kind = present.empty() ? DetectedKind::kLegacyDump : present.front();
   if (d.kind == DetectedKind::kChromeTrace && !results_files.empty()) {
@@ -98,6 +108,8 @@ Result<DetectedInput> detect_input(const std::string& path) {
     d.kind = DetectedKind::kSummary;
   } else if (!io::is_special_file(path) && is_nccl_tests_file(path)) {
     d.kind = DetectedKind::kNcclTests;
+  } else if (!io::is_special_file(path) && ingest::is_inspector_log(path)) {
+    d.kind = DetectedKind::kInspector;
   } else if (!io::is_special_file(path) && ends_with(path, ".json")) {
     d.kind = DetectedKind::kChromeTrace;
   } else {
@@ -203,6 +215,12 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
         if (!opened) return opened.error();
         input = std::move(*opened);
       }
+      break;
+    }
+    case DetectedKind::kInspector: {
+      auto opened = InspectorInput::open(options);
+      if (!opened) return opened.error();
+      input = std::move(*opened);
       break;
     }
   }

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace npkit {
 namespace {
 
@@ -164,7 +166,11 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
     for (const auto& g : a.input.gaps) gaps.add_row({g.scope, g.kind, g.detail});
     render_block(gaps, format, out);
   }
-  if (a.sync.instances.empty()) {
+  const auto no_starts = std::find_if(a.input.gaps.begin(), a.input.gaps.end(),
+                                      [](const JoinGap& g) { return g.kind == "no start times"; });
+  if (no_starts != a.input.gaps.end()) {
+    render_section_line("Sync: none, no start times: " + no_starts->detail, format, out);
+  } else if (a.sync.instances.empty()) {
     render_section_line("Sync: no instance has times on two ranks", format, out);
   } else {
     render_block(collective_table(a), format, out);

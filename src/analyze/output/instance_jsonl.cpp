@@ -67,8 +67,9 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
       const auto timed = [&](std::int64_t v) {
         return m.timed ? std::optional<std::int64_t>(v) : std::nullopt;
       };
-      optional_field(w, "start_ns", timed(m.start_ns));
-      optional_field(w, "end_ns", timed(m.end_ns));
+      const auto on_clock = [&](std::int64_t v) { return r.starts ? timed(v) : std::nullopt; };
+      optional_field(w, "start_ns", on_clock(m.start_ns));
+      optional_field(w, "end_ns", on_clock(m.end_ns));
       optional_field(w, "time_ns", timed(m.end_ns - m.start_ns));
       w.field("channels", m.channels);
       w.end_object();

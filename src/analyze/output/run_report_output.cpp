@@ -284,7 +284,18 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
   append_cross_rank_text(c.cross, f, out);
   render_proxy_steps(*c.comm, f, out);
   render_alltoall(*c.comm, f, out);
-  render_switch_points(r.switches, c.comm->hash, f, out);
+  // Kernel-launched collectives (not Send/Recv, not AlltoAll made of them) without any
+  // algorithm or protocol: the input does not record the choice.
+  const auto& insts = c.comm->instances;
+  const auto launched = [](const RunInstance& i) { return !i.is_pair() && i.func != "AlltoAll"; };
+  if (std::any_of(insts.begin(), insts.end(), launched) &&
+      std::none_of(insts.begin(), insts.end(), [&](const RunInstance& i) {
+        return launched(i) && !(i.algo.empty() && i.proto.empty());
+      })) {
+    render_section_line("Switch points: none (the input records no algorithm or protocol)", f, out);
+  } else {
+    render_switch_points(r.switches, c.comm->hash, f, out);
+  }
   render_latency(r.latency, c.comm->hash, f, out);
 }
 

@@ -14,6 +14,8 @@ const char* input_kind_name(InputKind kind) {
       return "Chrome trace";
     case InputKind::kNcclTests:
       return "nccl-tests results file";
+    case InputKind::kInspector:
+      return "NCCL Inspector log";
   }
   return "";
 }
@@ -28,6 +30,8 @@ const char* input_kind_key(InputKind kind) {
       return "chrome-trace";
     case InputKind::kNcclTests:
       return "nccl-tests";
+    case InputKind::kInspector:
+      return "inspector";
   }
   return "";
 }

@@ -24,6 +24,10 @@
 //   captures of KernelCh events); elsewhere every member reads kCompleted. in_flight holds the
 //   details of each member not kCompleted (its instance index and rank); RunRank::capture_end_ns
 //   is when the rank's capture ended on its host clock (kUnknownTime where the input does not say).
+// - no_start_times (non-empty: why) marks a communicator whose input records each operation's
+//   duration but not when it ran: members hold start 0 and end = their duration, in
+//   the rank's stream order; what needs start times (back-to-back period, true time, arrival
+//   skew, alignment, traces) is left out and says why.
 // - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
@@ -48,7 +52,7 @@ namespace npkit {
 
 inline constexpr std::int64_t kUnknownTime = std::numeric_limits<std::int64_t>::min();
 
-enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kNcclTests };
+enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kNcclTests, kInspector };
 
 struct RunRank {
   std::int32_t rank = 0;
@@ -137,6 +141,7 @@ struct RunCommunicator {
   std::vector<JoinGap> gaps;
   std::vector<std::string> notes;    // what a reader of its times should know, a line each
   std::string alltoall_unavailable;  // why no AlltoAll instance could be made, where known
+  std::string no_start_times;        // why member starts are unknown ("" when known)
   bool progress_known = false;
   std::vector<InFlightDetail> in_flight;
 

@@ -54,6 +54,8 @@ std::uint32_t trace_tid(TraceThread thread, std::uint32_t index, std::uint32_t l
       return 300 + lane;
     case TraceThread::kStepWithoutOp:
       return 400 + lane;
+    case TraceThread::kCollectives:
+      return 500 + lane;
     case TraceThread::kGpuChannel:
     case TraceThread::kGpuBuffer:
       return kTraceTidGpuBase + 1000 * index + lane;
@@ -84,6 +86,9 @@ std::string trace_thread_name(TraceThread thread, std::uint32_t index, std::uint
       break;
     case TraceThread::kStepWithoutOp:
       name = "proxy steps without op";
+      break;
+    case TraceThread::kCollectives:
+      name = "collectives";
       break;
     case TraceThread::kGpuChannel:
       name = fmt::format("GPU channel {}", index);

@@ -10,13 +10,14 @@
 // - A thread is one stream of a process, spread over lanes where its spans overlap without
 //   nesting (output/trace/trace_lanes.hpp): tid = base + 1000 · index + lane, lanes past
 //   kMaxTraceLane sharing its tid. Bases: host API calls 1, host enqueue 100, proxy control
-//   200, net plugin 300, proxy steps without their op 400 (index 0; tid = base + lane); GPU
+//   200, net plugin 300, proxy steps without their op 400, collectives 500 (inputs that time
+//   whole operations only) (index 0; tid = base + lane); GPU
 //   channel or NPKit GPU buffer 10^7; proxy channel or NPKit CPU channel 2·10^7; event-record
 //   stream (device and host recorders) 3·10^7. Indices past kMaxTraceIndex share its tid, so
 //   that the ranges never meet.
 // - Thread names: "API calls", "host enqueue", "proxy control", "net plugin", "proxy steps
-//   without op", "GPU channel C", "GPU buffer B", "proxy channel C", "CPU channel C", or the
-//   event stream's own name; lane L > 0 adds " #L+1".
+//   without op", "collectives", "GPU channel C", "GPU buffer B", "proxy channel C", "CPU channel
+//   C", or the event stream's own name; lane L > 0 adds " #L+1".
 // - kTraceLayout names this layout in a trace's otherData ("layout"), so that readers
 //   (import/chrome_json) know how to read the numbers back.
 #pragma once
@@ -39,6 +40,7 @@ enum class TraceThread : std::uint8_t {
   kProxyCtrl,
   kNet,
   kStepWithoutOp,
+  kCollectives,
   kGpuChannel,
   kGpuBuffer,
   kProxyChannel,

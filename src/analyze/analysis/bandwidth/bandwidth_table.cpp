@@ -148,7 +148,9 @@ bool selected(std::string_view coll, const RunInstance& inst) {
 std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) {
   std::map<RowKey, RowBuilder> builders;
   for (const auto& comm : run.comms) {
-    const bool comparable = comm.one_clock();
+    // Without start times there is neither a true time nor a back-to-back period.
+    const bool starts = comm.no_start_times.empty();
+    const bool comparable = starts && comm.one_clock();
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {
@@ -168,7 +170,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
       }
       add_instance(comm, inst, comparable, b);
     }
-    add_periods(comm, keys, builders);
+    if (starts) add_periods(comm, keys, builders);
   }
   std::vector<BandwidthRow> rows;
   for (auto& [key, b] : builders) rows.push_back(finish(b));

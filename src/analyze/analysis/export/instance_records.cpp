@@ -16,7 +16,8 @@ InstanceRecord record_of(const RunCommunicator& comm, const RunInstance& inst,
   r.comm_hash = comm.hash;
   r.scope = comm.scope;
   r.nranks = comm.nranks;
-  r.clock = alignment.status_name();
+  r.starts = comm.no_start_times.empty();
+  r.clock = r.starts ? alignment.status_name() : "no start times";
   r.instance = &inst;
   double sum = 0;
   std::int64_t last_start = INT64_MIN;
@@ -68,7 +69,7 @@ std::vector<InstanceRecord> instance_records(const Run& run, std::string_view co
   std::vector<InstanceRecord> out;
   for (const auto& comm : run.comms) {
     const HostAlignment alignment = estimate_host_offsets(cross_rank_input(comm));
-    const bool comparable = comm.one_clock();
+    const bool comparable = comm.one_clock() && comm.no_start_times.empty();
     for (const auto& inst : comm.instances) {
       if (!coll_selects(coll, coll_key(parse_nccl_func(inst.func)))) continue;
       out.push_back(record_of(comm, inst, alignment, comparable));

@@ -14,7 +14,8 @@
 //   missing and the ranks' times are on one clock (one host, or hosts unknown) — as bandwidth's
 //   true time takes it; true algbw / busbw from it.
 // - clock says what the aligned times are: "one host", "hosts unknown (one host assumed)",
-//   "aligned", "inconsistent (not corrected)".
+//   "aligned", "inconsistent (not corrected)", or "no start times" (starts false: the input
+//   records each member's time, not when it ran; run/run.hpp no_start_times).
 #pragma once
 
 #include <cstdint>
@@ -42,6 +43,7 @@ struct InstanceRecord {
   std::string scope;
   std::int32_t nranks = 0;
   std::string clock;
+  bool starts = true;  // members' start/end are times on a clock (else only end − start is)
   const RunInstance* instance = nullptr;  // func, seq, label, bytes, count, type, algo, proto
   std::vector<MemberRecord> members;
   std::size_t timed = 0;

@@ -32,6 +32,9 @@ CrossRankInput cross_rank_input(const RunCommunicator& comm,
   }
   std::sort(in.ranks.begin(), in.ranks.end(),
             [](const RankInfo& a, const RankInfo& b) { return a.rank < b.rank; });
+  // Without start times the instances hold no arrival to compare: listed without rank times.
+  const bool starts = comm.no_start_times.empty();
+  if (!starts) in.gaps.push_back(JoinGap{comm.scope, "no start times", comm.no_start_times});
   for (const auto& inst : comm.instances) {
     if (inst.is_pair() || !inst.agree) continue;
     JoinedInstance j;
@@ -39,7 +42,7 @@ CrossRankInput cross_rank_input(const RunCommunicator& comm,
     j.label = inst.label;
     j.bytes = inst.bytes;
     for (const auto& m : inst.members) {
-      if (m.timed) j.ranks.push_back({m.rank, m.start_ns, m.end_ns});
+      if (m.timed && starts) j.ranks.push_back({m.rank, m.start_ns, m.end_ns});
     }
     in.instances.push_back(std::move(j));
   }

@@ -3,11 +3,12 @@
 // Contract:
 // - Instances: the communicator's instances whose members agree (Send/Recv pairs left out), each
 //   rank's (start, end) = its timed member's; untimed members are left out of the instance.
-//   collective = func, label and bytes as the run has them.
+//   collective = func, label and bytes as the run has them. A communicator without start times
+//   (no_start_times) gives its instances without rank times, and a "no start times" gap.
 // - Ranks: every rank with data, host as the run names it — all hosts cleared unless every rank
 //   names one (hosts_known). `rank_phases` are attached by rank (phases, reference, NET waits); a
 //   rank that has phases but no data is added.
-// - scope, time_source, nranks and gaps are the communicator's.
+// - scope, time_source, nranks and gaps are the communicator's (plus that one).
 #pragma once
 
 #include <vector>

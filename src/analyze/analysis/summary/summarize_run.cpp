@@ -23,7 +23,7 @@ void add_communicators(const Run& run, RunConfig& config) {
 }
 
 void add_sync(const RunCommunicator& comm, const RunInstance& inst, SyncRows& sync) {
-  if (inst.is_pair() || inst.timed_members() < 2) return;
+  if (inst.is_pair() || inst.timed_members() < 2 || !comm.no_start_times.empty()) return;
   std::int64_t first = INT64_MAX;
   std::int64_t last = INT64_MIN;
   for (const auto& m : inst.members) {

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "import/chrome_json/trace_producer.hpp"
+#include "import/spanless_options.hpp"
 #include "import/spans/collective_spans.hpp"
 #include "util/file_io.hpp"
 
@@ -184,11 +185,7 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
       input->traces_.push_back(std::move(t));
     }
   }
-  if (input->traces_.empty()) {
-    return Error{fmt::format("--ranks {}: no such rank in {} (it has ranks {}..{})", o.ranks,
-                             o.path, seen.empty() ? -1 : *seen.begin(),
-                             seen.empty() ? -1 : *seen.rbegin())};
-  }
+  if (input->traces_.empty()) return no_such_ranks(o, seen);
   input->time_source_ = profiler_time_source(input->traces_);
   input->comms_ =
       ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);

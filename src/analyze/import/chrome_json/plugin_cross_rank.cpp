@@ -35,7 +35,7 @@ void add_gap(RunCommunicator& comm, std::string kind, std::string detail, std::u
 }
 
 // SeqNum values missing per rank and function.
-void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics) {
+void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics, const SeqGapCauses& causes) {
   for (const PluginRankTrace* t : comm.ranks) {
     if (t == nullptr) continue;
     std::map<std::string_view, std::vector<std::uint64_t>> seqs;
@@ -46,8 +46,8 @@ void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics) {
       if (list.front() > 0) {
         add_gap(comm.run, "seq start",
                 fmt::format("rank {} {}: SeqNum starts at {}; {} earlier one(s) are not in the "
-                            "trace (dropped, or the trace began late)",
-                            t->rank, func, list.front(), list.front()),
+                            "trace ({})",
+                            t->rank, func, list.front(), list.front(), causes.start),
                 list.front(), "SeqNum gaps", diagnostics);
       }
       std::uint64_t missing = 0;
@@ -64,16 +64,15 @@ void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics) {
       }
       if (missing == 0) continue;
       add_gap(comm.run, "seq jump",
-              fmt::format("rank {} {}: {} SeqNum value(s) missing ({}{}): events the plugin "
-                          "dropped",
-                          t->rank, func, missing, where, shown > 3 ? ", ..." : ""),
+              fmt::format("rank {} {}: {} SeqNum value(s) missing ({}{}): {}", t->rank, func,
+                          missing, where, shown > 3 ? ", ..." : "", causes.jump),
               missing, "SeqNum gaps", diagnostics);
     }
   }
 }
 
 bool same_operation(const Member& a, const Member& b) {
-  return a.coll->count == b.coll->count &&
+  return a.coll->count == b.coll->count && a.coll->bytes == b.coll->bytes &&
          a.trace->name(a.coll->datatype) == b.trace->name(b.coll->datatype) &&
          a.trace->name(a.coll->algo) == b.trace->name(b.coll->algo) &&
          a.trace->name(a.coll->proto) == b.trace->name(b.coll->proto);
@@ -145,8 +144,12 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
     inst.proto = first.trace->name(first.coll->proto);
     const NcclFunc f = parse_nccl_func(func);
     const std::uint32_t element = nccl_datatype_size(inst.type);
-    inst.bytes = nccl_tests_bytes(f, first.coll->count, element, comm.nranks);
-    inst.count = nccl_tests_count(f, inst.bytes, element, comm.nranks);
+    if (element == 0 && first.coll->bytes != 0) {
+      inst.bytes = nccl_tests_bytes(f, first.coll->bytes, 1, comm.nranks);
+    } else {
+      inst.bytes = nccl_tests_bytes(f, first.coll->count, element, comm.nranks);
+      inst.count = nccl_tests_count(f, inst.bytes, element, comm.nranks);
+    }
     for (const auto& m : members) {
       RunMember member;
       member.rank = m.rank;
@@ -188,12 +191,20 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
 
 std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankTrace>& traces,
                                                    const std::string& time_source,
-                                                   Diagnostics& diagnostics) {
+                                                   Diagnostics& diagnostics,
+                                                   const SeqGapCauses& causes) {
   std::map<std::uint64_t, PluginCommunicator> comms;
   for (const auto& t : traces) {
     if (t.rank < 0) continue;
     PluginCommunicator& c = comms[t.comm_hash];
     c.comm_hash = t.comm_hash;
+    if (c.nranks != 0 && t.nranks != 0 && t.nranks != c.nranks) {
+      diagnostics.warn("differing sizes",
+                       fmt::format("{}: comm {:016x} has {} ranks here, {} in another trace; the "
+                                   "larger is used",
+                                   t.path, t.comm_hash, t.nranks, c.nranks));
+    }
+    c.nranks = std::max(c.nranks, t.nranks);
     const auto r = static_cast<std::size_t>(t.rank);
     if (c.ranks.size() <= r) c.ranks.resize(r + 1, nullptr);
     if (c.ranks[r] != nullptr) {
@@ -206,6 +217,9 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
   }
   std::vector<PluginCommunicator> out;
   for (auto& [hash, comm] : comms) {
+    if (comm.ranks.size() < static_cast<std::size_t>(comm.nranks)) {
+      comm.ranks.resize(static_cast<std::size_t>(comm.nranks), nullptr);
+    }
     comm.nranks = static_cast<std::int32_t>(comm.ranks.size());
     RunCommunicator& run = comm.run;
     run.hash = hash;
@@ -232,7 +246,7 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
       add_gap(run, "absent ranks", fmt::format("rank(s) {} have no trace", absent), absent_count,
               "absent ranks", diagnostics);
     }
-    find_seq_gaps(comm, diagnostics);
+    find_seq_gaps(comm, diagnostics, causes);
     join_comm(comm, diagnostics);
     out.push_back(std::move(comm));
   }

@@ -2,12 +2,14 @@
 // across ranks per communicator into the run model (run/run.hpp).
 // Contract:
 // - A communicator's ranks are the traces with its CommHash (a second trace of a (comm, rank) is
-//   ignored with a warning); nranks = the highest rank + 1 (the traces do not say it).
+//   ignored with a warning); nranks = the largest of the traces' nranks and the highest rank + 1
+//   (the example plugin's traces do not say it).
 // - Instances: collectives joined by (function, SeqNum); the k-th occurrence of a key on a rank
 //   joins the k-th on the others. A rank's member is timed from its collective's start to its
 //   end; one that never ended is untimed. bytes = nccl-tests' S (Count × data type size, × n for
-//   AllGather / ReduceScatter / AlltoAll), count its count column, type the data type's NCCL
-//   name; label "AllReduce seq 5"; order = the collective's position in its trace.
+//   AllGather / ReduceScatter / AlltoAll; a trace that names no data type gives the rank's bytes
+//   in PluginColl::bytes instead, and count is 0), count its count column, type the data type's
+//   NCCL name; label "AllReduce seq 5"; order = the collective's position in its trace.
 // - An instance whose members disagree on Count, data type, algorithm or protocol has agree =
 //   false and a "count mismatch" gap names it.
 // - Gaps (the example plugin drops events when a fixed-size pool is full, and keeps only the
@@ -15,7 +17,8 @@
 //   the lowest and highest seen, with how many; "seq start" when a rank's lowest SeqNum of a
 //   function is above 0 (the oldest ones are gone, or the trace began late); "missing ranks"
 //   (instances some ranks lack, the first few named); "absent ranks" (ranks without a trace).
-//   Each gap is also a "SeqNum gaps" / "missing ranks" warning.
+//   Each gap is also a "SeqNum gaps" / "missing ranks" warning; SeqGapCauses words why values
+//   are missing.
 // - Clocks: each example-plugin process counts µs from its own plugin init, so every rank is its
 //   own "host" ("process PID (rank R)"); the analysis estimates one offset per rank from the
 //   joined instances and reports their uncertainty (analysis/align/host_offsets.hpp). Our traces
@@ -24,6 +27,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "import/chrome_json/plugin_trace_decoder.hpp"
@@ -39,10 +43,18 @@ struct PluginCommunicator {
   RunCommunicator run;
 };
 
+// Why sequence numbers are missing, in the gap messages: between seen values, and below the
+// lowest.
+struct SeqGapCauses {
+  std::string_view jump = "events the plugin dropped";
+  std::string_view start = "dropped, or the trace began late";
+};
+
 // `traces` must outlive the result. Communicators in CommHash order. `time_source` says what the
 // start and end times are (for the reader).
 std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankTrace>& traces,
                                                    const std::string& time_source,
-                                                   Diagnostics& diagnostics);
+                                                   Diagnostics& diagnostics,
+                                                   const SeqGapCauses& causes = {});
 
 }  // namespace npkit::ingest

@@ -39,6 +39,7 @@ struct PluginColl {
   std::uint16_t algo = 0;
   std::uint16_t proto = 0;
   std::uint32_t channels = 0;
+  std::uint64_t bytes = 0;  // the rank's message bytes, where no data type is named (else 0)
   std::int64_t start_ns = 0;
   std::int64_t end_ns = kNeverEnded;
 };
@@ -49,6 +50,7 @@ struct PluginRankTrace {
   TraceProducer producer = TraceProducer::kNcclExample;
   std::uint64_t comm_hash = 0;
   std::int32_t rank = -1;
+  std::int32_t nranks = 0;  // the communicator's size where the trace records it, else 0
   std::int64_t pid = 0;
   std::string host;  // our traces: the host named in the process name; "" when unknown
   std::vector<std::string> names = {""};  // interned strings; 0 = none

@@ -21,6 +21,12 @@ InfoDetails info_details(const RunInput& input, const InventorySink& spans) {
     };
     d.json = [profiler](JsonWriter& w) { chrome_profiler_info_json(*profiler, w); };
     d.csv = [profiler] { return chrome_profiler_info_csv(*profiler); };
+  } else if (const auto* inspector = dynamic_cast<const InspectorInput*>(&input)) {
+    d.text = [inspector](OutputFormat f, std::string& out) {
+      inspector_info_text(*inspector, f, out);
+    };
+    d.json = [inspector](JsonWriter& w) { inspector_info_json(*inspector, w); };
+    d.csv = [inspector] { return inspector_info_csv(*inspector); };
   }
   return d;
 }

@@ -11,6 +11,7 @@
 
 #include "analysis/inventory/dump_inventory.hpp"
 #include "import/chrome_json/chrome_input.hpp"
+#include "import/inspector/inspector_input.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/json_writer.hpp"
@@ -33,6 +34,10 @@ void chrome_profiler_info_text(const ChromeProfilerInput& input, OutputFormat fo
                                std::string& out);
 void chrome_profiler_info_json(const ChromeProfilerInput& input, JsonWriter& w);
 TextTable chrome_profiler_info_csv(const ChromeProfilerInput& input);
+
+void inspector_info_text(const InspectorInput& input, OutputFormat format, std::string& out);
+void inspector_info_json(const InspectorInput& input, JsonWriter& w);
+TextTable inspector_info_csv(const InspectorInput& input);
 
 struct InfoDetails {
   std::function<void(OutputFormat, std::string&)> text;

@@ -1,0 +1,174 @@
+#include "import/inspector/inspector_input.hpp"
+
+#include <fmt/format.h>
+
+#include <set>
+
+#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/spanless_options.hpp"
+#include "run/rank_filter.hpp"
+
+namespace npkit {
+namespace {
+
+constexpr std::string_view kVerboseTimes =
+    "NCCL Inspector verbose records: start = the first channel's KernelCh start event on the "
+    "host clock (gettimeofday, µs), end = start + the execution time (the longest channel's GPU "
+    "time, whole µs)";
+constexpr std::string_view kDurationsOnly =
+    "NCCL Inspector records: the execution time of each operation (the longest channel's GPU "
+    "time, whole µs); no start times";
+constexpr std::string_view kNoStarts =
+    "the logs record durations, not when operations ran (written without "
+    "NCCL_INSPECTOR_DUMP_VERBOSE=1)";
+
+std::string rank_host(const ingest::InspectorRankLog& log) {
+  return log.trace.host.empty() ? fmt::format("process {} (rank {})", log.trace.pid, log.trace.rank)
+                                : log.trace.host;
+}
+
+// What the join made of one communicator, completed from its rank logs.
+void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRankLog*>& logs) {
+  std::uint64_t p2p = 0;
+  std::uint64_t host_timed = 0;
+  std::uint64_t untimed = 0;
+  bool starts = true;
+  for (const auto* log : logs) {
+    if (run.name.empty()) run.name = log->comm_name;
+    starts = starts && log->starts_known;
+    p2p += log->p2p_records;
+    untimed += log->untimed_records;
+    for (const auto& [source, n] : log->timing_sources) {
+      if (source != "kernel_gpu" && source != "not recorded") host_timed += n;
+    }
+  }
+  run.time_source = std::string(starts ? kVerboseTimes : kDurationsOnly);
+  if (!starts) run.no_start_times = std::string(kNoStarts);
+  for (auto& rank : run.ranks) {
+    for (const auto* log : logs) {
+      if (log->trace.rank != rank.rank) continue;
+      rank.host = rank_host(*log);
+      rank.clock = "the host's clock (gettimeofday, µs)";
+    }
+  }
+  for (auto& inst : run.instances) {
+    for (auto& m : inst.members) {
+      for (const auto* log : logs) {
+        if (log->trace.rank == m.rank && m.order < log->launch_ns.size()) {
+          m.launch_ns = log->launch_ns[m.order];
+        }
+      }
+    }
+  }
+  if (host_timed > 0) {
+    run.notes.push_back(fmt::format(
+        "{} record(s) were timed on the host (kernel_cpu or collective_cpu: NCCL's GPU timer was "
+        "not available), so their times include the host's polling delay",
+        host_timed));
+  }
+  if (untimed > 0) {
+    run.notes.push_back(fmt::format("{} record(s) have execution time 0 and are untimed", untimed));
+  }
+  if (p2p > 0) {
+    run.notes.push_back(fmt::format(
+        "{} Send/Recv record(s) (p2p_perf) are not joined: their p2p_sn counts every Send and "
+        "Recv of a rank, so it does not match across ranks",
+        p2p));
+  }
+  run.alltoall_unavailable =
+      "NCCL Inspector logs record an AlltoAll as its Send/Recv operations (p2p_perf), which are "
+      "not joined";
+}
+
+}  // namespace
+
+Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions& o) {
+  NPKIT_TRY(refuse_span_options(o, "NCCL Inspector logs, which have no spans"));
+  auto filter = RankFilter::parse(o.ranks);
+  if (!filter) return filter.error();
+  auto input = std::make_unique<InspectorInput>();
+  input->path_ = o.path;
+  auto files = ingest::inspector_log_files(o.path, input->diagnostics_);
+  if (!files) return files.error();
+  auto logs = ingest::read_inspector_logs(*files, input->diagnostics_);
+  if (!logs) return logs.error();
+  std::set<std::int32_t> seen;
+  input->logs_.files = std::move(logs->files);
+  for (auto& log : logs->ranks) {
+    seen.insert(log.trace.rank);
+    if (filter->contains(static_cast<std::uint32_t>(log.trace.rank))) {
+      input->logs_.ranks.push_back(std::move(log));
+    }
+  }
+  if (input->logs_.ranks.empty()) return no_such_ranks(o, seen);
+  std::vector<ingest::PluginRankTrace> traces;
+  for (const auto& log : input->logs_.ranks) traces.push_back(log.trace);
+  const ingest::SeqGapCauses causes{
+      "not logged: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (default 8192), without GPU timing, "
+      "or in the Inspector's ring when it overflowed",
+      "not logged, or before the log began"};
+  auto joined =
+      ingest::join_plugin_traces(traces, std::string(kVerboseTimes), input->diagnostics_, causes);
+  for (auto& comm : joined) {
+    std::vector<const ingest::InspectorRankLog*> logs_of;
+    for (const auto& log : input->logs_.ranks) {
+      if (log.trace.comm_hash == comm.comm_hash) logs_of.push_back(&log);
+    }
+    complete(comm.run, logs_of);
+    input->comms_.push_back(std::move(comm.run));
+  }
+  input->phases_ = assign_phases(PhaseMap{}, EventTable{});
+  return input;
+}
+
+std::vector<InputFact> InspectorInput::input_facts() const {
+  std::vector<InputFact> out;
+  out.push_back({"format", "NCCL Inspector logs (JSON lines)"});
+  std::set<std::string> versions;
+  std::uint64_t records = 0;
+  for (const auto& f : logs_.files) {
+    versions.insert(f.versions.begin(), f.versions.end());
+    records += f.records;
+  }
+  std::string version_list;
+  for (const auto& v : versions) version_list += (version_list.empty() ? "" : ", ") + v;
+  out.push_back({"version", version_list});
+  std::uint64_t colls = 0;
+  std::uint64_t p2p = 0;
+  std::uint64_t verbose = 0;
+  std::set<std::string> hosts;
+  for (const auto& r : logs_.ranks) {
+    colls += r.trace.colls.size();
+    p2p += r.p2p_records;
+    verbose += r.verbose_records;
+    if (!r.trace.host.empty()) hosts.insert(r.trace.host);
+  }
+  out.push_back({"logs", fmt::format("{} file(s), {} record(s); selected ranks: {} collective, {} "
+                                     "Send/Recv, {} verbose (with event traces)",
+                                     logs_.files.size(), records, colls, p2p, verbose)});
+  out.push_back({"clock",
+                 "each host's gettimeofday, in whole µs (verbose records' event traces); "
+                 "execution times from NCCL's GPU timer, whole µs"});
+  std::string host_list;
+  for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ", ") + h;
+  out.push_back({"hosts", hosts.empty() ? "not recorded in the logs" : host_list});
+  return out;
+}
+
+Result<Run> InspectorInput::read_input(const std::vector<SpanSink*>&) {
+  Run run;
+  run.path = path_;
+  run.kind = InputKind::kInspector;
+  run.config.formats.insert("nccl-inspector");
+  run.config.files = logs_.files.size();
+  for (const auto& f : logs_.files) {
+    run.config.capture["inspector.format_version"].insert(f.versions.begin(), f.versions.end());
+  }
+  for (const auto& r : logs_.ranks) {
+    if (!r.trace.host.empty()) run.config.hosts.insert(r.trace.host);
+  }
+  run.comms = comms_;
+  return run;
+}
+
+}  // namespace npkit

@@ -1,0 +1,79 @@
+// What `info` says of NCCL Inspector logs beyond what every input shows: per (communicator, rank)
+// its log, the records it holds (collective, Send/Recv, verbose, untimed), the channels of its
+// verbose records and how its records were timed.
+#include <fmt/format.h>
+
+#include "output/info/info_details.hpp"
+
+namespace npkit {
+namespace {
+
+std::string timing_sources(const ingest::InspectorRankLog& r) {
+  std::string s;
+  for (const auto& [source, n] : r.timing_sources) {
+    s += fmt::format("{}{} {}", s.empty() ? "" : ", ", n, source);
+  }
+  return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+TextTable inspector_info_csv(const InspectorInput& input) {
+  TextTable t;
+  t.columns = {"rank",    "comm",    "host",         "pid",    "collectives", "send/recv",
+               "verbose", "untimed", "max channels", "timing", "file"};
+  for (const auto& r : input.logs().ranks) {
+    t.add_row({std::to_string(r.trace.rank), comm_hex(r.trace.comm_hash), r.trace.host,
+               std::to_string(r.trace.pid), std::to_string(r.trace.colls.size()),
+               std::to_string(r.p2p_records), std::to_string(r.verbose_records),
+               std::to_string(r.untimed_records), std::to_string(r.max_channels), timing_sources(r),
+               r.trace.path});
+  }
+  return t;
+}
+
+void inspector_info_text(const InspectorInput& input, OutputFormat format, std::string& out) {
+  render_table(inspector_info_csv(input), format, out);
+}
+
+void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
+  w.key("files");
+  w.begin_array();
+  for (const auto& f : input.logs().files) {
+    w.begin_object();
+    w.field("path", f.path);
+    w.field("bytes", f.bytes);
+    w.field("records", f.records);
+    w.key("format_versions");
+    w.begin_array();
+    for (const auto& v : f.versions) w.value(v);
+    w.end_array();
+    w.end_object();
+  }
+  w.end_array();
+  w.key("rank_logs");
+  w.begin_array();
+  for (const auto& r : input.logs().ranks) {
+    w.begin_object();
+    w.field("path", r.trace.path);
+    w.field("comm_hash", comm_hex(r.trace.comm_hash));
+    w.field("comm_name", r.comm_name);
+    w.field("rank", r.trace.rank);
+    w.field("nranks", r.trace.nranks);
+    w.field("host", r.trace.host);
+    w.field("pid", r.trace.pid);
+    w.field("collectives", static_cast<std::uint64_t>(r.trace.colls.size()));
+    w.field("p2p", r.p2p_records);
+    w.field("verbose", r.verbose_records);
+    w.field("untimed", r.untimed_records);
+    w.field("max_channels", r.max_channels);
+    w.key("timing_sources");
+    w.begin_object();
+    for (const auto& [source, n] : r.timing_sources) w.field(source, n);
+    w.end_object();
+    w.end_object();
+  }
+  w.end_array();
+}
+
+}  // namespace npkit

@@ -1,0 +1,212 @@
+// NCCL Inspector logs: the hand-made fixtures of tests/data/inspector (README.md there gives the
+// spec they were written from).
+//
+// Hand-computed from the spec (µs after T = 1764680000000000 µs; n = 2, one host):
+//   AllReduce 1 MiB, seq 0-2: rank 0 starts 100, 300, 500 and runs 40, 44, 42; rank 1 starts 130,
+//     320, 530 and runs 10, 24, 12. time = mean of the ranks' medians = (42 + 12) / 2 = 27 µs;
+//     algbw = busbw = 1048576 B / 27000 ns = 38.8361 GB/s (factor 2(n−1)/n = 1). True time: last
+//     start → last end = 10, 24, 12 → median 12 µs. Period: rank 0 200, 200; rank 1 190, 210
+//     (median 200) → 200 µs (no launch before the previous end: every pair counts).
+//   AllReduce 4 MiB, seq 3-5: rank 0 110, 100, 120 (median 110), rank 1 50 → 80 µs, 52.4288 GB/s;
+//     true time 50 µs; period rank 0 200, rank 1 median(190, 220) = 205 → 202.5 µs.
+//   AllGather, 524288 B per rank, seq 0-1: S = 2 × 524288 = 1048576 B; rank 0 31, rank 1 20 →
+//     25.5 µs, algbw 41.1206, busbw × (n−1)/n = 20.5603 GB/s; true time 20 µs (52.4288, 26.2144);
+//     period rank 0 100, rank 1 102 → 101 µs.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "analysis/bandwidth/bandwidth_table.hpp"
+#include "analysis/join/run_cross_rank.hpp"
+#include "import/inspector/inspector_input.hpp"
+#include "import/inspector/inspector_record.hpp"
+#include "import/run_input.hpp"
+#include "support/test_data.hpp"
+
+using namespace npkit;
+
+namespace {
+
+constexpr std::int64_t kT = 1764680000000000;  // µs
+
+std::string fixture(const char* name) {
+  return test::source_path(std::string("tests/data/inspector/") + name);
+}
+
+Run read(const std::string& path, Diagnostics* warnings = nullptr) {
+  ImportOptions o;
+  o.path = path;
+  o.env_file = "none";
+  auto input = open_run_input(o);
+  REQUIRE(input);
+  REQUIRE((*input)->kind() == InputKind::kInspector);
+  auto run = (*input)->read({});
+  REQUIRE(run);
+  if (warnings != nullptr) *warnings = (*input)->diagnostics();
+  return std::move(*run);
+}
+
+const BandwidthRow& row(const std::vector<BandwidthRow>& rows, const char* func,
+                        std::uint64_t bytes) {
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const BandwidthRow& r) {
+    return r.func == func && r.bytes == bytes;
+  });
+  REQUIRE(it != rows.end());
+  return *it;
+}
+
+}  // namespace
+
+TEST_CASE("inspector: one record line, every member read", "[inspector]") {
+  const std::string line =
+      R"({"header":{"id":"0xe62dedaa97644a","comm_name":"tp","rank":4,"n_ranks":8,"nnodes":1},)"
+      R"("metadata":{"inspector_output_format_version":"v4.0","git_rev":"9019a19",)"
+      R"("rec_mechanism":"nccl_profiler_interface","dump_timestamp_us":1752867229276385,)"
+      R"("hostname":"h1","pid":438776},"coll_perf":{"coll":"ReduceScatter","coll_sn":1231,)"
+      R"("coll_msg_size_bytes":2147483648,"coll_exec_time_us":41057,"coll_timing_source":)"
+      R"("kernel_gpu","coll_algobw_gbs":418.439467,"coll_busbw_gbs":366.134533,)"
+      R"("event_trace_ts":{"coll_start_ts":1752867229235059,"coll_stop_ts":1752867229235064,)"
+      R"("kernel_events":[{"channel_id":0,"kernel_start_ts":1752867229235181,)"
+      R"("kernel_stop_ts":1752867229275811,"kernel_record_ts":1752867229275811}]}}})";
+  ingest::InspectorLineParser parser;
+  ingest::InspectorRecord r;
+  REQUIRE(parser.parse(line, r));
+  CHECK(r.comm_hash == 0xe62dedaa97644aull);
+  CHECK(r.comm_name == "tp");
+  CHECK(r.rank == 4);
+  CHECK(r.nranks == 8);
+  CHECK(r.version == "v4.0");
+  CHECK(r.host == "h1");
+  CHECK(r.pid == 438776);
+  CHECK_FALSE(r.p2p);
+  CHECK(r.func == "ReduceScatter");
+  CHECK(r.seq == 1231);
+  CHECK(r.bytes == 2147483648ull);
+  CHECK(r.exec_time_us == 41057);
+  CHECK(r.timing_source == "kernel_gpu");
+  CHECK(r.verbose);
+  CHECK(r.op_start_us == 1752867229235059ull);
+  REQUIRE(r.channels.size() == 1);
+  CHECK(r.channels[0].start_us == 1752867229235181ull);
+  CHECK(r.channels[0].stop_us == 1752867229275811ull);
+  CHECK(ingest::looks_like_inspector_log(line + "\n" + line));
+  CHECK_FALSE(ingest::looks_like_inspector_log(R"({"traceEvents":[]})"));
+  CHECK_FALSE(ingest::looks_like_inspector_log("[{\"ph\":\"X\"}]"));
+}
+
+TEST_CASE("inspector: what a bad line is expected to hold", "[inspector]") {
+  ingest::InspectorLineParser parser;
+  ingest::InspectorRecord r;
+  const auto error = [&](const std::string& line) {
+    auto s = parser.parse(line, r);
+    REQUIRE_FALSE(s);
+    return s.error().message;
+  };
+  const std::string head = R"({"header":{"id":"0x1","rank":0,"n_ranks":2},)"
+                           R"("metadata":{"inspector_output_format_version":"v4.0"})";
+  CHECK(error(head + R"(,"coll_perf":{"coll":"AllReduce","coll_sn":1,"coll_msg_size_bytes":8,)"
+                     R"("coll_exec_time_us":-3}})") ==
+        "coll_perf.coll_exec_time_us: expected an integer of 0 or more, found a negative one");
+  CHECK(error(head + R"(,"coll_perf":{"coll":"AllReduce","coll_sn":1.5}})") ==
+        "coll_perf.coll_sn: expected an integer, found a fractional number");
+  CHECK(error(head + R"(,"p2p_perf":{"p2p":"Send","p2p_sn":1,"p2p_msg_size_bytes":8,)"
+                     R"("p2p_exec_time_us":3}})") ==
+        "p2p_perf: missing member p2p_peer (expected an integer)");
+  CHECK(error(head + "}") == "record: missing member coll_perf or p2p_perf (expected an object)");
+  CHECK(error(R"({"header":{"id":"7","rank":0,"n_ranks":2}})") ==
+        "header.id '7': expected the communicator hash as 0x and 1 to 16 hex digits");
+  CHECK(error(R"({"header":{"id":"0x7","rank":2,"n_ranks":2}})") ==
+        "header: rank 2 of n_ranks 2: expected 0 <= rank < n_ranks");
+  CHECK(error("[1,2]") == "record: expected an object, found an array");
+}
+
+TEST_CASE("inspector: two verbose ranks join by coll and coll_sn on one host clock",
+          "[inspector]") {
+  Diagnostics warnings;
+  const Run run = read(fixture("two_ranks_verbose"), &warnings);
+  CHECK(warnings.warnings().empty());
+  CHECK(run.kind == InputKind::kInspector);
+  CHECK(run.config.files == 2);
+  CHECK(run.config.hosts == std::set<std::string>{"gpu-node-01"});
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  CHECK(c.hash == 0x1a2b3c4d5e6f7081ull);
+  CHECK(c.name == "world");
+  CHECK(c.nranks == 2);
+  CHECK(c.no_start_times.empty());
+  CHECK(c.one_clock());
+  REQUIRE(c.instances.size() == 8);
+  const RunInstance& ar0 = c.instances[0];
+  CHECK(ar0.label == "AllReduce seq 0");
+  CHECK(ar0.bytes == 1048576);
+  CHECK(ar0.count == 0);
+  CHECK(ar0.type.empty());
+  REQUIRE(ar0.members.size() == 2);
+  CHECK(ar0.members[0].start_ns == (kT + 100) * 1000);
+  CHECK(ar0.members[0].end_ns == (kT + 140) * 1000);
+  CHECK(ar0.members[0].launch_ns == (kT + 90) * 1000);
+  CHECK(ar0.members[0].channels == 2);
+  CHECK(ar0.members[1].start_ns == (kT + 130) * 1000);
+  CHECK(ar0.members[1].end_ns == (kT + 140) * 1000);
+  const RunInstance& ag1 = c.instances[7];
+  CHECK(ag1.label == "AllGather seq 1");
+  CHECK(ag1.bytes == 1048576);
+  REQUIRE(c.notes.size() == 1);
+  CHECK(c.notes[0] ==
+        "2 Send/Recv record(s) (p2p_perf) are not joined: their p2p_sn counts every Send and "
+        "Recv of a rank, so it does not match across ranks");
+
+  const auto rows = bandwidth_rows(run, "all");
+  REQUIRE(rows.size() == 3);
+  const BandwidthRow& small = row(rows, "AllReduce", 1048576);
+  CHECK(small.instances == 3);
+  CHECK(small.time_ns == Approx(27000));
+  CHECK(small.busbw_gbps == Approx(1048576.0 / 27000));
+  REQUIRE(small.true_time_ns);
+  CHECK(*small.true_time_ns == Approx(12000));
+  REQUIRE(small.period_ns);
+  CHECK(*small.period_ns == Approx(200000));
+  const BandwidthRow& large = row(rows, "AllReduce", 4194304);
+  CHECK(large.time_ns == Approx(80000));
+  CHECK(large.algbw_gbps == Approx(52.4288));
+  CHECK(*large.true_time_ns == Approx(50000));
+  CHECK(*large.period_ns == Approx(202500));
+  const BandwidthRow& gather = row(rows, "AllGather", 1048576);
+  CHECK(gather.time_ns == Approx(25500));
+  CHECK(gather.algbw_gbps == Approx(41.1206).epsilon(1e-5));
+  CHECK(gather.busbw_gbps == Approx(20.5603).epsilon(1e-5));
+  CHECK(gather.true_busbw_gbps == Approx(26.2144));
+  CHECK(*gather.period_ns == Approx(101000));
+
+  const CrossRankInput cross = cross_rank_input(c);
+  CHECK(cross.instances.size() == 8);
+  CHECK(cross.gaps.empty());
+}
+
+TEST_CASE("inspector: records without event traces give times, no starts", "[inspector]") {
+  const Run run = read(fixture("durations_only/gpu-node-01-pid3001.log"));
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  CHECK(c.name.empty());
+  REQUIRE(c.ranks.size() == 2);
+  CHECK_FALSE(c.no_start_times.empty());
+  REQUIRE(c.instances.size() == 8);
+  // Without starts, instances keep the join's order: by function, then seq.
+  CHECK(c.instances[0].label == "AllGather seq 0");
+  CHECK(c.instances[0].members[1].duration_ns() == 20000);
+  CHECK(c.instances[2].label == "AllReduce seq 0");
+  CHECK(c.instances[2].members[1].duration_ns() == 10000);
+  CHECK(c.instances[2].members[1].launch_ns == kUnknownTime);
+  const auto rows = bandwidth_rows(run, "all");
+  const BandwidthRow& small = row(rows, "AllReduce", 1048576);
+  CHECK(small.time_ns == Approx(27000));
+  CHECK_FALSE(small.true_time_ns);
+  CHECK_FALSE(small.period_ns);
+  CHECK(row(rows, "AllGather", 1048576).busbw_gbps == Approx(20.5603).epsilon(1e-5));
+  const CrossRankInput cross = cross_rank_input(c);
+  REQUIRE(cross.instances.size() == 8);
+  CHECK(std::all_of(cross.instances.begin(), cross.instances.end(),
+                    [](const JoinedInstance& i) { return i.ranks.empty(); }));
+  REQUIRE(cross.gaps.size() == 1);
+  CHECK(cross.gaps[0].kind == "no start times");
+}
