@@ -5,7 +5,7 @@
 namespace npkit::test {
 namespace {
 
-void apply(const std::string& name, const std::optional<std::string>& value) {
+void set_or_unset(const std::string& name, const std::optional<std::string>& value) {
   if (value) {
     ::setenv(name.c_str(), value->c_str(), 1);
   } else {
@@ -17,11 +17,11 @@ void apply(const std::string& name, const std::optional<std::string>& value) {
 
 ScopedEnv::ScopedEnv(std::string name, std::optional<std::string> value) : name_(std::move(name)) {
   if (const char* old = std::getenv(name_.c_str())) previous_ = old;
-  apply(name_, value);
+  set_or_unset(name_, value);
 }
 
 ScopedEnv::~ScopedEnv() {
-  apply(name_, previous_);
+  set_or_unset(name_, previous_);
 }
 
 }  // namespace npkit::test
