@@ -5,6 +5,8 @@
 #include "analysis/export/instance_records.hpp"
 
 #include <catch2/catch.hpp>
+#include <string>
+#include <utility>
 
 namespace {
 
@@ -18,12 +20,19 @@ npkit::RunMember member(std::int32_t rank, bool timed, std::int64_t start, std::
   return m;
 }
 
+npkit::RunRank rank_on(std::int32_t rank, std::string host) {
+  npkit::RunRank r;
+  r.rank = rank;
+  r.host = std::move(host);
+  return r;
+}
+
 npkit::RunCommunicator one_host() {
   npkit::RunCommunicator c;
   c.hash = 0xabc;
   c.scope = "comm 0000000000000abc";
   c.nranks = 2;
-  c.ranks = {{0, npkit::kUnknownTime, "node"}, {1, npkit::kUnknownTime, "node"}};
+  c.ranks = {rank_on(0, "node"), rank_on(1, "node")};
   npkit::RunInstance ar;
   ar.func = "AllReduce";
   ar.seq = 7;
@@ -95,7 +104,7 @@ TEST_CASE("instance records: a missing rank, and members on another host's clock
   // rank 1 to [120, 180]. Times on two clocks give no true time.
   npkit::RunCommunicator two;
   two.nranks = 2;
-  two.ranks = {{0, npkit::kUnknownTime, "a"}, {1, npkit::kUnknownTime, "b"}};
+  two.ranks = {rank_on(0, "a"), rank_on(1, "b")};
   npkit::RunInstance inst;
   inst.func = "AllReduce";
   inst.bytes = 100;
