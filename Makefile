@@ -35,10 +35,16 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD_DIR) --output-on-failure --no-tests=error -j$(JOBS)
 
-# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it too).
+# The sanitizer builds compile with -O1 and line tables only (-g1). With the tests' precompiled
+# header, the ASan build takes 18 instead of 32 minutes on 2 cores (against -O2 -g), its binaries
+# are half the size, and the sanitizers' reports still name file and line.
+SANITIZE_BUILD := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF
+
+# The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it too; the
+# browser tests are left out: see tests/browser/CMakeLists.txt).
 SANITIZE_DIR ?= build-sanitize
 test-sanitize: deps
-	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=address,undefined -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(SANITIZE_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=address,undefined $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure --no-tests=error -j$(JOBS)
@@ -50,7 +56,7 @@ test-sanitize: deps
 TSAN_DIR ?= build-tsan
 TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
 test-tsan: deps
-	cmake -S . -B $(TSAN_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_SANITIZE=thread -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF $(CMAKE_FLAGS)
+	cmake -S . -B $(TSAN_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=thread $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 	set -e; for t in $(TSAN_TESTS); do \
 	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
