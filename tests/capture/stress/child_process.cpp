@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <exception>
 
 namespace npkit::test {
@@ -62,6 +63,9 @@ ChildOutcome run_in_child(const std::function<void(ChildReport&)>& body) {
     return outcome;
   }
   if (pid == 0) {
+    // Catch2's fatal-signal handlers report through the test binary's reporter, which allocates:
+    // in a child that faulted inside malloc they would deadlock instead of ending it.
+    for (const int fatal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT}) ::signal(fatal, SIG_DFL);
     ::close(fds[0]);
     ChildReport report(fds[1]);
     try {

@@ -4,8 +4,9 @@
 // Contract:
 // - run_in_child() forks; the child runs `body(report)` and then ends with _exit (no atexit
 //   handler, no library destructor, no Catch2 call): status 0, or 1 when the body reported a
-//   failure or threw. `report` lines reach the parent at once through a pipe, so whatever was
-//   reported before a crash or a kill is kept.
+//   failure or threw. Fatal signals have their default action there, so a crash ends the child.
+//   `report` lines reach the parent at once through a pipe, so whatever was reported before a
+//   crash or a kill is kept.
 // - The parent waits for the child and returns how it ended and every reported line.
 // - The body must not use Catch2 (CHECK/REQUIRE): it reports through ChildReport instead.
 #pragma once

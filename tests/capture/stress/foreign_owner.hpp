@@ -11,11 +11,18 @@
 //   NCCL). REQUIREs success.
 // - finalize_foreign_owner() finalizes the owner's communicator (its dump goes to the dump
 //   directory of the environment); call it before that directory goes away.
+// - OwnerArenaHold (in the child, constructed before any thread starts there): after fork(),
+//   glibc puts every malloc arena but the forking thread's on its free list, the owner thread's
+//   too, and a thread started later (the child plugin's buffer extender) takes its arena from
+//   there. The owner's arena header and free chunks can share a page with the context, so that
+//   thread would fault on the guarded page. The hold attaches that arena to an idle thread of its
+//   own until destroyed, so no other thread allocates from it. pinned() says whether the context's
+//   pages are kept from every other thread's allocations: false under a sanitizer, without glibc,
+//   or when the context lies in the main arena (the child's main thread allocates from it).
 // - ForeignContextGuard (in the child), from construction to end():
-//   * without a sanitizer, the pages holding the context's first kWatchedBytes are PROT_NONE,
+//   * when the hold is pinned, the pages holding the context's first kWatchedBytes are PROT_NONE,
 //     so any read or write through the context kills the child with SIGSEGV; end() makes them
-//     readable and writable again. (Sanitizer allocators share pages between threads: there the
-//     child's own objects may sit on those pages, so they stay accessible.)
+//     readable and writable again. protects() says whether they were made PROT_NONE.
 //   * always, those bytes are kept: end() returns false when they changed (a write through the
 //     context). ok() is false when mprotect failed. The destructor calls end() if needed.
 #pragma once
@@ -42,14 +49,30 @@ void finalize_foreign_owner(const ForeignOwner& owner);
 
 inline constexpr size_t kWatchedBytes = 256;
 
+class OwnerArenaHold {
+ public:
+  explicit OwnerArenaHold(const void* context);
+  ~OwnerArenaHold();
+  OwnerArenaHold(const OwnerArenaHold&) = delete;
+  OwnerArenaHold& operator=(const OwnerArenaHold&) = delete;
+
+  bool pinned() const { return pinned_; }
+
+ private:
+  struct Holder;
+  Holder* holder_ = nullptr;
+  bool pinned_ = false;
+};
+
 class ForeignContextGuard {
  public:
-  explicit ForeignContextGuard(const void* context);
+  ForeignContextGuard(const void* context, const OwnerArenaHold& hold);
   ~ForeignContextGuard();
   ForeignContextGuard(const ForeignContextGuard&) = delete;
   ForeignContextGuard& operator=(const ForeignContextGuard&) = delete;
 
   bool ok() const { return ok_; }
+  bool protects() const { return protected_; }
   bool end();
 
  private:

@@ -157,6 +157,7 @@ TEST_CASE(
   TempDir owner_lib_dir, child_lib_dir, child_dumps;
   const ForeignOwner owner = open_foreign_owner(owner_lib_dir.path(), kOwnerHash);
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    const OwnerArenaHold hold(owner.context);
     const PluginLibrary lib = open_child_plugin(child_lib_dir.path(), child_dumps.path(), report);
     if (report.failed()) return;
     void* own = init_own(lib, kChildHash, report);
@@ -169,8 +170,9 @@ TEST_CASE(
     ProxyThread proxy{lib, owner.context};
     std::vector<void*> handles;
     {
-      ForeignContextGuard guard(owner.context);
+      ForeignContextGuard guard(owner.context, hold);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
+      if (!guard.protects()) report.note("reads through the owner's context are not caught");
       handles = drive_owner_op(proxy, owner, format::kStateProxyStepSendWait, true);
       // The owner in another PID namespace, where its pid is ours.
       void* same_pid_op = proxy.start(proxy_op_descr(owner.coll, 0, ::getpid(), 3, 1, 1, 512, 0));
@@ -228,6 +230,7 @@ TEST_CASE(
   child_dumps.write_file("regular_file", "not a directory");
   const ForeignOwner owner = open_foreign_owner(owner_lib_dir.path(), kOwnerHash);
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    const OwnerArenaHold hold(owner.context);
     const PluginLibrary lib =
         open_child_plugin(child_lib_dir.path(), child_dumps.file("regular_file/dumps"), report);
     if (report.failed()) return;
@@ -239,8 +242,9 @@ TEST_CASE(
     ProxyThread proxy{lib, owner.context};
     std::vector<void*> handles;
     {
-      ForeignContextGuard guard(owner.context);
+      ForeignContextGuard guard(owner.context, hold);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
+      if (!guard.protects()) report.note("reads through the owner's context are not caught");
       handles = drive_owner_op(proxy, owner, format::kStateProxyStepRecvWait, true);
       void* orphan = proxy.start(proxy_step_descr(nullptr, 0, 1));
       proxy.stop(orphan);
@@ -265,6 +269,7 @@ TEST_CASE(
   TempDir owner_lib_dir, child_lib_dir, child_dumps;
   const ForeignOwner owner = open_foreign_owner(owner_lib_dir.path(), kOwnerHash);
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    const OwnerArenaHold hold(owner.context);
     const PluginLibrary lib = open_child_plugin(child_lib_dir.path(), child_dumps.path(), report);
     if (report.failed()) return;
     void* own = init_own(lib, kChildHash, report);
@@ -278,8 +283,9 @@ TEST_CASE(
     ProxyThread own_proxy{lib, own};
     std::vector<void*> handles;
     {
-      ForeignContextGuard guard(owner.context);
+      ForeignContextGuard guard(owner.context, hold);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
+      if (!guard.protects()) report.note("reads through the owner's context are not caught");
       handles = drive_owner_op(proxy, owner, format::kStateProxyStepSendWait, false);
       void* orphan = proxy.start(net_plugin_descr(nullptr, 0, 8, nullptr));
       proxy.stop(orphan);
@@ -323,14 +329,16 @@ TEST_CASE(
   TempDir owner_lib_dir, child_lib_dir, child_dumps;
   const ForeignOwner owner = open_foreign_owner(owner_lib_dir.path(), kOwnerHash);
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
+    const OwnerArenaHold hold(owner.context);
     const PluginLibrary lib = open_child_plugin(child_lib_dir.path(), child_dumps.path(), report);
     if (report.failed()) return;
     if (init_own(lib, kChildHash, report) == nullptr) return;
     ProxyThread proxy{lib, owner.context};
     std::vector<void*> handles;
     {
-      ForeignContextGuard guard(owner.context);
+      ForeignContextGuard guard(owner.context, hold);
       if (!guard.ok()) report.fail("mprotect of the owner's context failed");
+      if (!guard.protects()) report.note("reads through the owner's context are not caught");
       void* step = proxy.start(proxy_step_descr(nullptr, 0, 4));
       proxy.state(step, format::kStateProxyStepRecvWait, trans_size_args(2048));
       void* net = proxy.start(net_plugin_descr(step, 0, 7, nullptr));
