@@ -153,12 +153,17 @@ class Reader {
     }
     if (!descriptor.empty()) track_descriptor(descriptor);
     Sequence& seq = sequences_[sequence_id];
-    if (flags & 1) seq = Sequence{true};
+    if (flags & 1) {  // SEQ_INCREMENTAL_STATE_CLEARED
+      seq = Sequence{};
+      seq.valid = true;
+    }
     if (!interned.empty()) interned_data(seq, interned);
     if (!defaults.empty()) packet_defaults(seq, defaults);
     if (!snapshot.empty()) clock_snapshot(seq, snapshot);
     if (event.empty()) return;
-    if (!(flags & 2) || !seq.valid) return error("track event without incremental state");
+    // As Perfetto's trace processor: a packet uses its sequence's state whether or not it sets
+    // SEQ_NEEDS_INCREMENTAL_STATE (2); the state must have been cleared (1) first.
+    if (!seq.valid) return error("track event without incremental state");
     if (!timestamp) return error("track event without timestamp");
     const std::uint64_t clock = clock_id.value_or(seq.clock_id.value_or(6));
     std::uint64_t ts = *timestamp;

@@ -116,14 +116,14 @@ std::uint64_t write_event_items(TraceEncoder& trace, std::uint32_t pid, const Ev
     if (item.kind == EventItemKind::kSpan) {
       const format::EventRecord& exit = stream_records[item.exit_record];
       a.add_string("phase", records.phases.phase_names[item.phase]);
-      a.add_uint("depth", item.depth);
+      a.add_uint("depth", item.depth, TraceArgUse::kRoundTrip);
       a.add_uint("size", r.size);
       if (exit.size != r.size) a.add_uint("exit_size", exit.size);
       a.add_uint("user", r.user);
       if (exit.user != r.user) a.add_uint("exit_user", exit.user);
       a.add_uint("id", r.id);
-      a.add_uint("entry_record", item.record);
-      a.add_uint("exit_record", item.exit_record);
+      a.add_uint("entry_record", item.record, TraceArgUse::kRoundTrip);
+      a.add_uint("exit_record", item.exit_record, TraceArgUse::kRoundTrip);
       ++spans;
     } else {
       a.add_uint("size", r.size);

@@ -176,6 +176,7 @@ void PerfettoTraceEncoder::write(const TraceSlice& s) {
   h.args_offset = static_cast<std::uint32_t>(t.args.size());
   if (s.args != nullptr) {
     for (const TraceArg& a : *s.args) {
+      if (a.use == TraceArgUse::kRoundTrip) continue;
       nested_.clear();
       proto::uint_field(nested_, annotation::kNameIid, intern(kArgName, a.key, t));
       switch (a.kind) {
@@ -256,8 +257,9 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
     packet_.clear();
     proto::uint_field(packet_, packet::kTimestamp, ts - last);
     last = ts;
+    // No SEQ_NEEDS_INCREMENTAL_STATE: a reader applies the sequence's state to every packet;
+    // the flag only asks it to drop packets whose state was lost, which a file cannot lose.
     proto::uint_field(packet_, packet::kSequenceId, sequence);
-    proto::uint_field(packet_, packet::kSequenceFlags, packet::kNeedsState);
     event_.clear();
     proto::uint_field(event_, event::kType, type);
     if (h != nullptr) {

@@ -144,7 +144,7 @@ void SpanTraceWriter::on_span(const Span& s) {
                                : 0);
   if (gpu) {
     if (s.exit_rsvd != 0) args.add_uint("rsvd", s.exit_rsvd);
-    args.add_uint("depth", s.depth);
+    args.add_uint("depth", s.depth, TraceArgUse::kRoundTrip);
   } else {
     args.add_uint("slot", s.entry_rsvd);
     args.add_uint("lane", s.lane);
@@ -154,7 +154,7 @@ void SpanTraceWriter::on_span(const Span& s) {
     }
     if (cpu_record_size_ >= 22) args.add_uint("step", s.step);
   }
-  args.add_pair("records", s.entry_record, s.exit_record);
+  args.add_pair("records", s.entry_record, s.exit_record, TraceArgUse::kRoundTrip);
   const std::size_t phases = categories_.size() / 2;
   TraceSlice slice;
   slice.name = name_of(s.base);

@@ -18,7 +18,8 @@ TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[re
   args.add_int("peer", -1);
   args.add_string("algo", "Ring\n");
   args.add_thousandths("bw_gbps", -1500);
-  args.add_pair("records", 4, 5);
+  args.add_pair("records", 4, 5, npkit::TraceArgUse::kRoundTrip);
+  args.add_uint("depth", 2, npkit::TraceArgUse::kRoundTrip);
   npkit::TraceSlice span{"AllReduce", "gpu,reduce \"x\"", 3, 7, false, 1'234, 3'235, &args};
   trace.write(span);
   trace.write(npkit::TraceSlice{"late", "gpu", 3, 7, false, 500, 400, nullptr});
@@ -37,7 +38,7 @@ TEST_CASE("json trace encoder: header, metadata, spans, instants and args", "[re
       ",\n"
       R"({"name":"AllReduce","cat":"gpu,reduce \"x\"","ph":"X","pid":3,"tid":7,"ts":1.234,)"
       R"("dur":2.001,"args":{"size":4096,"peer":-1,"algo":"Ring\u000a","bw_gbps":-1.500,)"
-      R"("records":[4,5]}})"
+      R"("records":[4,5],"depth":2}})"
       ",\n"
       R"({"name":"late","cat":"gpu","ph":"X","pid":3,"tid":7,"ts":0.500,"dur":0.000})"
       ",\n"

@@ -1,8 +1,9 @@
 // PerfettoTraceEncoder writes a trace that an independent reader (tests/support/perfetto_reader)
 // decodes into the slices it was given: names, categories, processes and threads, exact
-// nanosecond times after the origin, every kind of argument; spans given out of order come out
-// nested, a span outlasting its parent is cut at the parent's end, instants stay instants, and a
-// process written again after close_process starts a fresh sequence state.
+// nanosecond times after the origin, every kind of argument but those kept for round trips only;
+// spans given out of order come out nested, a span outlasting its parent is cut at the parent's
+// end, instants stay instants, and a process written again after close_process starts a fresh
+// sequence state.
 #include "output/trace/perfetto_trace_encoder.hpp"
 
 #include <catch2/catch.hpp>
@@ -37,6 +38,9 @@ TEST_CASE("perfetto trace encoder: slices, nesting, instants and args", "[render
   args.add_string("algo", "Ring");
   args.add_thousandths("bw_gbps", 2560);
   args.add_pair("records", 3, 6);
+  // Left out: the nesting shows it (TraceArgUse).
+  args.add_uint("depth", 1, npkit::TraceArgUse::kRoundTrip);
+  args.add_pair("entry_exit", 3, 6, npkit::TraceArgUse::kRoundTrip);
   // The child comes first (legacy spans arrive in EXIT order); the parent starts at the same
   // time; the last one outlasts its parent.
   trace.write({"child", "gpu,reduce_scatter", 1, 10'000'000, false, 100, 300, &args});
@@ -68,6 +72,7 @@ TEST_CASE("perfetto trace encoder: slices, nesting, instants and args", "[render
   CHECK(child->args.at("algo") == "Ring");
   CHECK(child->args.at("bw_gbps") == "2.560");
   CHECK(child->args.at("records") == "[3,6]");
+  CHECK(child->args.size() == 5);  // not depth, entry_exit
 
   const auto* parent = find(t, "parent");
   REQUIRE(parent != nullptr);
