@@ -56,7 +56,7 @@ const char* kind_name(DetectedKind kind) {
 
 // What a directory holds, in the order of precedence.
 Result<DetectedInput> detect_directory(const std::string& path) {
-  auto entries = io::list_directory(path);
+  auto entries = io::list_directory(path, io::EntrySizes::kSkip);
   if (!entries) return entries.error();
   bool legacy = false;
   bool npkt = false;

@@ -53,7 +53,7 @@ bool path_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-Result<std::vector<DirEntry>> list_directory(const std::string& dir) {
+Result<std::vector<DirEntry>> list_directory(const std::string& dir, EntrySizes sizes) {
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return os_error("cannot open directory", dir);
   std::vector<DirEntry> entries;
@@ -61,8 +61,13 @@ Result<std::vector<DirEntry>> list_directory(const std::string& dir) {
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     DirEntry entry{name, 0, false};
+    if (sizes == EntrySizes::kSkip && (e->d_type == DT_REG || e->d_type == DT_DIR)) {
+      entry.regular = e->d_type == DT_REG;
+      entries.push_back(std::move(entry));
+      continue;
+    }
     struct stat st {};
-    if (::stat(join_path(dir, name).c_str(), &st) == 0) {
+    if (::fstatat(::dirfd(d), name.c_str(), &st, 0) == 0) {
       entry.regular = S_ISREG(st.st_mode);
       entry.size = static_cast<std::uint64_t>(st.st_size);
     }

@@ -14,12 +14,17 @@ namespace npkit::io {
 
 struct DirEntry {
   std::string name;
-  std::uint64_t size = 0;
-  bool regular = false;
+  std::uint64_t size = 0;  // 0 as well when listed without sizes
+  bool regular = false;    // a regular file, or a link to one
 };
 
-// Lists the entries of `dir` (not recursive), sorted by name.
-Result<std::vector<DirEntry>> list_directory(const std::string& dir);
+enum class EntrySizes : std::uint8_t { kRead, kSkip };
+
+// Lists the entries of `dir` (not recursive), sorted by name. kSkip leaves every size at 0 and
+// stats only entries whose type the directory does not give (links, some file systems): a
+// directory of thousands of files lists with one system call per few hundred entries.
+Result<std::vector<DirEntry>> list_directory(const std::string& dir,
+                                             EntrySizes sizes = EntrySizes::kRead);
 
 // Reads the whole file into `buffer` (resized to the file's size).
 Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer);

@@ -70,7 +70,7 @@ std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& tra
 
 Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
   if (!io::is_directory(path)) return std::vector<std::string>{path};
-  auto entries = io::list_directory(path);
+  auto entries = io::list_directory(path, io::EntrySizes::kSkip);
   if (!entries) return entries.error();
   std::vector<std::string> files;
   for (const auto& e : *entries) {

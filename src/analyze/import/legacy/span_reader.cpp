@@ -58,7 +58,9 @@ class TrackReader {
       : dump_(dump), phases_(phases), sink_(sink), diagnostics_(diagnostics) {}
 
   Status read(const TrackFile& file, const RankClocks& clocks) {
-    NPKIT_TRY(io::read_file_into(file.path, buffer_));
+    // A file listed empty is not opened (NCCL's dumps hold hundreds of them per rank).
+    buffer_.clear();
+    if (file.bytes != 0) NPKIT_TRY(io::read_file_into(file.path, buffer_));
     const bool gpu = file.track.kind == TrackKind::kGpu;
     const unsigned record_size = gpu ? kLegacyRecordSize : dump_.cpu_record_size;
     TrackStats stats;

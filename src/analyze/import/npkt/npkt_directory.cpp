@@ -9,7 +9,7 @@
 namespace npkit::ingest {
 
 Result<std::vector<std::string>> find_npkt_files(const std::string& dir) {
-  auto entries = io::list_directory(dir);
+  auto entries = io::list_directory(dir, io::EntrySizes::kSkip);
   if (!entries) return entries.error();
   const std::string_view extension = format::kFileExtension;
   const std::string_view live = format::kLiveFileExtension;
