@@ -163,7 +163,12 @@ std::uint32_t PerfettoTraceEncoder::intern(InternKind kind, std::string_view s, 
 }
 
 void PerfettoTraceEncoder::write(const TraceSlice& s) {
-  Thread& t = threads_[thread_uuid(s.pid, s.tid)];
+  const std::uint64_t uuid = thread_uuid(s.pid, s.tid);
+  if (last_thread_ == nullptr || last_uuid_ != uuid) {
+    last_thread_ = &threads_[uuid];
+    last_uuid_ = uuid;
+  }
+  Thread& t = *last_thread_;
   t.pid = s.pid;
   t.tid = s.tid;
   Held h;
@@ -177,30 +182,31 @@ void PerfettoTraceEncoder::write(const TraceSlice& s) {
   if (s.args != nullptr) {
     for (const TraceArg& a : *s.args) {
       if (a.use == TraceArgUse::kRoundTrip) continue;
-      nested_.clear();
-      proto::uint_field(nested_, annotation::kNameIid, intern(kArgName, a.key, t));
+      std::string& out = t.args;
+      const std::size_t annotation_at = proto::open_message(out, event::kDebugAnnotations);
+      proto::uint_field(out, annotation::kNameIid, intern(kArgName, a.key, t));
       switch (a.kind) {
         case TraceArgKind::kUint:
-          proto::uint_field(nested_, annotation::kUint, a.u);
+          proto::uint_field(out, annotation::kUint, a.u);
           break;
         case TraceArgKind::kInt:
-          proto::int_field(nested_, annotation::kInt, a.i);
+          proto::int_field(out, annotation::kInt, a.i);
           break;
         case TraceArgKind::kString:
-          proto::bytes_field(nested_, annotation::kString, a.s);
+          proto::bytes_field(out, annotation::kString, a.s);
           break;
         case TraceArgKind::kThousandths:
-          proto::double_field(nested_, annotation::kDouble, static_cast<double>(a.i) / 1000.0);
+          proto::double_field(out, annotation::kDouble, static_cast<double>(a.i) / 1000.0);
           break;
         case TraceArgKind::kUintPair:
           for (const std::uint64_t v : {a.u, a.u2}) {
-            packet_.clear();
-            proto::uint_field(packet_, annotation::kUint, v);
-            proto::message(nested_, annotation::kArray, packet_);
+            const std::size_t element_at = proto::open_message(out, annotation::kArray);
+            proto::uint_field(out, annotation::kUint, v);
+            proto::close_message(out, element_at);
           }
           break;
       }
-      proto::message(t.args, event::kDebugAnnotations, nested_);
+      proto::close_message(out, annotation_at);
     }
   }
   h.args_size = static_cast<std::uint32_t>(t.args.size() - h.args_offset);
@@ -254,21 +260,23 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   const auto emit_event = [&](std::int64_t at, std::uint64_t type, const Held* h) {
     const auto ts = std::max(
         last, static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, at))));
-    packet_.clear();
-    proto::uint_field(packet_, packet::kTimestamp, ts - last);
+    const std::size_t packet_at = proto::open_message(out_, kTracePacket);
+    proto::uint_field(out_, packet::kTimestamp, ts - last);
     last = ts;
     // No SEQ_NEEDS_INCREMENTAL_STATE: a reader applies the sequence's state to every packet;
     // the flag only asks it to drop packets whose state was lost, which a file cannot lose.
-    proto::uint_field(packet_, packet::kSequenceId, sequence);
-    event_.clear();
-    proto::uint_field(event_, event::kType, type);
+    proto::uint_field(out_, packet::kSequenceId, sequence);
+    const std::size_t event_at = proto::open_message(out_, packet::kTrackEvent);
+    proto::uint_field(out_, event::kType, type);
     if (h != nullptr) {
-      proto::uint_field(event_, event::kCategoryIids, h->category);
-      proto::uint_field(event_, event::kNameIid, h->name);
-      event_.append(t.args, h->args_offset, h->args_size);
+      proto::uint_field(out_, event::kCategoryIids, h->category);
+      proto::uint_field(out_, event::kNameIid, h->name);
+      out_.append(t.args, h->args_offset, h->args_size);
     }
-    proto::message(packet_, packet::kTrackEvent, event_);
-    emit_packet(packet_);
+    proto::close_message(out_, event_at);
+    proto::close_message(out_, packet_at);
+    ++events_;
+    submit_if_full();
   };
   std::vector<std::int64_t> open;  // ends of the open slices, innermost last
   for (const Held& h : t.held) {

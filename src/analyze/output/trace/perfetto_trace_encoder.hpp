@@ -96,6 +96,8 @@ class PerfettoTraceEncoder : public TraceEncoder {
   };
   std::array<Recent, 256> recent_[kInternKinds];
   std::map<std::uint64_t, Thread> threads_;  // by uuid: held events
+  Thread* last_thread_ = nullptr;            // the last one written to, and its uuid
+  std::uint64_t last_uuid_ = 0;
   // Scratch.
   std::string packet_;
   std::string event_;

@@ -2,7 +2,8 @@
 // Contract: each call appends one field (tag, then value) in the encoding the wire format
 // defines: varints for unsigned and (two's complement, ten bytes when negative) signed integers,
 // 8-byte little-endian doubles, length-delimited strings and nested messages. A nested message is
-// written into its own string and appended with message().
+// written into its own string and appended with message(), or written in place between
+// open_message() and close_message(), which give the same bytes.
 #pragma once
 
 #include <bit>
@@ -55,6 +56,26 @@ inline void bytes_field(std::string& out, std::uint32_t field, std::string_view 
 
 inline void message(std::string& out, std::uint32_t field, std::string_view body) {
   bytes_field(out, field, body);
+}
+
+// Starts a nested message in place: its tag and a one-byte length, patched by close_message()
+// (which moves the body when its length needs more bytes). Returns where the length is.
+inline std::size_t open_message(std::string& out, std::uint32_t field) {
+  append_tag(out, field, kLengthDelimited);
+  out.push_back('\0');
+  return out.size() - 1;
+}
+
+inline void close_message(std::string& out, std::size_t length_at) {
+  const std::size_t size = out.size() - length_at - 1;
+  if (size < 0x80) {
+    out[length_at] = static_cast<char>(size);
+    return;
+  }
+  std::string length;
+  append_varint(length, size);
+  out.insert(length_at + 1, length.size() - 1, '\0');
+  out.replace(length_at, length.size(), length);
 }
 
 }  // namespace npkit::proto
