@@ -7,7 +7,8 @@
 // ring steps each wrapping PRIM_SIMPLE_REDUCE_OR_COPY_MULTI calls, ALL_REDUCE_RING_EXIT), as
 // many as fit in `--records` records, so a buffer is never exactly full. Output is fully
 // determined by the options (same seed, same bytes). The expected counts (records, spans) are
-// printed and written to `<out>.expected` next to the directory, for bench/run_bench.sh.
+// printed and written to `<out>.expected` next to the directory, for bench/run_bench.sh, and the
+// event ids it uses to `<out>.npkit_event.h`, for NPKit's own trace generator.
 // Standard library only.
 #include <algorithm>
 #include <charconv>
@@ -38,6 +39,23 @@ constexpr std::uint8_t kStepRecvReduceSend = 0x37;            // ..._RECV_REDUCE
 constexpr std::uint8_t kStepDirectRecvReduceCopySend = 0x39;  // ..._DIRECT_RECV_REDUCE_COPY_SEND
 constexpr std::uint8_t kStepDirectRecvCopySend = 0x3B;        // ..._DIRECT_RECV_COPY_SEND
 constexpr std::uint8_t kStepDirectRecv = 0x3D;                // ..._DIRECT_RECV
+
+// The names of those ids (ENTRY, EXIT = ENTRY + 1), for the event header written beside the dump.
+struct NamedEvent {
+  std::uint8_t entry;
+  const char* name;  // without NPKIT_EVENT_ and _ENTRY / _EXIT
+};
+constexpr NamedEvent kSpanEvents[] = {
+    {kRingEntry, "ALL_REDUCE_RING"},
+    {kPrimEntry, "PRIM_SIMPLE_REDUCE_OR_COPY_MULTI"},
+    {kNetSendEntry, "NET_SEND"},
+    {kNetRecvEntry, "NET_RECV"},
+    {kStepSend, "ALL_REDUCE_RING_SEND"},
+    {kStepRecvReduceSend, "ALL_REDUCE_RING_RECV_REDUCE_SEND"},
+    {kStepDirectRecvReduceCopySend, "ALL_REDUCE_RING_DIRECT_RECV_REDUCE_COPY_SEND"},
+    {kStepDirectRecvCopySend, "ALL_REDUCE_RING_DIRECT_RECV_COPY_SEND"},
+    {kStepDirectRecv, "ALL_REDUCE_RING_DIRECT_RECV"},
+};
 
 constexpr std::size_t kRecordBytes = 16;
 constexpr std::uint64_t kGpuKhz = 1980000;  // H200 peak SM clock, as its dumps record it
@@ -341,7 +359,8 @@ void usage(std::FILE* to) {
       "  --cpu-files N      CPU channel files per rank, the rest empty (default 32)\n"
       "  --seed S           seed of the timing jitter (default 1)\n"
       "  --force            replace the dump files already in DIR\n"
-      "Prints what it wrote and writes the expected counts to DIR.expected.\n");
+      "Prints what it wrote, writes the expected counts to DIR.expected and the event ids\n"
+      "as npkit_event.h defines them to DIR.npkit_event.h.\n");
 }
 
 template <typename T>
@@ -402,6 +421,24 @@ Options parse_options(int argc, char** argv) {
   o.gpu_files = std::max(o.gpu_files, o.buffers);
   o.cpu_files = std::max(o.cpu_files, o.cpu_channels);
   return o;
+}
+
+// The ids the dump uses, as NPKit's npkit_event.h defines them: what its own trace generator
+// (npkit_trace_generator.py --npkit_event_header_path) needs to name the events.
+std::string event_header() {
+  std::string out = "// The NPKit event ids of a dump written by npkit_gen_legacy_dump.\n";
+  const auto define = [&](const std::string& name, unsigned id) {
+    char hex[8];
+    std::snprintf(hex, sizeof(hex), "0x%X", id);
+    out += "#define NPKIT_EVENT_" + name + " " + hex + "\n";
+  };
+  for (const NamedEvent& e : kSpanEvents) {
+    define(std::string(e.name) + "_ENTRY", e.entry);
+    define(std::string(e.name) + "_EXIT", e.entry + 1u);
+  }
+  define("TIME_SYNC_GPU", kTimeSyncGpu);
+  define("TIME_SYNC_CPU", kTimeSyncCpu);
+  return out;
 }
 
 int run(const Options& o) {
@@ -482,6 +519,7 @@ int run(const Options& o) {
   std::string sidecar = o.out;
   while (sidecar.size() > 1 && sidecar.back() == '/') sidecar.pop_back();
   write_text(sidecar + ".expected", expected);
+  write_text(sidecar + ".npkit_event.h", event_header());
   return 0;
 }
 

@@ -144,7 +144,7 @@ Status write_trace(const TraceOptions& o, const TraceLimits& limits, CliContext&
               "12ms, after the trace's origin) or a collective window (--coll allreduce --seq "
               "100:110){}; or --max-size 0 to write it anyway",
               o.max_size, human_bytes(limits.max_bytes), encoder.kept(),
-              o.format == "json" ? ", or write --format perfetto (about 40 % of the size)" : "")};
+              o.format == "json" ? ", or write --format perfetto (about a third of the size)" : "")};
         }
         if (limits.windowed() && !o.quiet) {
           context.err << fmt::format("window: {} slices kept, {} outside it\n", encoder.kept(),
@@ -276,7 +276,7 @@ void register_trace(CLI::App& app, CliContext& context) {
   options->format = "auto";
   cmd->add_option("--format", options->format,
                   "Output format: json (Chrome Trace Event JSON), perfetto (Perfetto's protobuf "
-                  "trace, about 40 % of the size), auto (perfetto when -o ends in .pftrace or "
+                  "trace, about a third of the size), auto (perfetto when -o ends in .pftrace or "
                   ".perfetto-trace, else json)")
       ->capture_default_str();
   cmd->add_option("--from", options->from,
