@@ -109,8 +109,8 @@ void check_comm_info(const ingest::NpktDump& dump, const CommDriver& comm,
 }
 
 std::string start_payload_mismatch(const ingest::NpktDump& dump,
-                                   const format::ProfilerRecord& record, const abi::EventDescrV5& d,
-                                   int api) {
+                                   const format::ProfilerRecord& record,
+                                   const abi::EventDescrV5& d) {
   FieldDiff diff;
   switch (d.type) {
     case abi::kGroupApi: {
@@ -201,8 +201,7 @@ std::string start_payload_mismatch(const ingest::NpktDump& dump,
   return diff.text();
 }
 
-void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls,
-                               int api) {
+void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls) {
   REQUIRE(dump.records.size() == calls.size());
   std::map<uint32_t, int32_t> tid_of_slot;
   for (const format::ThreadEntry& t : dump.threads) tid_of_slot[t.slot] = t.os_tid;
@@ -254,7 +253,7 @@ void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<L
         bad.add(at + "parent_id " + std::to_string(rec.parent_id) + ", expected " +
                 std::to_string(parent_id));
       }
-      const std::string fields = start_payload_mismatch(dump, rec, call.descr, api);
+      const std::string fields = start_payload_mismatch(dump, rec, call.descr);
       if (!fields.empty()) bad.add(at + fields);
       continue;
     }
@@ -307,7 +306,7 @@ ingest::NpktDump finalize_and_check(CommDriver& comm, const std::string& dir) {
   REQUIRE(std::count(files.begin(), files.end(), name) == 1);
   ingest::NpktDump dump = read_dump(dir + "/" + name);
   check_comm_info(dump, comm, finalized_expectations(comm));
-  check_records_match_calls(dump, comm.calls(), comm.setup().api);
+  check_records_match_calls(dump, comm.calls());
   return dump;
 }
 

@@ -36,14 +36,13 @@ DumpExpectations finalized_expectations(const CommDriver& comm);
 // Record i of the dump against call i: kind, type, event ids and parent links, flags, payload
 // fields, state values, the calling thread and host_ns inside the call's bracket; host_ns
 // non-decreasing per thread. The dump must hold exactly `calls.size()` records.
-void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls,
-                               int api);
+void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls);
 
 // The start payload of `record` against the descriptor that was fed (format.hpp payload structs;
 // string fields resolved through the dump's Strings). Returns "" or what differs.
 std::string start_payload_mismatch(const ingest::NpktDump& dump,
                                    const format::ProfilerRecord& record,
-                                   const abi::EventDescrV5& fed, int api);
+                                   const abi::EventDescrV5& fed);
 
 // Finalizes `comm`, REQUIREs that `dir` then holds its dump (among other files possibly), reads
 // it, and runs check_comm_info (finalized_expectations) and check_records_match_calls.

@@ -85,7 +85,7 @@ TEST_CASE("plugin quirk: foreign ProxyOp (PXN) goes to the detached dump, pointe
   CHECK(op_start.type == format::kTypeProxyOp);
   CHECK(op_start.word == format::kStartParentForeign);
   CHECK(op_start.parent_id == 0);
-  CHECK(start_payload_mismatch(dump, op_start, op_descr, 5).empty());
+  CHECK(start_payload_mismatch(dump, op_start, op_descr).empty());
   CHECK(payload_of<format::ProxyOpPayload>(op_start).pid == other_pid);
 
   const format::ProfilerRecord& step_start = dump.records[2];

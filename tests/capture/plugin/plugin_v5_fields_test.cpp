@@ -100,7 +100,7 @@ TEST_CASE("plugin v5: a full event tree reads back field by field", "[plugin]") 
   // 16 app-thread + 23 proxy-thread calls above, and the parentGroup details of Coll and P2p.
   CHECK(dump.comm.records_attempted == 41);
   check_comm_info(dump, comm, finalized_expectations(comm));
-  check_records_match_calls(dump, comm.calls(), 5);
+  check_records_match_calls(dump, comm.calls());
   check_names_section(dump);
 
   SECTION("metadata") {

@@ -228,7 +228,7 @@ TEST_CASE("plugin quirk: NULL parentObj where a parent is expected", "[plugin]")
   CHECK(detached.records[0].type == format::kTypeProxyStep);
   CHECK(detached.records[0].word == format::kStartParentNull);
   CHECK(detached.records[0].parent_id == 0);
-  CHECK(start_payload_mismatch(detached, detached.records[0], step_descr, 5).empty());
+  CHECK(start_payload_mismatch(detached, detached.records[0], step_descr).empty());
   CHECK(detached.records[1].kind == format::kRecordStop);
   CHECK(detached.records[1].event_id == detached.records[0].event_id);
 }

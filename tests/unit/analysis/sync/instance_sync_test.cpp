@@ -22,7 +22,7 @@ namespace {
 npkit::CrossRankInput straggler_input() {
   npkit::CrossRankInput in;
   in.scope = "test";
-  for (std::int32_t r = 0; r < 3; ++r) in.ranks.push_back(npkit::RankInfo{r, "", 0, {}, {}});
+  for (std::int32_t r = 0; r < 3; ++r) in.ranks.push_back(npkit::RankInfo{r, "", 0, {}, {}, {}});
   auto add = [&](std::vector<npkit::RankTimes> t) {
     npkit::JoinedInstance i;
     i.collective = "AllReduce";
@@ -155,7 +155,7 @@ TEST_CASE("straggler rule: a margin within the clocks' uncertainty is not raised
 
 TEST_CASE("sync: a rank completing before the last arrival is a violation", "[sync][xrank]") {
   npkit::CrossRankInput in;
-  in.ranks = {npkit::RankInfo{0, "", 0, {}, {}}, npkit::RankInfo{1, "", 0, {}, {}}};
+  in.ranks = {npkit::RankInfo{0, "", 0, {}, {}, {}}, npkit::RankInfo{1, "", 0, {}, {}, {}}};
   npkit::JoinedInstance i;
   i.collective = "AllGather";
   i.ranks = {{0, 0, 40}, {1, 50, 45}};  // r1 ends before it starts: duration counts 0
