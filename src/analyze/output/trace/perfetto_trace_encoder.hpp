@@ -18,7 +18,8 @@
 //   0. Times: origin_ns + slice time (clamped at 0).
 // - Arguments become debug annotations with interned names: unsigned → uint_value, signed →
 //   int_value, strings → string_value, thousandths → double_value (value / 1000), pairs → an
-//   array of two uint_values.
+//   array of two uint_values. Arguments marked TraceArgUse::kRoundTrip are left out. Event
+//   packets do not set SEQ_NEEDS_INCREMENTAL_STATE (readers apply the sequence's state anyway).
 // - `other_data` is not written (Perfetto has no place for it); the packets go to a background
 //   writer in chunks of about 1 MiB.
 #pragma once
