@@ -4,6 +4,7 @@
 #
 #   bench/run_bench.sh DUMP_DIR [OUT_DIR]
 #
+# trace runs twice, writing JSON and Perfetto's protobuf format (the same spans).
 # Each command runs REPEAT times (default 3) under build/bin/npkit_measure (fork/exec, wall
 # time, CPU time, peak RSS from wait4). The dump is read once before each command, so runs are
 # warm-cache (dropping the page cache needs root and would time the disk, not the analyzer).
@@ -11,13 +12,13 @@
 # If DUMP_DIR.expected exists (written by npkit_gen_legacy_dump) its record and span counts are
 # used and the trace's "ph":"X" events are checked against the expected span count.
 # Environment: NPKIT_ANALYZE, NPKIT_MEASURE (binaries); REPEAT; KEEP_TRACE=1 keeps
-# OUT_DIR/trace.json (deleted after counting by default: several GB for a large dump);
+# OUT_DIR/trace.json and trace.pftrace (deleted after counting by default: GBs for a large dump);
 # TRACE_TMPFS_DIR=/dev/shm adds a trace run writing into that (memory-backed) directory, which
 # separates formatting speed from the disk's write speed (needs ~7x the dump's size free there);
 # NPKIT_ARGS="--threads 1" adds those arguments to every command.
 set -euo pipefail
 
-usage() { sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; }
 [[ $# -ge 1 && $# -le 2 && $1 != -h && $1 != --help ]] || {
   usage >&2
   exit 2
@@ -97,13 +98,20 @@ labels=(info report trace)
 run info info "$dump" || failed=1
 run report report "$dump" || failed=1
 run trace trace "$dump" -o "$out/trace.json" --max-size 0 || failed=1
+labels+=(trace-perfetto)
+run trace-perfetto trace "$dump" -o "$out/trace.pftrace" --max-size 0 || failed=1
 
 trace_events=""
 trace_bytes=""
+perfetto_bytes=""
 if [[ -f $out/trace.json ]]; then
   trace_bytes=$(stat -c %s "$out/trace.json")
   trace_events=$(grep -o -E '"ph" ?: ?"X"' "$out/trace.json" | wc -l)
   [[ -n ${KEEP_TRACE:-} ]] || rm -f "$out/trace.json"
+fi
+if [[ -f $out/trace.pftrace ]]; then
+  perfetto_bytes=$(stat -c %s "$out/trace.pftrace")
+  [[ -n ${KEEP_TRACE:-} ]] || rm -f "$out/trace.pftrace"
 fi
 if [[ -n ${TRACE_TMPFS_DIR:-} ]]; then
   labels+=(trace-tmpfs)
@@ -126,7 +134,7 @@ for label in "${labels[@]}"; do
     continue
   fi
   written=""
-  [[ $label == trace* ]] && written=${trace_events:-}
+  [[ $label == trace* ]] && written=${trace_events:-}  # the same spans in both formats
   awk -v l="$label" -v b="$b" -v md="$(value "$label" median_wall_s)" \
     -v c="$(value "$label" best_cpu_s)" -v rss="$(value "$label" max_maxrss_kib)" \
     -v rec="$records" -v by="$event_bytes" -v w="$written" 'BEGIN {
@@ -140,6 +148,10 @@ if [[ -n $trace_bytes ]]; then
   awk -v n="$trace_events" -v sz="$trace_bytes" 'BEGIN {
     printf "trace output: %.0f bytes (%.1f MB, %.0f bytes per event), %.0f \"ph\":\"X\" events\n",
            sz, sz / 1e6, (n > 0 ? sz / n : 0), n }'
+  if [[ -n $perfetto_bytes ]]; then
+    awk -v p="$perfetto_bytes" -v sz="$trace_bytes" 'BEGIN {
+      printf "perfetto trace output: %.0f bytes (%.1f MB, %.1f %% of the JSON)\n", p, p / 1e6, 100 * p / sz }'
+  fi
   if [[ -n $expected_spans ]]; then
     if [[ $trace_events -eq $expected_spans ]]; then
       echo "trace check: $trace_events X events = $expected_spans spans expected: OK"
@@ -155,14 +167,25 @@ rb=$(value report best_wall_s)
 if [[ -n $rb ]]; then
   echo
   tb=$(value trace best_wall_s)
+  pb=$(value trace-perfetto best_wall_s)
   awk -v b="$rb" -v rss="$(value report max_maxrss_kib)" -v rec="$records" -v by="$event_bytes" \
-    -v tn="${trace_events:-0}" -v tb="${tb:-0}" 'BEGIN {
+    -v tn="${trace_events:-0}" -v tb="${tb:-0}" -v pb="${pb:-0}" -v pby="${perfetto_bytes:-0}" \
+    -v jby="${trace_bytes:-0}" 'BEGIN {
       r = rec / b / 1e6; p = 100 * rss * 1024 / by
       printf "target report >= 50 M records/s:       %6.1f   %s\n", r, (r >= 50 ? "met" : "NOT met")
       printf "target report peak RSS <= 25%% of dump: %6.1f%%  %s\n", p, (p <= 25 ? "met" : "NOT met")
       if (tb > 0 && tn > 0) {
         t = tn / tb / 1e6
         printf "target trace >= 3 M events written/s:  %6.2f   %s\n", t, (t >= 3 ? "met" : "NOT met")
+        printf "target trace JSON >= 5 M spans/s:      %6.2f   %s\n", t, (t >= 5 ? "met" : "NOT met")
+      }
+      if (pb > 0 && tn > 0) {
+        t = tn / pb / 1e6
+        printf "target trace perfetto >= 15 M spans/s: %6.2f   %s\n", t, (t >= 15 ? "met" : "NOT met")
+      }
+      if (pby > 0 && jby > 0) {
+        r = 100 * pby / jby
+        printf "target perfetto <= 30%% of the JSON:    %6.1f%%  %s\n", r, (r <= 30 ? "met" : "NOT met")
       }
     }'
 fi
