@@ -144,7 +144,8 @@ Status write_trace(const TraceOptions& o, const TraceLimits& limits, CliContext&
               "12ms, after the trace's origin) or a collective window (--coll allreduce --seq "
               "100:110){}; or --max-size 0 to write it anyway",
               o.max_size, human_bytes(limits.max_bytes), encoder.kept(),
-              o.format == "json" ? ", or write --format perfetto (about a third of the size)" : "")};
+              o.format == "json" ? ", or write --format perfetto (about a third of the size)"
+                                 : "")};
         }
         if (limits.windowed() && !o.quiet) {
           context.err << fmt::format("window: {} slices kept, {} outside it\n", encoder.kept(),
