@@ -6,10 +6,10 @@
 // pid, tid, name, category, instant or not, start and end in exact nanoseconds after the trace
 // origin, and every argument but those only kept for reading the JSON back (trace_encoder.hpp,
 // TraceArgUse): a span's depth and record numbers, named per input kind below. The protobuf file
-// is smaller than the JSON. Where a JSON span
-// outlasts the span it starts in on the same thread (real NPKit dumps have such records),
-// Perfetto's slices must nest: the protobuf trace cuts it at that span's end, as its encoder's
-// contract says; the expected slices are cut the same way here.
+// is smaller than the JSON. Where a JSON span outlasts the span it starts in on the same thread
+// (real NPKit dumps have such records), Perfetto's slices must nest: the protobuf trace cuts it
+// at that span's end, as its encoder's contract says; the expected slices are cut the same way
+// here.
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
