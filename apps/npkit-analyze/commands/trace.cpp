@@ -12,6 +12,7 @@
 
 #include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
+#include "import/legacy/legacy_input.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/instance_trace_writer.hpp"
@@ -124,8 +125,9 @@ std::string human_bytes(std::uint64_t b) {
 }
 
 // Writes the trace through `produce` into the chosen format behind the window and size guard.
-Status write_trace(const TraceOptions& o, const TraceLimits& limits, CliContext& context,
-                   const std::function<Status(TraceEncoder&, const std::string&)>& produce) {
+Status write_trace(
+    const TraceOptions& o, const TraceLimits& limits, CliContext& context,
+    const std::function<Status(WindowedTraceEncoder&, const std::string&)>& produce) {
   return write_trace_output(
       o, context, [&](std::ostream& out, const std::string& name) -> Result<std::uint64_t> {
         std::unique_ptr<TraceEncoder> format;
@@ -178,10 +180,11 @@ Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext
       captures.push_back(f.get());
     }
   }
-  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
-    auto written = write_capture_trace(captures, &loaded.events, o.path, encoder, name);
-    return written ? Status{Ok{}} : Status{written.error()};
-  }));
+  NPKIT_TRY(
+      write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
+        auto written = write_capture_trace(captures, &loaded.events, o.path, encoder, name);
+        return written ? Status{Ok{}} : Status{written.error()};
+      }));
   print_warnings((*input)->diagnostics(), o, context);
   return 0;
 }
@@ -195,16 +198,39 @@ Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContex
   auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
   if (!read) return read.error();
   if (!o.coll.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
-  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
-    return write_instance_trace(run, encoder, name);
-  }));
+  NPKIT_TRY(
+      write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
+        return write_instance_trace(run, encoder, name);
+      }));
   print_warnings((*input)->diagnostics(), o, context);
   return 0;
 }
 
+// A legacy dump's tracks, each into a fragment of the trace on the input's reader threads,
+// appended in track order (at most a few tracks per reader held at once).
+Status write_legacy_tracks(LegacyInput& in, WindowedTraceEncoder& encoder,
+                           const TraceOrigins& origins, const TraceMetadata& meta) {
+  SpanChunks chunks;
+  chunks.threads = in.threads();
+  chunks.window = 4 * std::max(1u, in.threads());
+  chunks.make_sink = [&](std::size_t track) -> std::unique_ptr<SpanSink> {
+    return std::make_unique<SpanTraceFragment>(encoder.fragment(static_cast<std::uint32_t>(track)),
+                                               in.span_names(), in.phases(), origins, meta);
+  };
+  chunks.consume = [&](std::size_t, SpanSink& sink) -> Status {
+    encoder.append(static_cast<SpanTraceFragment&>(sink).fragment());
+    // Stops the reading; the caller reports it.
+    if (encoder.exceeded()) return Error{"the trace grew past --max-size"};
+    return Ok{};
+  };
+  const Status read = in.read_span_chunks(chunks);
+  if (!read && !encoder.exceeded()) return read;
+  return Ok{};
+}
+
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
-// origins and the run (its warnings repeat pass 2's and are dropped); pass 2, on one reader,
-// streams the spans in track order into the writer.
+// origins and the run (its warnings repeat pass 2's and are dropped); pass 2 streams the spans in
+// track order into the writer: a legacy dump's tracks are encoded on all cores.
 Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& context) {
   auto first = open_input(o, context);
   if (!first) return first.error();
@@ -224,12 +250,18 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
   auto input = open_input(one, context);
   if (!input) return input.error();
   RunInput& in = **input;
-  NPKIT_TRY(write_trace(o, limits, context, [&](TraceEncoder& encoder, const std::string& name) {
-    SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
-    auto read = in.read({&writer});
-    if (!read) return Status{read.error()};
-    return encoder.finish(name);
-  }));
+  NPKIT_TRY(write_trace(
+      o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
+        begin_span_trace(encoder, origins->origins(), meta);
+        if (auto* legacy = dynamic_cast<LegacyInput*>(&in)) {
+          NPKIT_TRY(write_legacy_tracks(*legacy, encoder, origins->origins(), meta));
+        } else {
+          SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
+          auto read = in.read({&writer});
+          if (!read) return Status{read.error()};
+        }
+        return encoder.finish(name);
+      }));
   print_warnings(in.diagnostics(), o, context);
   return 0;
 }

@@ -34,6 +34,11 @@ class LegacyInput : public RunInput {
   unsigned cpu_record_size() const override { return dump_.cpu_record_size; }
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
+  // The selected ranks' spans a track at a time (read_legacy_spans_in_chunks), for commands that
+  // only stream spans (trace); warnings join diagnostics().
+  Status read_span_chunks(const SpanChunks& chunks) {
+    return read_legacy_spans_in_chunks(dump_, phases_, read_, chunks, diagnostics_);
+  }
 
  private:
   // Sets nranks_ from --nranks (`option`, 0: the highest rank + 1) and warns about ranks without

@@ -11,6 +11,7 @@
 #include "import/pair/nested_pairer.hpp"
 #include "import/pair/slot_pairer.hpp"
 #include "util/file_io.hpp"
+#include "util/ordered_jobs.hpp"
 
 namespace npkit {
 namespace {
@@ -369,6 +370,32 @@ Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment&
     if (!status[w]) return status[w].error();
   }
   return Ok{};
+}
+
+Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment& phases,
+                                   const SpanReadOptions& options, const SpanChunks& chunks,
+                                   Diagnostics& diagnostics) {
+  const std::vector<TrackJob> jobs = selected_tracks(dump, options.ranks);
+  std::uint64_t total = 0;
+  for (const auto& j : jobs) total += j.file->bytes;
+  ProgressCounter progress(options, total);
+  struct ReadTrack {
+    std::unique_ptr<SpanSink> sink;
+    Diagnostics diagnostics;
+  };
+  return run_in_order<ReadTrack>(
+      jobs.size(), chunks.threads, chunks.window,
+      [&](std::size_t i) -> Result<ReadTrack> {
+        ReadTrack track{chunks.make_sink(i), {}};
+        TrackReader reader(dump, phases, *track.sink, track.diagnostics);
+        NPKIT_TRY(reader.read(*jobs[i].file, *jobs[i].clocks));
+        progress.add(jobs[i].file->bytes);
+        return track;
+      },
+      [&](std::size_t i, ReadTrack& track) -> Status {
+        diagnostics.merge(track.diagnostics);
+        return chunks.consume(i, *track.sink);
+      });
 }
 
 }  // namespace npkit

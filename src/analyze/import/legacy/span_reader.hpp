@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -81,5 +82,20 @@ Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
 Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
                                   const SpanReadOptions& options,
                                   const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
+
+// The selected tracks, in the order above, each into a sink of its own: make_sink(i) makes track
+// i's sink on a reader thread, consume(i, sink) takes it once the track is read, in track order
+// on the calling thread (util/ordered_jobs.hpp: `threads` readers, at most `window` tracks held).
+// Warnings are merged in track order. An error from consume stops the reading and is returned.
+struct SpanChunks {
+  unsigned threads = 1;
+  std::size_t window = 1;
+  std::function<std::unique_ptr<SpanSink>(std::size_t track)> make_sink;
+  std::function<Status(std::size_t track, SpanSink& sink)> consume;
+};
+
+Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment& phases,
+                                   const SpanReadOptions& options, const SpanChunks& chunks,
+                                   Diagnostics& diagnostics);
 
 }  // namespace npkit

@@ -11,8 +11,6 @@ namespace {
 
 using namespace std::string_view_literals;
 
-constexpr std::size_t kFlushBytes = 1 << 20;
-
 void append_int(std::string& out, std::int64_t v) {
   if (v < 0) {
     out.push_back('-');
@@ -58,25 +56,25 @@ void append_args(std::string& e, const TraceArgList& args) {
 
 }  // namespace
 
-JsonTraceEncoder::JsonTraceEncoder(std::ostream& out) : writer_(out) {
-  text_.reserve(kFlushBytes + 4096);
+JsonTraceEncoder::JsonTraceEncoder(std::ostream& out) : out_(out) {}
+
+std::unique_ptr<TraceEncoder> JsonTraceEncoder::fragment(std::uint32_t /*index*/) const {
+  return std::unique_ptr<TraceEncoder>(new JsonTraceEncoder());
 }
 
 void JsonTraceEncoder::begin(std::string_view other_data, std::int64_t /*origin_ns*/) {
-  text_ = "{\"displayTimeUnit\": \"ns\",\n\"otherData\": ";
-  text_.append(other_data);
-  text_.append(",\n\"traceEvents\": [");
+  std::string& text = out_.text();
+  text.append("{\"displayTimeUnit\": \"ns\",\n\"otherData\": ");
+  text.append(other_data);
+  text.append(",\n\"traceEvents\": [");
 }
 
 std::string& JsonTraceEncoder::next_event() {
-  if (text_.size() >= kFlushBytes) {
-    submitted_ += text_.size();
-    writer_.submit(text_);
-    text_.reserve(kFlushBytes + 4096);
-  }
-  text_.append(events_ == 0 ? "\n"sv : ",\n"sv);
+  out_.flush_if_full();
+  std::string& text = out_.text();
+  text.append(events_ == 0 ? "\n"sv : ",\n"sv);
   ++events_;
-  return text_;
+  return text;
 }
 
 void JsonTraceEncoder::append_quoted(std::string_view s) {
@@ -86,7 +84,7 @@ void JsonTraceEncoder::append_quoted(std::string_view s) {
     q.quoted.clear();
     append_json_string(q.quoted, s);
   }
-  text_.append(q.quoted);
+  out_.text().append(q.quoted);
 }
 
 void JsonTraceEncoder::metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
@@ -113,11 +111,25 @@ void JsonTraceEncoder::metadata(std::string_view kind, std::uint32_t pid, const 
 }
 
 void JsonTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
+  if (out_.is_fragment()) return fragment_names_.push_back({pid, std::nullopt, std::string(name)});
+  written_names_.first({pid, std::nullopt, {}});
   metadata("process"sv, pid, nullptr, name, pid);
 }
 
 void JsonTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) {
+  if (out_.is_fragment()) return fragment_names_.push_back({pid, tid, std::string(name)});
+  written_names_.first({pid, tid, {}});
   metadata("thread"sv, pid, &tid, name, tid);
+}
+
+void JsonTraceEncoder::append(TraceEncoder& fragment) {
+  auto& f = static_cast<JsonTraceEncoder&>(fragment);
+  written_names_.pass_on(f.fragment_names_, *this);
+  if (f.events_ == 0) return;
+  // The fragment's first event has no comma before it.
+  if (events_ != 0) out_.text().push_back(',');
+  events_ += f.events_;
+  out_.append(f.out_);
 }
 
 void JsonTraceEncoder::write(const TraceSlice& s) {
@@ -141,10 +153,9 @@ void JsonTraceEncoder::write(const TraceSlice& s) {
 }
 
 Status JsonTraceEncoder::finish(const std::string& path) {
-  text_.append("\n]}\n");
-  writer_.submit(text_);
-  if (!writer_.finish()) return Error{"cannot write " + path + " (disk full?)"};
-  return Ok{};
+  if (out_.is_fragment()) return Ok{};  // its text is complete
+  out_.text().append("\n]}\n");
+  return out_.finish(path);
 }
 
 }  // namespace npkit

@@ -10,17 +10,19 @@
 //   start); args in the order given: unsigned and signed integers, strings (escaped), thousandths
 //   as a number with three decimals, pairs as a two-element array.
 // - The text goes to a background writer in chunks of about 1 MiB (output/background_writer.hpp):
-//   memory stays constant however long the trace.
+//   memory stays constant however long the trace. A fragment keeps its text and names until
+//   it is appended.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <ostream>
 #include <string>
 #include <string_view>
 
-#include "output/background_writer.hpp"
 #include "output/trace/trace_encoder.hpp"
+#include "output/trace/trace_output.hpp"
 
 namespace npkit {
 
@@ -34,19 +36,22 @@ class JsonTraceEncoder : public TraceEncoder {
   void write(const TraceSlice& slice) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
-  std::uint64_t bytes() const override { return submitted_ + text_.size(); }
+  std::uint64_t bytes() const override { return out_.bytes(); }
+  std::unique_ptr<TraceEncoder> fragment(std::uint32_t index) const override;
+  void append(TraceEncoder& fragment) override;
 
  private:
+  JsonTraceEncoder() = default;  // a fragment
   std::string& next_event();
   // Appends `s` as a JSON string; names and categories repeat, so their escaped text is kept.
   void append_quoted(std::string_view s);
   void metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
                 std::string_view name, std::uint32_t sort_index);
 
-  io::BackgroundWriter writer_;
-  std::string text_;
+  TraceOutput out_;
+  std::vector<TraceName> fragment_names_;  // a fragment's names, for append
+  TraceNamesWritten written_names_;
   std::uint64_t events_ = 0;
-  std::uint64_t submitted_ = 0;  // bytes handed to the writer
   struct Quoted {
     std::string raw;
     std::string quoted;

@@ -74,8 +74,6 @@ constexpr std::uint32_t kInternedField[] = {2, 1, 3};
 constexpr std::uint32_t kInternedIid = 1;
 constexpr std::uint32_t kInternedName = 2;
 
-constexpr std::size_t kFlushBytes = 1 << 20;
-
 std::uint64_t process_uuid(std::uint32_t pid) {
   return std::uint64_t{pid} << 32 | 0xFFFFFFFFu;
 }
@@ -85,8 +83,20 @@ std::uint64_t thread_uuid(std::uint32_t pid, std::uint32_t tid) {
 
 }  // namespace
 
-PerfettoTraceEncoder::PerfettoTraceEncoder(std::ostream& out) : writer_(out) {
-  out_.reserve(kFlushBytes + 4096);
+PerfettoTraceEncoder::PerfettoTraceEncoder(std::ostream& out) : out_(out) {}
+
+PerfettoTraceEncoder::PerfettoTraceEncoder(std::int64_t origin_ns, std::uint32_t sequence)
+    : origin_ns_(origin_ns), fragment_sequence_(sequence) {}
+
+std::unique_ptr<TraceEncoder> PerfettoTraceEncoder::fragment(std::uint32_t index) const {
+  return std::unique_ptr<TraceEncoder>(new PerfettoTraceEncoder(origin_ns_, index + 1));
+}
+
+void PerfettoTraceEncoder::append(TraceEncoder& fragment) {
+  auto& f = static_cast<PerfettoTraceEncoder&>(fragment);
+  written_names_.pass_on(f.fragment_names_, *this);
+  events_ += f.events_;
+  out_.append(f.out_);
 }
 
 void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, std::int64_t origin_ns) {
@@ -100,20 +110,15 @@ void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, std::int64_t o
   emit_packet(event_);
 }
 
-void PerfettoTraceEncoder::submit_if_full() {
-  if (out_.size() < kFlushBytes) return;
-  submitted_ += out_.size();
-  writer_.submit(out_);
-  out_.reserve(kFlushBytes + 4096);
-}
-
 void PerfettoTraceEncoder::emit_packet(std::string_view body) {
-  proto::message(out_, kTracePacket, body);
+  proto::message(out_.text(), kTracePacket, body);
   ++events_;
-  submit_if_full();
+  out_.flush_if_full();
 }
 
 void PerfettoTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
+  if (out_.is_fragment()) return fragment_names_.push_back({pid, std::nullopt, std::string(name)});
+  written_names_.first({pid, std::nullopt, {}});
   nested_.clear();
   proto::int_field(nested_, track::kPid, pid);
   proto::bytes_field(nested_, track::kProcessName, name);
@@ -128,6 +133,8 @@ void PerfettoTraceEncoder::name_process(std::uint32_t pid, std::string_view name
 
 void PerfettoTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
                                        std::string_view name) {
+  if (out_.is_fragment()) return fragment_names_.push_back({pid, tid, std::string(name)});
+  written_names_.first({pid, tid, {}});
   nested_.clear();
   proto::int_field(nested_, track::kPid, pid);
   proto::int_field(nested_, track::kTid, tid);
@@ -218,7 +225,7 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   std::sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
     return std::tie(a.start, b.end, a.order) < std::tie(b.start, a.end, b.order);
   });
-  const std::uint32_t sequence = next_sequence_++;
+  const std::uint32_t sequence = fragment_sequence_ ? *fragment_sequence_ : next_sequence_++;
   const std::uint64_t first =
       static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, t.held[0].start)));
 
@@ -260,23 +267,24 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   const auto emit_event = [&](std::int64_t at, std::uint64_t type, const Held* h) {
     const auto ts = std::max(
         last, static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, at))));
-    const std::size_t packet_at = proto::open_message(out_, kTracePacket);
-    proto::uint_field(out_, packet::kTimestamp, ts - last);
+    std::string& out = out_.text();
+    const std::size_t packet_at = proto::open_message(out, kTracePacket);
+    proto::uint_field(out, packet::kTimestamp, ts - last);
     last = ts;
     // No SEQ_NEEDS_INCREMENTAL_STATE: a reader applies the sequence's state to every packet;
     // the flag only asks it to drop packets whose state was lost, which a file cannot lose.
-    proto::uint_field(out_, packet::kSequenceId, sequence);
-    const std::size_t event_at = proto::open_message(out_, packet::kTrackEvent);
-    proto::uint_field(out_, event::kType, type);
+    proto::uint_field(out, packet::kSequenceId, sequence);
+    const std::size_t event_at = proto::open_message(out, packet::kTrackEvent);
+    proto::uint_field(out, event::kType, type);
     if (h != nullptr) {
-      proto::uint_field(out_, event::kCategoryIids, h->category);
-      proto::uint_field(out_, event::kNameIid, h->name);
-      out_.append(t.args, h->args_offset, h->args_size);
+      proto::uint_field(out, event::kCategoryIids, h->category);
+      proto::uint_field(out, event::kNameIid, h->name);
+      out.append(t.args, h->args_offset, h->args_size);
     }
-    proto::close_message(out_, event_at);
-    proto::close_message(out_, packet_at);
+    proto::close_message(out, event_at);
+    proto::close_message(out, packet_at);
     ++events_;
-    submit_if_full();
+    out_.flush_if_full();
   };
   std::vector<std::int64_t> open;  // ends of the open slices, innermost last
   for (const Held& h : t.held) {
@@ -311,9 +319,7 @@ void PerfettoTraceEncoder::close_process(std::uint32_t pid) {
 
 Status PerfettoTraceEncoder::finish(const std::string& path) {
   for (auto& [uuid, t] : threads_) flush_thread(t);
-  writer_.submit(out_);
-  if (!writer_.finish()) return Error{"cannot write " + path + " (disk full?)"};
-  return Ok{};
+  return out_.finish(path);
 }
 
 }  // namespace npkit

@@ -22,20 +22,25 @@
 //   packets do not set SEQ_NEEDS_INCREMENTAL_STATE (readers apply the sequence's state anyway).
 // - `other_data` is not written (Perfetto has no place for it); the packets go to a background
 //   writer in chunks of about 1 MiB.
+// - A fragment interns its strings afresh, and its threads share one sequence, id index + 1,
+//   one after the other, each clearing the sequence's state first; finish() writes them in uuid
+//   order. Its track descriptors are written when it is appended.
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
-#include "output/background_writer.hpp"
 #include "output/trace/trace_encoder.hpp"
+#include "output/trace/trace_output.hpp"
 
 namespace npkit {
 
@@ -50,9 +55,12 @@ class PerfettoTraceEncoder : public TraceEncoder {
   void close_process(std::uint32_t pid) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
-  std::uint64_t bytes() const override { return submitted_ + out_.size(); }
+  std::uint64_t bytes() const override { return out_.bytes(); }
+  std::unique_ptr<TraceEncoder> fragment(std::uint32_t index) const override;
+  void append(TraceEncoder& fragment) override;
 
  private:
+  PerfettoTraceEncoder(std::int64_t origin_ns, std::uint32_t sequence);  // a fragment
   // Interned strings: one table for the whole trace, iids from 1.
   enum InternKind : std::uint8_t { kEventName, kCategory, kArgName, kInternKinds };
   struct Held {
@@ -76,14 +84,14 @@ class PerfettoTraceEncoder : public TraceEncoder {
   std::uint32_t intern(InternKind kind, std::string_view s, Thread& t);
   void flush_thread(Thread& t);
   void emit_packet(std::string_view body);
-  void submit_if_full();
 
-  io::BackgroundWriter writer_;
-  std::string out_;
+  TraceOutput out_;
   std::int64_t origin_ns_ = 0;
   std::uint64_t events_ = 0;
-  std::uint64_t submitted_ = 0;  // bytes handed to the writer
   std::uint32_t next_sequence_ = 1;
+  std::optional<std::uint32_t> fragment_sequence_;  // a fragment's one sequence
+  std::vector<TraceName> fragment_names_;           // a fragment's names, for append
+  TraceNamesWritten written_names_;
   struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

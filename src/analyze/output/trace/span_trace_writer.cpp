@@ -51,17 +51,27 @@ std::string other_data(const TraceOrigins& origins, const TraceMetadata& metadat
   return other;
 }
 
+// No span on the host clock: the origin is 0.
+TraceOrigins with_host_origin(TraceOrigins origins) {
+  if (origins.host_ns == INT64_MAX) origins.host_ns = 0;
+  return origins;
+}
+
 }  // namespace
+
+void begin_span_trace(TraceEncoder& encoder, const TraceOrigins& origins,
+                      const TraceMetadata& metadata) {
+  const TraceOrigins o = with_host_origin(origins);
+  encoder.begin(other_data(o, metadata), o.host_ns);
+}
 
 SpanTraceWriter::SpanTraceWriter(TraceEncoder& encoder, const std::vector<std::string>& base_names,
                                  const PhaseAssignment& phases, TraceOrigins origins,
                                  const TraceMetadata& metadata)
     : encoder_(encoder),
       names_(base_names),
-      origins_(std::move(origins)),
+      origins_(with_host_origin(std::move(origins))),
       cpu_record_size_(metadata.cpu_record_size) {
-  if (origins_.host_ns == INT64_MAX) origins_.host_ns = 0;
-  encoder_.begin(other_data(origins_, metadata), origins_.host_ns);
   for (const char* kind : {"gpu,", "cpu,"}) {
     for (const auto& phase : phases.phase_names) categories_.push_back(kind + phase);
   }
@@ -190,6 +200,22 @@ void SpanTraceWriter::on_unmatched(const UnmatchedEvent& e) {
   slice.end_ns = slice.start_ns;
   slice.args = &args;
   encoder_.write(slice);
+}
+
+SpanTraceFragment::SpanTraceFragment(std::unique_ptr<TraceEncoder> fragment,
+                                     const std::vector<std::string>& base_names,
+                                     const PhaseAssignment& phases, const TraceOrigins& origins,
+                                     const TraceMetadata& metadata)
+    : fragment_(std::move(fragment)), writer_(*fragment_, base_names, phases, origins, metadata) {}
+
+void SpanTraceFragment::begin_track(const TrackFile& file, TimeDomain domain) {
+  writer_.begin_track(file, domain);
+}
+
+void SpanTraceFragment::end_track(const TrackFile& file, const TrackStats& stats) {
+  writer_.end_track(file, stats);
+  // A fragment's finish only encodes what it holds; it cannot fail.
+  (void)fragment_->finish("");
 }
 
 }  // namespace npkit

@@ -16,12 +16,16 @@
 // - Tracks may interleave (a Chrome trace's do): each span takes the time domain its track was
 //   begun with. A new rank's first track closes the processes of the rank before
 //   (TraceEncoder::close_process).
-// - The constructor begins the trace with its description (otherData): generator, layout,
-//   source, event table, GPU clock method, time origin and the GPU-counter origins per rank.
+// - begin_span_trace begins the trace with its description (otherData): generator, layout,
+//   source, event table, GPU clock method, time origin and the GPU-counter origins per rank;
+//   writers then write into that encoder or into its fragments (one per track, for instance).
+// - SpanTraceFragment is a sink that writes a part of the input into a fragment it owns, and
+//   finishes the fragment at the end of each track (on the reader's thread).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <tuple>
@@ -56,6 +60,9 @@ struct TraceMetadata {
   std::string gpu_clock;
   unsigned cpu_record_size = 16;  // 18/22: CPU spans carry sender, receiver (and step)
 };
+
+void begin_span_trace(TraceEncoder& encoder, const TraceOrigins& origins,
+                      const TraceMetadata& metadata);
 
 class SpanTraceWriter : public SpanSink {
  public:
@@ -93,6 +100,23 @@ class SpanTraceWriter : public SpanSink {
   std::int64_t origin_ = 0;
   unsigned cpu_record_size_ = 16;
   mutable std::string fallback_name_;
+};
+
+class SpanTraceFragment : public SpanSink {
+ public:
+  SpanTraceFragment(std::unique_ptr<TraceEncoder> fragment,
+                    const std::vector<std::string>& base_names, const PhaseAssignment& phases,
+                    const TraceOrigins& origins, const TraceMetadata& metadata);
+
+  void begin_track(const TrackFile& file, TimeDomain domain) override;
+  void on_span(const Span& span) override { writer_.on_span(span); }
+  void on_unmatched(const UnmatchedEvent& event) override { writer_.on_unmatched(event); }
+  void end_track(const TrackFile& file, const TrackStats& stats) override;
+  TraceEncoder& fragment() { return *fragment_; }
+
+ private:
+  std::unique_ptr<TraceEncoder> fragment_;
+  SpanTraceWriter writer_;
 };
 
 }  // namespace npkit

@@ -16,13 +16,24 @@
 //   buffers may write them out); finish(path) writes what is left and the end of the file, an
 //   Error naming `path` when a write failed. events() counts what was written, metadata
 //   included; bytes() the bytes produced so far.
+// - fragment(index) makes an encoder of the same format, on the same origin, that keeps what it
+//   is given in memory, so that parts of a trace can be encoded on several threads (a fragment
+//   is filled on one thread; several may be filled at once). finish() on a fragment encodes what
+//   it holds and writes nothing. append(fragment) adds a finished fragment's events to this
+//   encoder, fragments in increasing `index`, each once: first the names of processes and
+//   threads it was given that this encoder has not written yet, then its events. The output
+//   depends only on the fragments' contents and order, not on the threads that filled them.
 #pragma once
 
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "util/result.hpp"
 
@@ -100,6 +111,29 @@ inline std::size_t recent_string_slot(std::string_view s) {
   return static_cast<std::size_t>(key >> 56);
 }
 
+// The process and thread names a fragment was given, for the encoder it is appended to, which
+// writes each (pid, tid) name once.
+struct TraceName {
+  std::uint32_t pid = 0;
+  std::optional<std::uint32_t> tid;  // none: the process's name
+  std::string name;
+};
+
+class TraceEncoder;
+
+class TraceNamesWritten {
+ public:
+  // True the first time (pid, tid) is seen.
+  bool first(const TraceName& n) {
+    return seen_.insert(std::uint64_t{n.pid} << 32 | n.tid.value_or(UINT32_MAX)).second;
+  }
+  // Gives `encoder` each of a fragment's `names` not seen before.
+  void pass_on(const std::vector<TraceName>& names, TraceEncoder& encoder);
+
+ private:
+  std::set<std::uint64_t> seen_;
+};
+
 class TraceEncoder {
  public:
   virtual ~TraceEncoder() = default;
@@ -111,6 +145,19 @@ class TraceEncoder {
   virtual Status finish(const std::string& path) = 0;
   virtual std::uint64_t events() const = 0;
   virtual std::uint64_t bytes() const = 0;
+  virtual std::unique_ptr<TraceEncoder> fragment(std::uint32_t index) const = 0;
+  virtual void append(TraceEncoder& fragment) = 0;
 };
+
+inline void TraceNamesWritten::pass_on(const std::vector<TraceName>& names, TraceEncoder& encoder) {
+  for (const TraceName& n : names) {
+    if (!first(n)) continue;
+    if (n.tid) {
+      encoder.name_thread(n.pid, *n.tid, n.name);
+    } else {
+      encoder.name_process(n.pid, n.name);
+    }
+  }
+}
 
 }  // namespace npkit

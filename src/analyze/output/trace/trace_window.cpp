@@ -48,6 +48,26 @@ void WindowedTraceEncoder::check_size() {
   if (limits_.max_bytes != 0 && inner_.bytes() > limits_.max_bytes) exceeded_ = true;
 }
 
+std::unique_ptr<TraceEncoder> WindowedTraceEncoder::fragment(std::uint32_t index) const {
+  auto inner = inner_.fragment(index);
+  TraceLimits window = limits_;
+  window.max_bytes = 0;
+  auto f = std::make_unique<WindowedTraceEncoder>(*inner, window);
+  f->owned_ = std::move(inner);
+  f->from_ = from_;
+  f->to_ = to_;
+  return f;
+}
+
+void WindowedTraceEncoder::append(TraceEncoder& fragment) {
+  auto& f = static_cast<WindowedTraceEncoder&>(fragment);
+  dropped_ += f.dropped_;
+  if (exceeded_) return;
+  kept_ += f.kept_;
+  inner_.append(f.inner_);
+  check_size();
+}
+
 Status WindowedTraceEncoder::finish(const std::string& path) {
   return inner_.finish(path);
 }

@@ -11,6 +11,8 @@
 // - max_bytes (0: none): once the encoder behind has produced more, later slices are dropped
 //   and exceeded() is true (the caller reports it; the output is not to be kept).
 // - kept() and dropped() count the slices passed on and those outside the window.
+// - A fragment filters by the same window into a fragment of the encoder behind (no size check);
+//   appending it adds its counts, passes its contents on unless exceeded(), then checks the size.
 #pragma once
 
 #include <cstdint>
@@ -42,6 +44,8 @@ class WindowedTraceEncoder : public TraceEncoder {
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return inner_.events(); }
   std::uint64_t bytes() const override { return inner_.bytes(); }
+  std::unique_ptr<TraceEncoder> fragment(std::uint32_t index) const override;
+  void append(TraceEncoder& fragment) override;
 
   bool exceeded() const { return exceeded_; }
   std::uint64_t kept() const { return kept_; }
@@ -50,6 +54,7 @@ class WindowedTraceEncoder : public TraceEncoder {
  private:
   void check_size();
 
+  std::unique_ptr<TraceEncoder> owned_;  // a fragment's inner fragment
   TraceEncoder& inner_;
   TraceLimits limits_;
   std::int64_t from_ = INT64_MIN;

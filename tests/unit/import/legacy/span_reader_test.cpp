@@ -463,3 +463,56 @@ TEST_CASE("spans: MSCCL++ ops pair ENTRY 0x1D+op with EXIT 0x3B+op", "[pair][spa
   CHECK(run.sink.spans[1].end_ns == 1030);
   CHECK(run.sink.spans[1].child_ns == 8);
 }
+
+TEST_CASE("spans in chunks: a sink per track, handed on in track order, warnings merged",
+          "[pair][span_reader]") {
+  const std::string spec = R"(
+    rank 0 gpu 1: 0x1F ts=1 | 0x20 ts=2 | 0x20 ts=3
+    rank 0 gpu 0:
+    rank 0 cpu 0: 0x2F rsvd=1 ts=3 | 0x30 rsvd=1 ts=4
+    rank 1 gpu 0: 0x1F ts=5 | 0x20 ts=6 | 0x1F ts=9
+    rank 2 gpu 0: 0x1F ts=7 | 0x20 ts=8
+  )";
+  TempDir tmp;
+  const std::string dir = write_legacy_dump(tmp, spec);
+  Run whole;
+  read(whole, dir);
+  // The warnings of reading the spans alone (whole.diag also holds those of opening the dump).
+  Diagnostics expected;
+  SpanCollector ignored;
+  REQUIRE(npkit::read_legacy_spans(whole.dump, whole.phases, {}, ignored, expected).ok());
+  for (unsigned threads : {1u, 2u, 4u}) {
+    INFO("threads " << threads);
+    Diagnostics diag;
+    npkit::SpanChunks chunks;
+    chunks.threads = threads;
+    chunks.window = 2;
+    chunks.make_sink = [](std::size_t) { return std::make_unique<SpanCollector>(); };
+    std::vector<std::size_t> order;
+    std::vector<Span> spans;
+    chunks.consume = [&](std::size_t track, npkit::SpanSink& sink) -> npkit::Status {
+      auto& collected = static_cast<SpanCollector&>(sink);
+      REQUIRE(collected.tracks.size() == 1);
+      CHECK(collected.tracks[0].file.track == whole.sink.tracks[track].file.track);
+      order.push_back(track);
+      spans.insert(spans.end(), collected.spans.begin(), collected.spans.end());
+      return npkit::Ok{};
+    };
+    REQUIRE(npkit::read_legacy_spans_in_chunks(whole.dump, whole.phases, {}, chunks, diag).ok());
+    CHECK(order == std::vector<std::size_t>{0, 1, 2, 3, 4});
+    REQUIRE(spans.size() == whole.sink.spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      CHECK(spans[i].track == whole.sink.spans[i].track);
+      CHECK(spans[i].start_ns == whole.sink.spans[i].start_ns);
+      CHECK(spans[i].end_ns == whole.sink.spans[i].end_ns);
+    }
+    // One EXIT without ENTRY on rank 0, one ENTRY without EXIT on rank 1.
+    REQUIRE(diag.warnings().size() == expected.warnings().size());
+    for (std::size_t i = 0; i < diag.warnings().size(); ++i) {
+      CHECK(diag.warnings()[i].category == expected.warnings()[i].category);
+      CHECK(diag.warnings()[i].count == expected.warnings()[i].count);
+      CHECK(diag.warnings()[i].examples == expected.warnings()[i].examples);
+    }
+    CHECK(whole.warned("unmatched events") == 2);
+  }
+}

@@ -72,3 +72,85 @@ TEST_CASE("json trace encoder: an empty trace is a valid document", "[render]") 
   CHECK(trace.events() == 0);
   CHECK(out.str() == "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [\n]}\n");
 }
+
+TEST_CASE("json trace encoder: fragments appended in order, each name written once", "[render]") {
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin("{}", 0);
+  auto first = trace.fragment(0);
+  auto second = trace.fragment(1);
+  auto empty = trace.fragment(2);
+  // Filled out of order: only the order of append counts.
+  second->name_process(3, "rank 0");
+  second->name_thread(3, 8, "host");
+  second->write(npkit::TraceSlice{"mark", "host", 3, 8, true, -1, 0, nullptr});
+  first->name_process(3, "rank 0");
+  first->name_thread(3, 7, "GPU block 1");
+  first->write(npkit::TraceSlice{"late", "gpu", 3, 7, false, 500, 400, nullptr});
+  for (auto* f : {first.get(), second.get(), empty.get()}) REQUIRE(f->finish("").ok());
+  CHECK(out.str().empty());
+  trace.append(*empty);
+  trace.append(*first);
+  trace.append(*second);
+  REQUIRE(trace.finish("out.json").ok());
+  CHECK(trace.events() == 8);
+  const std::string expected =
+      "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [\n"
+      R"({"name":"process_name","ph":"M","pid":3,"args":{"name":"rank 0"}})"
+      ",\n"
+      R"({"name":"process_sort_index","ph":"M","pid":3,"args":{"sort_index":3}})"
+      ",\n"
+      R"({"name":"thread_name","ph":"M","pid":3,"tid":7,"args":{"name":"GPU block 1"}})"
+      ",\n"
+      R"({"name":"thread_sort_index","ph":"M","pid":3,"tid":7,"args":{"sort_index":7}})"
+      ",\n"
+      R"({"name":"late","cat":"gpu","ph":"X","pid":3,"tid":7,"ts":0.500,"dur":0.000})"
+      ",\n"
+      R"({"name":"thread_name","ph":"M","pid":3,"tid":8,"args":{"name":"host"}})"
+      ",\n"
+      R"({"name":"thread_sort_index","ph":"M","pid":3,"tid":8,"args":{"sort_index":8}})"
+      ",\n"
+      R"({"name":"mark","cat":"host","ph":"i","s":"t","pid":3,"tid":8,"ts":-0.001})"
+      "\n]}\n";
+  CHECK(out.str() == expected);
+}
+
+TEST_CASE("json trace encoder: fragments of megabytes give the same text as one encoder",
+          "[render]") {
+  const auto fill = [](npkit::TraceEncoder& e, int part) {
+    e.name_process(1, "rank 0");
+    for (int i = 0; i < 20'000; ++i) {
+      e.write(npkit::TraceSlice{"span", "gpu", 1, 2, false, part * 100'000 + i, i + 7, nullptr});
+    }
+  };
+  std::ostringstream whole;
+  npkit::JsonTraceEncoder one(whole);
+  one.begin("{}", 0);
+  std::ostringstream parts;
+  npkit::JsonTraceEncoder many(parts);
+  many.begin("{}", 0);
+  for (int part = 0; part < 3; ++part) {
+    fill(one, part);  // its names repeat; the fragments' do not
+    auto f = many.fragment(static_cast<std::uint32_t>(part));
+    fill(*f, part);
+    REQUIRE(f->finish("").ok());
+    many.append(*f);
+  }
+  REQUIRE(one.finish("a").ok());
+  REQUIRE(many.finish("b").ok());
+  CHECK(parts.str().size() > (1u << 20) * 2);
+  CHECK(many.events() == 2 + 60'000);
+  std::string expected = whole.str();
+  // The whole encoder was given the process's name three times.
+  const std::string names =
+      R"({"name":"process_name","ph":"M","pid":1,"args":{"name":"rank 0"}},)"
+      "\n"
+      R"({"name":"process_sort_index","ph":"M","pid":1,"args":{"sort_index":1}},)"
+      "\n";
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    const auto at = expected.rfind(names);
+    REQUIRE(at != std::string::npos);
+    expected.erase(at, names.size());
+  }
+  CHECK(parts.str() == expected);
+}

@@ -8,7 +8,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <memory>
 #include <sstream>
+#include <tuple>
+#include <vector>
 
 #include "support/perfetto_reader.hpp"
 
@@ -109,4 +113,58 @@ TEST_CASE("perfetto trace encoder: an empty trace is a valid trace", "[render]")
   CHECK(t.packets == 1);
   CHECK(t.slices.empty());
   CHECK(t.process_names.empty());
+}
+
+TEST_CASE("perfetto trace encoder: fragments decode to the slices of one encoder", "[render]") {
+  const auto fill = [](npkit::TraceEncoder& e, std::uint32_t tid, std::int64_t at) {
+    e.name_process(1, "rank 0");
+    e.name_thread(1, tid, "thread " + std::to_string(tid));
+    e.name_thread(1, tid + 1, "thread " + std::to_string(tid + 1));
+    npkit::TraceArgList args;
+    args.add_uint("size", tid);
+    e.write({"child", "gpu,sync", 1, tid, false, at + 10, at + 20, &args});
+    e.write({"parent", "gpu,other", 1, tid, false, at, at + 50, nullptr});
+    e.write({"other thread", "cpu,other", 1, tid + 1, false, at + 5, at + 6, nullptr});
+  };
+  std::ostringstream whole;
+  npkit::PerfettoTraceEncoder one(whole);
+  one.begin("{}", kOrigin);
+  std::ostringstream parts;
+  npkit::PerfettoTraceEncoder many(parts);
+  many.begin("{}", kOrigin);
+  std::vector<std::unique_ptr<npkit::TraceEncoder>> fragments;
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    fragments.push_back(many.fragment(i));
+    fill(*fragments.back(), 10 * (i + 1), 1'000 * i);
+  }
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    fill(one, 10 * (i + 1), 1'000 * i);
+    REQUIRE(fragments[i]->finish("").ok());
+    many.append(*fragments[i]);
+  }
+  REQUIRE(one.finish("a").ok());
+  REQUIRE(many.finish("b").ok());
+  const auto a = npkit::test::read_perfetto_trace(whole.str());
+  const auto b = npkit::test::read_perfetto_trace(parts.str());
+  INFO(a.error);
+  REQUIRE(a.error.empty());
+  INFO(b.error);
+  REQUIRE(b.error.empty());
+  CHECK(b.packets == many.events());
+  CHECK(b.process_names == a.process_names);
+  CHECK(b.thread_names == a.thread_names);
+  CHECK(b.thread_names.size() == 6);
+  REQUIRE(b.slices.size() == 9);
+  const auto key = [](const npkit::test::PerfettoSlice& s) {
+    return std::tuple(s.tid, s.start_ns, s.end_ns, s.name, s.category, s.args);
+  };
+  std::vector<decltype(key(a.slices[0]))> ka, kb;
+  for (const auto& s : a.slices) ka.push_back(key(s));
+  for (const auto& s : b.slices) kb.push_back(key(s));
+  std::sort(ka.begin(), ka.end());
+  std::sort(kb.begin(), kb.end());
+  CHECK(ka == kb);
+  CHECK(kb.front() == std::tuple(std::int64_t{10}, std::uint64_t(kOrigin),
+                                 std::uint64_t(kOrigin + 50), std::string("parent"),
+                                 std::string("gpu,other"), std::map<std::string, std::string>{}));
 }

@@ -1,11 +1,12 @@
 // WindowedTraceEncoder keeps exactly the slices that overlap the window (spans reaching into it
 // from either side, instants inside it), leaves their times alone, combines a window after the
 // origin with one on the host clock, passes names on, and stops passing slices once the encoder
-// behind it has produced more than max_bytes.
+// behind it has produced more than max_bytes; its fragments do the same, part by part.
 #include "output/trace/trace_window.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,14 @@ class Recorder : public npkit::TraceEncoder {
   npkit::Status finish(const std::string&) override { return npkit::Ok{}; }
   std::uint64_t events() const override { return slices.size(); }
   std::uint64_t bytes() const override { return 100 * slices.size(); }
+  std::unique_ptr<npkit::TraceEncoder> fragment(std::uint32_t) const override {
+    return std::make_unique<Recorder>();
+  }
+  void append(npkit::TraceEncoder& fragment) override {
+    auto& f = static_cast<Recorder&>(fragment);
+    names.insert(names.end(), f.names.begin(), f.names.end());
+    slices.insert(slices.end(), f.slices.begin(), f.slices.end());
+  }
 
   std::int64_t origin = 0;
   std::vector<std::string> names;
@@ -94,4 +103,38 @@ TEST_CASE("trace window: no window keeps everything, and the size guard stops", 
   write_all(open);
   CHECK(all.slices.size() == 9);
   CHECK_FALSE(open.exceeded());
+}
+
+TEST_CASE("trace window: fragments keep what the whole keeps, and the guard checks appends",
+          "[render]") {
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.from_ns = 100;
+  limits.to_ns = 200;
+  npkit::WindowedTraceEncoder w(inner, limits);
+  w.begin("{}", 5'000);
+  auto first = w.fragment(0);
+  auto second = w.fragment(1);
+  write_all(*first);
+  write_all(*second);
+  w.append(*first);
+  w.append(*second);
+  CHECK(inner.slices.size() == 12);
+  CHECK(inner.slices[6] == "into@50");
+  CHECK(w.kept() == 12);
+  CHECK(w.dropped() == 6);
+
+  Recorder guarded;
+  limits = {};
+  limits.max_bytes = 250;
+  npkit::WindowedTraceEncoder g(guarded, limits);
+  g.begin("{}", 0);
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    auto part = g.fragment(i);
+    write_all(*part);
+    g.append(*part);
+  }
+  CHECK(g.exceeded());
+  CHECK(guarded.slices.size() == 9);  // the first append passed 250 bytes; the rest were held
+  CHECK(g.kept() == 9);
 }
