@@ -207,7 +207,8 @@ Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContex
 }
 
 // A legacy dump's tracks, each into a fragment of the trace on the input's reader threads,
-// appended in track order (at most a few tracks per reader held at once).
+// appended in track order (at most a few tracks per reader held at once). The reading's warnings
+// repeat those of the pass that found the origins and are dropped.
 Status write_legacy_tracks(LegacyInput& in, WindowedTraceEncoder& encoder,
                            const TraceOrigins& origins, const TraceMetadata& meta) {
   SpanChunks chunks;
@@ -223,14 +224,16 @@ Status write_legacy_tracks(LegacyInput& in, WindowedTraceEncoder& encoder,
     if (encoder.exceeded()) return Error{"the trace grew past --max-size"};
     return Ok{};
   };
-  const Status read = in.read_span_chunks(chunks);
+  Diagnostics repeated;
+  const Status read = in.read_span_chunks(chunks, repeated);
   if (!read && !encoder.exceeded()) return read;
   return Ok{};
 }
 
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
-// origins and the run (its warnings repeat pass 2's and are dropped); pass 2 streams the spans in
-// track order into the writer: a legacy dump's tracks are encoded on all cores.
+// origins and the run; pass 2 streams the spans in track order into the writer: a legacy dump's
+// tracks are encoded on all cores, a Chrome trace is read again on one reader (pass 1's warnings
+// repeat pass 2's and are dropped).
 Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& context) {
   auto first = open_input(o, context);
   if (!first) return first.error();
@@ -245,6 +248,16 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
   NPKIT_TRY(add_collective_window(o, run, limits, context));
   const TraceMetadata meta{o.path, (*first)->event_table(), (*first)->span_clock(),
                            (*first)->cpu_record_size()};
+  if (auto* legacy = dynamic_cast<LegacyInput*>(first->get())) {
+    NPKIT_TRY(write_trace(
+        o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
+          begin_span_trace(encoder, origins->origins(), meta);
+          NPKIT_TRY(write_legacy_tracks(*legacy, encoder, origins->origins(), meta));
+          return encoder.finish(name);
+        }));
+    print_warnings(legacy->diagnostics(), o, context);
+    return 0;
+  }
   CommonOptions one = o;
   one.threads = 1;
   auto input = open_input(one, context);
@@ -253,13 +266,9 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
   NPKIT_TRY(write_trace(
       o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
         begin_span_trace(encoder, origins->origins(), meta);
-        if (auto* legacy = dynamic_cast<LegacyInput*>(&in)) {
-          NPKIT_TRY(write_legacy_tracks(*legacy, encoder, origins->origins(), meta));
-        } else {
-          SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
-          auto read = in.read({&writer});
-          if (!read) return Status{read.error()};
-        }
+        SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
+        auto read = in.read({&writer});
+        if (!read) return Status{read.error()};
         return encoder.finish(name);
       }));
   print_warnings(in.diagnostics(), o, context);

@@ -35,9 +35,9 @@ class LegacyInput : public RunInput {
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
   // The selected ranks' spans a track at a time (read_legacy_spans_in_chunks), for commands that
-  // only stream spans (trace); warnings join diagnostics().
-  Status read_span_chunks(const SpanChunks& chunks) {
-    return read_legacy_spans_in_chunks(dump_, phases_, read_, chunks, diagnostics_);
+  // only stream spans (trace), before or after read(); its warnings go to `diagnostics`.
+  Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const {
+    return read_legacy_spans_in_chunks(dump_, phases_, read_, chunks, diagnostics);
   }
 
  private:
