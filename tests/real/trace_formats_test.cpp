@@ -9,8 +9,9 @@
 // is smaller than the JSON. Where a JSON span outlasts the span it starts in on the same thread
 // (real NPKit dumps have such records), Perfetto's slices must nest: the protobuf trace cuts it
 // at that span's end, as its encoder's contract says; the expected slices are cut the same way
-// here. A legacy dump's trace, encoded a track at a time on several threads, is the same file
-// byte for byte whatever --threads says, in both formats.
+// here. A legacy dump's trace, encoded a chunk of tracks at a time on several threads, is the
+// same file byte for byte whatever the threads, in both formats: through the CLI, and with chunks
+// of a few tracks each so that the real dumps make many of them.
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -24,6 +25,10 @@
 #include <tuple>
 #include <vector>
 
+#include "import/legacy/legacy_input.hpp"
+#include "output/trace/json_trace_encoder.hpp"
+#include "output/trace/perfetto_trace_encoder.hpp"
+#include "output/trace/span_trace_writer.hpp"
 #include "support/cli_runner.hpp"
 #include "support/json_trace_slices.hpp"
 #include "support/perfetto_reader.hpp"
@@ -166,6 +171,77 @@ TEST_CASE("trace of a legacy dump: the same bytes for any --threads", "[real]") 
         if (first.empty()) first = bytes;
         CHECK(bytes == first);
       }
+    }
+  }
+}
+
+TEST_CASE("trace of a legacy dump: small chunks on many threads, the same bytes", "[real]") {
+  npkit::ImportOptions options;
+  options.path = npkit::test::source_path("samples/npkit-h200/alltoall/dump");
+  auto opened = npkit::open_run_input(options);
+  REQUIRE(opened.ok());
+  auto* input = dynamic_cast<npkit::LegacyInput*>(opened->get());
+  REQUIRE(input != nullptr);
+  npkit::Run run;
+  auto origins =
+      npkit::read_run<npkit::TraceOriginSink>(*input, run, [] { return npkit::TraceOriginSink(); });
+  REQUIRE(origins.ok());
+  const npkit::TraceMetadata meta{options.path, input->event_table(), input->span_clock(),
+                                  input->cpu_record_size()};
+  for (const bool perfetto : {false, true}) {
+    std::string first;
+    for (const unsigned threads : {1u, 2u, 3u, 8u}) {
+      INFO((perfetto ? "perfetto" : "json") << ", " << threads << " thread(s)");
+      std::ostringstream out;
+      std::unique_ptr<npkit::TraceEncoder> encoder;
+      if (perfetto) {
+        encoder = std::make_unique<npkit::PerfettoTraceEncoder>(out);
+      } else {
+        encoder = std::make_unique<npkit::JsonTraceEncoder>(out);
+      }
+      npkit::begin_span_trace(*encoder, origins->origins(), meta);
+      npkit::SpanChunks chunks;
+      chunks.threads = threads;
+      chunks.window = 2 * threads;
+      chunks.chunk_bytes = 4096;  // 2 or 3 tracks each: 50 chunks
+      npkit::Diagnostics diagnostics;
+      REQUIRE(
+          npkit::write_legacy_span_trace(
+              *input, chunks, origins->origins(), meta, *encoder, [] { return false; }, diagnostics)
+              .ok());
+      REQUIRE(encoder->finish("trace").ok());
+      if (first.empty()) {
+        first = out.str();
+        // The same slices as the CLI's trace, which reads chunks of 256 KiB.
+        npkit::test::TempDir tmp;
+        const std::string cli = tmp.file("cli");
+        REQUIRE(npkit::test::run_cli({"trace", options.path, "-o", cli, "--format",
+                                      perfetto ? "perfetto" : "json", "--quiet"})
+                    .exit_code == 0);
+        if (perfetto) {
+          const auto a = npkit::test::read_perfetto_trace(first);
+          const auto b = npkit::test::read_perfetto_trace(read_bytes(cli));
+          REQUIRE(a.error.empty());
+          REQUIRE(b.error.empty());
+          CHECK(a.slices.size() == b.slices.size());
+          CHECK(a.thread_names == b.thread_names);
+        } else {
+          // The same events, one a line; a chunk's thread names come before its spans, so
+          // chunks of other sizes place them elsewhere.
+          const auto sorted_lines = [](const std::string& text) {
+            std::vector<std::string> lines;
+            std::istringstream in(text);
+            for (std::string line; std::getline(in, line);) {
+              if (!line.empty() && line.back() == ',') line.pop_back();
+              lines.push_back(line);
+            }
+            std::sort(lines.begin(), lines.end());
+            return lines;
+          };
+          CHECK(sorted_lines(first) == sorted_lines(read_bytes(cli)));
+        }
+      }
+      CHECK(out.str() == first);
     }
   }
 }

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <thread>
 
 #include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
@@ -206,34 +207,17 @@ Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContex
   return 0;
 }
 
-// A legacy dump's tracks, each into a fragment of the trace on the input's reader threads,
-// appended in track order (at most a few tracks per reader held at once). The reading's warnings
-// repeat those of the pass that found the origins and are dropped.
-Status write_legacy_tracks(LegacyInput& in, WindowedTraceEncoder& encoder,
-                           const TraceOrigins& origins, const TraceMetadata& meta) {
-  SpanChunks chunks;
-  chunks.threads = in.threads();
-  chunks.window = 4 * std::max(1u, in.threads());
-  chunks.make_sink = [&](std::size_t track) -> std::unique_ptr<SpanSink> {
-    return std::make_unique<SpanTraceFragment>(encoder.fragment(static_cast<std::uint32_t>(track)),
-                                               in.span_names(), in.phases(), origins, meta);
-  };
-  chunks.consume = [&](std::size_t, SpanSink& sink) -> Status {
-    encoder.append(static_cast<SpanTraceFragment&>(sink).fragment());
-    // Stops the reading; the caller reports it.
-    if (encoder.exceeded()) return Error{"the trace grew past --max-size"};
-    return Ok{};
-  };
-  Diagnostics repeated;
-  const Status read = in.read_span_chunks(chunks, repeated);
-  if (!read && !encoder.exceeded()) return read;
-  return Ok{};
+// Threads encoding a legacy dump's spans: --threads, else one per core, at most 16 (encoding
+// costs far more than reading, so small dumps gain from threads too).
+unsigned trace_threads(const TraceOptions& o) {
+  if (o.threads != 0) return std::min(o.threads, 64u);
+  return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
 }
 
 // The spans of a legacy dump or a Chrome trace of spans: pass 1, on all cores, finds the time
-// origins and the run; pass 2 streams the spans in track order into the writer: a legacy dump's
-// tracks are encoded on all cores, a Chrome trace is read again on one reader (pass 1's warnings
-// repeat pass 2's and are dropped).
+// origins and the run; pass 2 streams the spans in track order into the trace: a legacy dump's
+// are encoded on all cores, a chunk of tracks at a time; a Chrome trace is read again on one
+// reader (pass 1's warnings repeat pass 2's and are dropped).
 Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& context) {
   auto first = open_input(o, context);
   if (!first) return first.error();
@@ -252,7 +236,13 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
     NPKIT_TRY(write_trace(
         o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
           begin_span_trace(encoder, origins->origins(), meta);
-          NPKIT_TRY(write_legacy_tracks(*legacy, encoder, origins->origins(), meta));
+          SpanChunks chunks;
+          chunks.threads = trace_threads(o);
+          chunks.window = 2 * chunks.threads;  // memory: threads × the largest chunk
+          Diagnostics repeated;                // pass 1 found the same warnings
+          NPKIT_TRY(write_legacy_span_trace(
+              *legacy, chunks, origins->origins(), meta, encoder,
+              [&] { return encoder.exceeded(); }, repeated));
           return encoder.finish(name);
         }));
     print_warnings(legacy->diagnostics(), o, context);

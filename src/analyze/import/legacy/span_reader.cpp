@@ -379,22 +379,35 @@ Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment
   std::uint64_t total = 0;
   for (const auto& j : jobs) total += j.file->bytes;
   ProgressCounter progress(options, total);
-  struct ReadTrack {
+  // Chunk c covers tracks [starts[c], starts[c + 1]).
+  std::vector<std::size_t> starts;
+  std::uint64_t bytes = chunks.chunk_bytes;
+  for (std::size_t t = 0; t < jobs.size(); ++t) {
+    if (bytes >= chunks.chunk_bytes) {
+      starts.push_back(t);
+      bytes = 0;
+    }
+    bytes += jobs[t].file->bytes;
+  }
+  starts.push_back(jobs.size());
+  struct ReadChunk {
     std::unique_ptr<SpanSink> sink;
     Diagnostics diagnostics;
   };
-  return run_in_order<ReadTrack>(
-      jobs.size(), chunks.threads, chunks.window,
-      [&](std::size_t i) -> Result<ReadTrack> {
-        ReadTrack track{chunks.make_sink(i), {}};
-        TrackReader reader(dump, phases, *track.sink, track.diagnostics);
-        NPKIT_TRY(reader.read(*jobs[i].file, *jobs[i].clocks));
-        progress.add(jobs[i].file->bytes);
-        return track;
+  return run_in_order<ReadChunk>(
+      starts.size() - 1, chunks.threads, chunks.window,
+      [&](std::size_t c) -> Result<ReadChunk> {
+        ReadChunk chunk{chunks.make_sink(c), {}};
+        TrackReader reader(dump, phases, *chunk.sink, chunk.diagnostics);
+        for (std::size_t t = starts[c]; t < starts[c + 1]; ++t) {
+          NPKIT_TRY(reader.read(*jobs[t].file, *jobs[t].clocks));
+          progress.add(jobs[t].file->bytes);
+        }
+        return chunk;
       },
-      [&](std::size_t i, ReadTrack& track) -> Status {
-        diagnostics.merge(track.diagnostics);
-        return chunks.consume(i, *track.sink);
+      [&](std::size_t c, ReadChunk& chunk) -> Status {
+        diagnostics.merge(chunk.diagnostics);
+        return chunks.consume(c, *chunk.sink);
       });
 }
 

@@ -83,15 +83,19 @@ Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment&
                                   const SpanReadOptions& options,
                                   const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
 
-// The selected tracks, in the order above, each into a sink of its own: make_sink(i) makes track
-// i's sink on a reader thread, consume(i, sink) takes it once the track is read, in track order
-// on the calling thread (util/ordered_jobs.hpp: `threads` readers, at most `window` tracks held).
-// Warnings are merged in track order. An error from consume stops the reading and is returned.
+// The selected tracks, in the order above, in chunks of consecutive tracks, each chunk into a sink
+// of its own: make_sink(i) makes chunk i's sink on a reader thread, consume(i, sink) takes it
+// once the chunk is read, in chunk order on the calling thread (util/ordered_jobs.hpp: `threads`
+// readers, at most `window` chunks held). A chunk holds tracks until their files reach
+// `chunk_bytes` together (a bigger file is a chunk of its own): the split depends on the file
+// sizes only, never on the threads. Warnings are merged in track order. An error from consume
+// stops the reading and is returned.
 struct SpanChunks {
   unsigned threads = 1;
   std::size_t window = 1;
-  std::function<std::unique_ptr<SpanSink>(std::size_t track)> make_sink;
-  std::function<Status(std::size_t track, SpanSink& sink)> consume;
+  std::uint64_t chunk_bytes = 256 << 10;
+  std::function<std::unique_ptr<SpanSink>(std::size_t chunk)> make_sink;
+  std::function<Status(std::size_t chunk, SpanSink& sink)> consume;
 };
 
 Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment& phases,

@@ -218,4 +218,24 @@ void SpanTraceFragment::end_track(const TrackFile& file, const TrackStats& stats
   (void)fragment_->finish("");
 }
 
+Status write_legacy_span_trace(const LegacyInput& input, SpanChunks chunks,
+                               const TraceOrigins& origins, const TraceMetadata& metadata,
+                               TraceEncoder& encoder, const std::function<bool()>& stop,
+                               Diagnostics& diagnostics) {
+  chunks.make_sink = [&](std::size_t chunk) -> std::unique_ptr<SpanSink> {
+    return std::make_unique<SpanTraceFragment>(encoder.fragment(static_cast<std::uint32_t>(chunk)),
+                                               input.span_names(), input.phases(), origins,
+                                               metadata);
+  };
+  bool stopped = false;
+  chunks.consume = [&](std::size_t, SpanSink& sink) -> Status {
+    encoder.append(static_cast<SpanTraceFragment&>(sink).fragment());
+    stopped = stop();
+    return stopped ? Status{Error{"stopped"}} : Status{Ok{}};
+  };
+  const Status read = input.read_span_chunks(chunks, diagnostics);
+  if (!read && !stopped) return read;
+  return Ok{};
+}
+
 }  // namespace npkit

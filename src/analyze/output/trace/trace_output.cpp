@@ -17,20 +17,33 @@ void TraceOutput::submit(std::string& chunk) {
 }
 
 void TraceOutput::flush_if_full() {
-  if (is_fragment() || text_.size() < kFlushBytes) return;
-  submit(text_);
+  if (text_.size() < kFlushBytes) return;
+  if (is_fragment()) {
+    submitted_ += text_.size();
+    held_.push_back(std::move(text_));
+    text_ = std::string();
+  } else {
+    submit(text_);
+  }
   text_.reserve(kFlushBytes + 4096);
 }
 
-void TraceOutput::append(TraceOutput& fragment) {
-  if (is_fragment() || text_.size() + fragment.text_.size() < kFlushBytes) {
-    text_.append(fragment.text_);
-    fragment.text_.clear();
+void TraceOutput::append_chunk(std::string& chunk) {
+  if (is_fragment() || text_.size() + chunk.size() < kFlushBytes) {
+    text_.append(chunk);
     return;
   }
   submit(text_);
   text_.reserve(kFlushBytes + 4096);
-  submit(fragment.text_);
+  submit(chunk);
+}
+
+void TraceOutput::append(TraceOutput& fragment) {
+  for (std::string& chunk : fragment.held_) append_chunk(chunk);
+  append_chunk(fragment.text_);
+  fragment.held_.clear();
+  fragment.text_.clear();
+  fragment.submitted_ = 0;
 }
 
 Status TraceOutput::finish(const std::string& path) {
