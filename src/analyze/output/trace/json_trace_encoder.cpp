@@ -1,6 +1,8 @@
 #include "output/trace/json_trace_encoder.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <cstring>
 
 #include "output/json_writer.hpp"
 #include "output/trace/trace_numbers.hpp"
@@ -11,48 +13,48 @@ namespace {
 
 using namespace std::string_view_literals;
 
-void append_int(std::string& out, std::int64_t v) {
-  if (v < 0) {
-    out.push_back('-');
-    append_uint(out, 0 - static_cast<std::uint64_t>(v));
-  } else {
-    append_uint(out, static_cast<std::uint64_t>(v));
+// Writes through a pointer into room reserved at the end of a string (one size check per event
+// instead of one per piece); done() gives back the room not used.
+class RawText {
+ public:
+  RawText(std::string& s, std::size_t most) : s_(s) {
+    const std::size_t at = s.size();
+    s.resize(at + most);
+    p_ = s.data() + at;
   }
-}
-
-void append_args(std::string& e, const TraceArgList& args) {
-  e.append(R"(,"args":{)"sv);
-  bool first = true;
-  for (const TraceArg& a : args) {
-    if (!first) e.push_back(',');
-    first = false;
-    e.push_back('"');
-    e.append(a.key);
-    e.append("\":"sv);
-    switch (a.kind) {
-      case TraceArgKind::kUint:
-        append_uint(e, a.u);
-        break;
-      case TraceArgKind::kInt:
-        append_int(e, a.i);
-        break;
-      case TraceArgKind::kString:
-        append_json_string(e, a.s);
-        break;
-      case TraceArgKind::kThousandths:
-        append_fixed3(e, a.i);
-        break;
-      case TraceArgKind::kUintPair:
-        e.push_back('[');
-        append_uint(e, a.u);
-        e.push_back(',');
-        append_uint(e, a.u2);
-        e.push_back(']');
-        break;
+  void put(std::string_view v) {
+    std::memcpy(p_, v.data(), v.size());
+    p_ += v.size();
+  }
+  void put(char c) { *p_++ = c; }
+  void uint(std::uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  void sint(std::int64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
+  // thousandths / 1000 with three decimals (as append_fixed3).
+  void fixed3(std::int64_t thousandths) {
+    std::uint64_t mag = static_cast<std::uint64_t>(thousandths);
+    if (thousandths < 0) {
+      put('-');
+      mag = 0 - mag;
     }
+    uint(mag / 1000);
+    const auto frac = static_cast<unsigned>(mag % 1000);
+    p_[0] = '.';
+    p_[1] = static_cast<char>('0' + frac / 100);
+    p_[2] = static_cast<char>('0' + frac / 10 % 10);
+    p_[3] = static_cast<char>('0' + frac % 10);
+    p_ += 4;
   }
-  e.push_back('}');
-}
+  void done() { s_.resize(static_cast<std::size_t>(p_ - s_.data())); }
+
+ private:
+  std::string& s_;
+  char* p_;
+};
+
+// The most an event's fixed text and numbers take (keys, 4 numbers of at most 21 characters).
+constexpr std::size_t kEventText = 160;
+// The most one argument takes beside its key and string value: quotes, a pair of numbers.
+constexpr std::size_t kArgText = 48;
 
 }  // namespace
 
@@ -75,16 +77,6 @@ std::string& JsonTraceEncoder::next_event() {
   text.append(events_ == 0 ? "\n"sv : ",\n"sv);
   ++events_;
   return text;
-}
-
-void JsonTraceEncoder::append_quoted(std::string_view s) {
-  Quoted& q = quoted_[recent_string_slot(s)];
-  if (q.quoted.empty() || q.raw != s) {  // an unused slot holds no quotes
-    q.raw.assign(s);
-    q.quoted.clear();
-    append_json_string(q.quoted, s);
-  }
-  out_.text().append(q.quoted);
 }
 
 void JsonTraceEncoder::metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
@@ -132,24 +124,83 @@ void JsonTraceEncoder::append(TraceEncoder& fragment) {
   out_.append(f.out_);
 }
 
+const std::string& JsonTraceEncoder::quoted(std::string_view s) {
+  Quoted& q = quoted_[recent_string_slot(s)];
+  if (q.quoted.empty() || q.raw != s) {  // an unused slot holds no quotes
+    q.raw.assign(s);
+    q.quoted.clear();
+    append_json_string(q.quoted, s);
+  }
+  return q.quoted;
+}
+
 void JsonTraceEncoder::write(const TraceSlice& s) {
   std::string& e = next_event();
-  e.append(R"({"name":)"sv);
-  append_quoted(s.name);
-  e.append(R"(,"cat":)"sv);
-  append_quoted(s.category);
-  e.append(s.instant ? R"(,"ph":"i","s":"t","pid":)"sv : R"(,"ph":"X","pid":)"sv);
-  append_uint(e, s.pid);
-  e.append(R"(,"tid":)"sv);
-  append_uint(e, s.tid);
-  e.append(R"(,"ts":)"sv);
-  append_fixed3(e, s.start_ns);
-  if (!s.instant) {
-    e.append(R"(,"dur":)"sv);
-    append_fixed3(e, std::max<std::int64_t>(0, sat_sub(s.end_ns, s.start_ns)));
+  // Two strings may share a cache slot: each is looked up again right before it is written.
+  const bool has_args = s.args != nullptr && s.args->size() != 0;
+  std::size_t most = kEventText + quoted(s.name).size() + quoted(s.category).size();
+  if (has_args) {
+    for (const TraceArg& a : *s.args) {
+      most += kArgText + a.key.size();
+      if (a.kind == TraceArgKind::kString) {
+        escaped_.clear();
+        append_json_string(escaped_, a.s);
+        most += escaped_.size();
+      }
+    }
   }
-  if (s.args != nullptr && s.args->size() != 0) append_args(e, *s.args);
-  e.push_back('}');
+  RawText t(e, most);
+  t.put(R"({"name":)"sv);
+  t.put(quoted(s.name));
+  t.put(R"(,"cat":)"sv);
+  t.put(quoted(s.category));
+  t.put(s.instant ? R"(,"ph":"i","s":"t","pid":)"sv : R"(,"ph":"X","pid":)"sv);
+  t.uint(s.pid);
+  t.put(R"(,"tid":)"sv);
+  t.uint(s.tid);
+  t.put(R"(,"ts":)"sv);
+  t.fixed3(s.start_ns);
+  if (!s.instant) {
+    t.put(R"(,"dur":)"sv);
+    t.fixed3(std::max<std::int64_t>(0, sat_sub(s.end_ns, s.start_ns)));
+  }
+  if (has_args) {
+    t.put(R"(,"args":{)"sv);
+    bool first = true;
+    for (const TraceArg& a : *s.args) {
+      if (!first) t.put(',');
+      first = false;
+      t.put('"');
+      t.put(a.key);
+      t.put("\":"sv);
+      switch (a.kind) {
+        case TraceArgKind::kUint:
+          t.uint(a.u);
+          break;
+        case TraceArgKind::kInt:
+          t.sint(a.i);
+          break;
+        case TraceArgKind::kString:
+          escaped_.clear();
+          append_json_string(escaped_, a.s);
+          t.put(escaped_);
+          break;
+        case TraceArgKind::kThousandths:
+          t.fixed3(a.i);
+          break;
+        case TraceArgKind::kUintPair:
+          t.put('[');
+          t.uint(a.u);
+          t.put(',');
+          t.uint(a.u2);
+          t.put(']');
+          break;
+      }
+    }
+    t.put('}');
+  }
+  t.put('}');
+  t.done();
 }
 
 Status JsonTraceEncoder::finish(const std::string& path) {

@@ -43,8 +43,9 @@ class JsonTraceEncoder : public TraceEncoder {
  private:
   JsonTraceEncoder() = default;  // a fragment
   std::string& next_event();
-  // Appends `s` as a JSON string; names and categories repeat, so their escaped text is kept.
-  void append_quoted(std::string_view s);
+  // `s` as a JSON string; names and categories repeat, so their escaped text is kept (until the
+  // next call: another string may take the slot).
+  const std::string& quoted(std::string_view s);
   void metadata(std::string_view kind, std::uint32_t pid, const std::uint32_t* tid,
                 std::string_view name, std::uint32_t sort_index);
 
@@ -57,6 +58,7 @@ class JsonTraceEncoder : public TraceEncoder {
     std::string quoted;
   };
   std::array<Quoted, 256> quoted_;  // by recent_string_slot
+  std::string escaped_;             // scratch: a string argument's JSON text
 };
 
 }  // namespace npkit

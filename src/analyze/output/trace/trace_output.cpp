@@ -17,7 +17,11 @@ void TraceOutput::submit(std::string& chunk) {
 }
 
 void TraceOutput::flush_if_full() {
-  if (text_.size() < kFlushBytes) return;
+  if (text_.size() < kFlushBytes) {
+    // A fragment's first bytes: room for a whole chunk, so that it never grows by copying.
+    if (text_.capacity() < kFlushBytes) text_.reserve(kFlushBytes + 4096);
+    return;
+  }
   if (is_fragment()) {
     submitted_ += text_.size();
     held_.push_back(std::move(text_));
@@ -29,12 +33,16 @@ void TraceOutput::flush_if_full() {
 }
 
 void TraceOutput::append_chunk(std::string& chunk) {
-  if (is_fragment() || text_.size() + chunk.size() < kFlushBytes) {
+  // Small pieces are copied together; a larger one goes to the writer as it is.
+  if (is_fragment() || chunk.size() < kFlushBytes / 16) {
     text_.append(chunk);
+    flush_if_full();
     return;
   }
-  submit(text_);
-  text_.reserve(kFlushBytes + 4096);
+  if (!text_.empty()) {
+    submit(text_);
+    text_.reserve(kFlushBytes + 4096);
+  }
   submit(chunk);
 }
 

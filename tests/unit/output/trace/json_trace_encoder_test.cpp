@@ -154,3 +154,35 @@ TEST_CASE("json trace encoder: fragments of megabytes give the same text as one 
   }
   CHECK(parts.str() == expected);
 }
+
+TEST_CASE("json trace encoder: a name and a category in the same cache slot", "[render]") {
+  // Strings of 5 letters at every offset of a pool: two of them take the same slot.
+  std::string pool;
+  for (int i = 0; i < 2048; ++i) pool.push_back(static_cast<char>('a' + i % 26));
+  std::string_view name;
+  std::string_view category;
+  for (std::size_t i = 0; i + 5 < pool.size() && category.empty(); ++i) {
+    for (std::size_t j = i + 1; j + 5 < pool.size(); ++j) {
+      const std::string_view a(pool.data() + i, 5);
+      const std::string_view b(pool.data() + j, 5);
+      if (a != b && npkit::recent_string_slot(a) == npkit::recent_string_slot(b)) {
+        name = a;
+        category = b;
+        break;
+      }
+    }
+  }
+  REQUIRE_FALSE(category.empty());
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin("{}", 0);
+  trace.write(npkit::TraceSlice{name, category, 1, 2, false, 0, 1, nullptr});
+  trace.write(npkit::TraceSlice{name, category, 1, 2, false, 0, 1, nullptr});
+  REQUIRE(trace.finish("out.json").ok());
+  const std::string event = "{\"name\":\"" + std::string(name) + "\",\"cat\":\"" +
+                            std::string(category) + "\",\"ph\":\"X\"";
+  const std::string text = out.str();
+  const auto first = text.find(event);
+  REQUIRE(first != std::string::npos);
+  CHECK(text.find(event, first + 1) != std::string::npos);
+}
