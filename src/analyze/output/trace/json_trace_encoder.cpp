@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "output/json_writer.hpp"
+#include "output/trace/reserved_text.hpp"
 #include "output/trace/trace_numbers.hpp"
 #include "util/saturating.hpp"
 
@@ -13,42 +14,13 @@ namespace {
 
 using namespace std::string_view_literals;
 
-// Writes through a pointer into room reserved at the end of a string (one size check per event
-// instead of one per piece); done() gives back the room not used.
-class RawText {
+// JSON numbers written into reserved room (output/trace/reserved_text.hpp).
+class RawText : public ReservedText {
  public:
-  RawText(std::string& s, std::size_t most) : s_(s) {
-    const std::size_t at = s.size();
-    s.resize(at + most);
-    p_ = s.data() + at;
-  }
-  void put(std::string_view v) {
-    std::memcpy(p_, v.data(), v.size());
-    p_ += v.size();
-  }
-  void put(char c) { *p_++ = c; }
+  using ReservedText::ReservedText;
   void uint(std::uint64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
   void sint(std::int64_t v) { p_ = std::to_chars(p_, p_ + 20, v).ptr; }
-  // thousandths / 1000 with three decimals (as append_fixed3).
-  void fixed3(std::int64_t thousandths) {
-    std::uint64_t mag = static_cast<std::uint64_t>(thousandths);
-    if (thousandths < 0) {
-      put('-');
-      mag = 0 - mag;
-    }
-    uint(mag / 1000);
-    const auto frac = static_cast<unsigned>(mag % 1000);
-    p_[0] = '.';
-    p_[1] = static_cast<char>('0' + frac / 100);
-    p_[2] = static_cast<char>('0' + frac / 10 % 10);
-    p_[3] = static_cast<char>('0' + frac % 10);
-    p_ += 4;
-  }
-  void done() { s_.resize(static_cast<std::size_t>(p_ - s_.data())); }
-
- private:
-  std::string& s_;
-  char* p_;
+  void fixed3(std::int64_t thousandths) { p_ = write_fixed3(p_, thousandths); }
 };
 
 // The most an event's fixed text and numbers take (keys, 4 numbers of at most 21 characters).
@@ -150,29 +122,29 @@ void JsonTraceEncoder::write(const TraceSlice& s) {
     }
   }
   RawText t(e, most);
-  t.put(R"({"name":)"sv);
-  t.put(quoted(s.name));
-  t.put(R"(,"cat":)"sv);
-  t.put(quoted(s.category));
-  t.put(s.instant ? R"(,"ph":"i","s":"t","pid":)"sv : R"(,"ph":"X","pid":)"sv);
+  t.raw(R"({"name":)"sv);
+  t.raw(quoted(s.name));
+  t.raw(R"(,"cat":)"sv);
+  t.raw(quoted(s.category));
+  t.raw(s.instant ? R"(,"ph":"i","s":"t","pid":)"sv : R"(,"ph":"X","pid":)"sv);
   t.uint(s.pid);
-  t.put(R"(,"tid":)"sv);
+  t.raw(R"(,"tid":)"sv);
   t.uint(s.tid);
-  t.put(R"(,"ts":)"sv);
+  t.raw(R"(,"ts":)"sv);
   t.fixed3(s.start_ns);
   if (!s.instant) {
-    t.put(R"(,"dur":)"sv);
+    t.raw(R"(,"dur":)"sv);
     t.fixed3(std::max<std::int64_t>(0, sat_sub(s.end_ns, s.start_ns)));
   }
   if (has_args) {
-    t.put(R"(,"args":{)"sv);
+    t.raw(R"(,"args":{)"sv);
     bool first = true;
     for (const TraceArg& a : *s.args) {
-      if (!first) t.put(',');
+      if (!first) t.raw(',');
       first = false;
-      t.put('"');
-      t.put(a.key);
-      t.put("\":"sv);
+      t.raw('"');
+      t.raw(a.key);
+      t.raw("\":"sv);
       switch (a.kind) {
         case TraceArgKind::kUint:
           t.uint(a.u);
@@ -183,23 +155,23 @@ void JsonTraceEncoder::write(const TraceSlice& s) {
         case TraceArgKind::kString:
           escaped_.clear();
           append_json_string(escaped_, a.s);
-          t.put(escaped_);
+          t.raw(escaped_);
           break;
         case TraceArgKind::kThousandths:
           t.fixed3(a.i);
           break;
         case TraceArgKind::kUintPair:
-          t.put('[');
+          t.raw('[');
           t.uint(a.u);
-          t.put(',');
+          t.raw(',');
           t.uint(a.u2);
-          t.put(']');
+          t.raw(']');
           break;
       }
     }
-    t.put('}');
+    t.raw('}');
   }
-  t.put('}');
+  t.raw('}');
   t.done();
 }
 

@@ -9,6 +9,13 @@
 namespace npkit {
 namespace {
 
+// The most bytes one debug annotation takes beside a string value: its tag and length (room for
+// a longer length), the name's iid, and the largest value (a pair: two one-element messages).
+constexpr std::size_t kMostAnnotation = 64;
+// The most bytes an event packet takes beside its annotations: tags, lengths, a timestamp, the
+// sequence id, the type and two iids.
+constexpr std::size_t kMostEventPacket = 64;
+
 // Field numbers of perfetto/protos (trace.proto, trace_packet.proto, track_event/*.proto,
 // interned_data/interned_data.proto, clock_snapshot.proto, trace_packet_defaults.proto).
 constexpr std::uint32_t kTracePacket = 1;
@@ -187,34 +194,37 @@ void PerfettoTraceEncoder::write(const TraceSlice& s) {
   h.instant = s.instant;
   h.args_offset = static_cast<std::uint32_t>(t.args.size());
   if (s.args != nullptr) {
+    std::size_t most = 0;
+    for (const TraceArg& a : *s.args) most += kMostAnnotation + a.s.size();
+    proto::FieldWriter out(t.args, most);
     for (const TraceArg& a : *s.args) {
       if (a.use == TraceArgUse::kRoundTrip) continue;
-      std::string& out = t.args;
-      const std::size_t annotation_at = proto::open_message(out, event::kDebugAnnotations);
-      proto::uint_field(out, annotation::kNameIid, intern(kArgName, a.key, t));
+      char* const annotation_at = out.open(event::kDebugAnnotations);
+      out.uint_field(annotation::kNameIid, intern(kArgName, a.key, t));
       switch (a.kind) {
         case TraceArgKind::kUint:
-          proto::uint_field(out, annotation::kUint, a.u);
+          out.uint_field(annotation::kUint, a.u);
           break;
         case TraceArgKind::kInt:
-          proto::int_field(out, annotation::kInt, a.i);
+          out.int_field(annotation::kInt, a.i);
           break;
         case TraceArgKind::kString:
-          proto::bytes_field(out, annotation::kString, a.s);
+          out.bytes_field(annotation::kString, a.s);
           break;
         case TraceArgKind::kThousandths:
-          proto::double_field(out, annotation::kDouble, static_cast<double>(a.i) / 1000.0);
+          out.double_field(annotation::kDouble, static_cast<double>(a.i) / 1000.0);
           break;
         case TraceArgKind::kUintPair:
           for (const std::uint64_t v : {a.u, a.u2}) {
-            const std::size_t element_at = proto::open_message(out, annotation::kArray);
-            proto::uint_field(out, annotation::kUint, v);
-            proto::close_message(out, element_at);
+            char* const element_at = out.open(annotation::kArray);
+            out.uint_field(annotation::kUint, v);
+            out.close(element_at);
           }
           break;
       }
-      proto::close_message(out, annotation_at);
+      out.close(annotation_at);
     }
+    out.done();
   }
   h.args_size = static_cast<std::uint32_t>(t.args.size() - h.args_offset);
   t.held.push_back(h);
@@ -267,22 +277,24 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   const auto emit_event = [&](std::int64_t at, std::uint64_t type, const Held* h) {
     const auto ts = std::max(
         last, static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, at))));
-    std::string& out = out_.text();
-    const std::size_t packet_at = proto::open_message(out, kTracePacket);
-    proto::uint_field(out, packet::kTimestamp, ts - last);
+    const std::size_t args = h == nullptr ? 0 : h->args_size;
+    proto::FieldWriter out(out_.text(), kMostEventPacket + args);
+    char* const packet_at = out.open(kTracePacket);
+    out.uint_field(packet::kTimestamp, ts - last);
     last = ts;
     // No SEQ_NEEDS_INCREMENTAL_STATE: a reader applies the sequence's state to every packet;
     // the flag only asks it to drop packets whose state was lost, which a file cannot lose.
-    proto::uint_field(out, packet::kSequenceId, sequence);
-    const std::size_t event_at = proto::open_message(out, packet::kTrackEvent);
-    proto::uint_field(out, event::kType, type);
+    out.uint_field(packet::kSequenceId, sequence);
+    char* const event_at = out.open(packet::kTrackEvent);
+    out.uint_field(event::kType, type);
     if (h != nullptr) {
-      proto::uint_field(out, event::kCategoryIids, h->category);
-      proto::uint_field(out, event::kNameIid, h->name);
-      out.append(t.args, h->args_offset, h->args_size);
+      out.uint_field(event::kCategoryIids, h->category);
+      out.uint_field(event::kNameIid, h->name);
+      out.raw(std::string_view(t.args).substr(h->args_offset, args));
     }
-    proto::close_message(out, event_at);
-    proto::close_message(out, packet_at);
+    out.close(event_at);
+    out.close(packet_at);
+    out.done();
     ++events_;
     out_.flush_if_full();
   };

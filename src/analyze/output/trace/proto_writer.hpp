@@ -3,7 +3,8 @@
 // defines: varints for unsigned and (two's complement, ten bytes when negative) signed integers,
 // 8-byte little-endian doubles, length-delimited strings and nested messages. A nested message is
 // written into its own string and appended with message(), or written in place between
-// open_message() and close_message(), which give the same bytes.
+// open_message() and close_message(), which give the same bytes. FieldWriter writes the same
+// encodings through a pointer into room reserved at the end of a string, for hot paths.
 #pragma once
 
 #include <bit>
@@ -11,6 +12,8 @@
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "output/trace/reserved_text.hpp"
 
 namespace npkit::proto {
 
@@ -77,5 +80,60 @@ inline void close_message(std::string& out, std::size_t length_at) {
   out.insert(length_at + 1, length.size() - 1, '\0');
   out.replace(length_at, length.size(), length);
 }
+
+// Writes fields into room reserved at the end of `out` (at most `most` bytes in all, the caller's
+// bound); done() gives back the room not used. Nested messages opened here are closed here.
+class FieldWriter : public ReservedText {
+ public:
+  using ReservedText::ReservedText;
+  void varint(std::uint64_t v) {
+    while (v >= 0x80) {
+      *p_++ = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    *p_++ = static_cast<char>(v);
+  }
+  void uint_field(std::uint32_t field, std::uint64_t v) {
+    varint(std::uint64_t{field} << 3 | kVarint);
+    varint(v);
+  }
+  void int_field(std::uint32_t field, std::int64_t v) {
+    uint_field(field, static_cast<std::uint64_t>(v));
+  }
+  void double_field(std::uint32_t field, double v) {
+    varint(std::uint64_t{field} << 3 | kFixed64);
+    std::memcpy(p_, &v, 8);
+    p_ += 8;
+  }
+  void bytes_field(std::uint32_t field, std::string_view v) {
+    varint(std::uint64_t{field} << 3 | kLengthDelimited);
+    varint(v.size());
+    raw(v);
+  }
+  // A nested message: its tag and a one-byte length, patched by close() (which moves the body
+  // when its length needs more bytes: leave that room in `most`).
+  char* open(std::uint32_t field) {
+    varint(std::uint64_t{field} << 3 | kLengthDelimited);
+    return p_++;
+  }
+  void close(char* length_at) {
+    const auto size = static_cast<std::size_t>(p_ - length_at - 1);
+    if (size < 0x80) {
+      *length_at = static_cast<char>(size);
+      return;
+    }
+    char length[10];
+    std::size_t n = 0;
+    std::uint64_t v = size;
+    while (v >= 0x80) {
+      length[n++] = static_cast<char>(v | 0x80);
+      v >>= 7;
+    }
+    length[n++] = static_cast<char>(v);
+    std::memmove(length_at + n, length_at + 1, size);
+    std::memcpy(length_at, length, n);
+    p_ += n - 1;
+  }
+};
 
 }  // namespace npkit::proto
