@@ -43,7 +43,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
                "In a directory of .npkt files, skip the files that cannot be read (a warning "
                "each) and analyze the others");
   cmd.add_option("--threads", o.threads,
-                 "Threads reading the dump (default: one per core, at most 8)");
+                 "Threads reading the dump (default: one per core, at most 8; trace encodes a "
+                 "legacy dump on one per core, at most 16)");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size in bytes (16, 18, 22; default: detect)");
   cmd.add_option("--nranks", o.nranks,
