@@ -25,7 +25,7 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/legacy_input.hpp"
+#include "import/run_input.hpp"
 #include "output/trace/json_trace_encoder.hpp"
 #include "output/trace/perfetto_trace_encoder.hpp"
 #include "output/trace/span_trace_writer.hpp"
@@ -180,8 +180,8 @@ TEST_CASE("trace of a legacy dump: small chunks on many threads, the same bytes"
   options.path = npkit::test::source_path("samples/npkit-h200/alltoall/dump");
   auto opened = npkit::open_run_input(options);
   REQUIRE(opened.ok());
-  auto* input = dynamic_cast<npkit::LegacyInput*>(opened->get());
-  REQUIRE(input != nullptr);
+  npkit::RunInput* input = opened->get();
+  REQUIRE(input->reads_span_chunks());
   npkit::Run run;
   auto origins =
       npkit::read_run<npkit::TraceOriginSink>(*input, run, [] { return npkit::TraceOriginSink(); });
@@ -206,7 +206,7 @@ TEST_CASE("trace of a legacy dump: small chunks on many threads, the same bytes"
       chunks.chunk_bytes = 4096;  // 2 or 3 tracks each: 50 chunks
       npkit::Diagnostics diagnostics;
       REQUIRE(
-          npkit::write_legacy_span_trace(
+          npkit::write_span_trace_in_chunks(
               *input, chunks, origins->origins(), meta, *encoder, [] { return false; }, diagnostics)
               .ok());
       REQUIRE(encoder->finish("trace").ok());

@@ -13,7 +13,6 @@
 
 #include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
-#include "import/legacy/legacy_input.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/instance_trace_writer.hpp"
@@ -232,7 +231,7 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
   NPKIT_TRY(add_collective_window(o, run, limits, context));
   const TraceMetadata meta{o.path, (*first)->event_table(), (*first)->span_clock(),
                            (*first)->cpu_record_size()};
-  if (auto* legacy = dynamic_cast<LegacyInput*>(first->get())) {
+  if ((*first)->reads_span_chunks()) {
     NPKIT_TRY(write_trace(
         o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
           begin_span_trace(encoder, origins->origins(), meta);
@@ -240,12 +239,12 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
           chunks.threads = trace_threads(o);
           chunks.window = 2 * chunks.threads;  // memory: threads × the largest chunk
           Diagnostics repeated;                // pass 1 found the same warnings
-          NPKIT_TRY(write_legacy_span_trace(
-              *legacy, chunks, origins->origins(), meta, encoder,
+          NPKIT_TRY(write_span_trace_in_chunks(
+              **first, chunks, origins->origins(), meta, encoder,
               [&] { return encoder.exceeded(); }, repeated));
           return encoder.finish(name);
         }));
-    print_warnings(legacy->diagnostics(), o, context);
+    print_warnings((*first)->diagnostics(), o, context);
     return 0;
   }
   CommonOptions one = o;

@@ -146,6 +146,11 @@ Result<Run> RunInput::read(const std::vector<SpanSink*>& sinks) {
   return run;
 }
 
+Status RunInput::read_span_chunks(const SpanChunks& /*chunks*/,
+                                  Diagnostics& /*diagnostics*/) const {
+  return Error{"this input streams its spans through one reader only, not in chunks"};
+}
+
 void RunInput::set_environment(std::optional<EnvironmentFile> file, std::string label) {
   environment_ = std::move(file);
   label_ = std::move(label);

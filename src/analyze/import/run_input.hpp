@@ -95,6 +95,13 @@ class RunInput {
   virtual std::string span_clock() const { return ""; }
   // The CPU record size spans were read from (16, or the NCCL 2.20 port's 18/22 bytes).
   virtual unsigned cpu_record_size() const { return 16; }
+  // Whether read_span_chunks can stream the spans a chunk of tracks at a time on several threads
+  // (import/legacy/span_reader.hpp, SpanChunks): legacy NPKit dumps. The others stream through
+  // read() alone.
+  virtual bool reads_span_chunks() const { return false; }
+  // Where reads_span_chunks(): the selected spans in chunks, before or after read(); its warnings
+  // go to `diagnostics`. Elsewhere an Error.
+  virtual Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const;
   // What the input is, a line each (format, files, event table, clocks, hosts, environment),
   // for the headers of reports; known once the input is open.
   std::vector<InputFact> facts() const;

@@ -34,9 +34,8 @@ class LegacyInput : public RunInput {
   unsigned cpu_record_size() const override { return dump_.cpu_record_size; }
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LegacyDump& dump() const { return dump_; }
-  // The selected ranks' spans a track at a time (read_legacy_spans_in_chunks), for commands that
-  // only stream spans (trace), before or after read(); its warnings go to `diagnostics`.
-  Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const {
+  bool reads_span_chunks() const override { return true; }
+  Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const override {
     return read_legacy_spans_in_chunks(dump_, phases_, read_, chunks, diagnostics);
   }
 

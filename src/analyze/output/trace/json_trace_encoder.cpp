@@ -113,12 +113,8 @@ void JsonTraceEncoder::write(const TraceSlice& s) {
   std::size_t most = kEventText + quoted(s.name).size() + quoted(s.category).size();
   if (has_args) {
     for (const TraceArg& a : *s.args) {
-      most += kArgText + a.key.size();
-      if (a.kind == TraceArgKind::kString) {
-        escaped_.clear();
-        append_json_string(escaped_, a.s);
-        most += escaped_.size();
-      }
+      // A string's character takes at most 6 escaped (\u00XX).
+      most += kArgText + a.key.size() + 6 * a.s.size();
     }
   }
   RawText t(e, most);

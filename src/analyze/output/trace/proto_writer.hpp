@@ -19,15 +19,19 @@ namespace npkit::proto {
 
 enum WireType : std::uint32_t { kVarint = 0, kFixed64 = 1, kLengthDelimited = 2 };
 
-inline void append_varint(std::string& out, std::uint64_t v) {
-  char bytes[10];
-  std::size_t n = 0;
+// Writes `v` as a varint at `p` (at most 10 bytes) and returns the end.
+inline char* write_varint(char* p, std::uint64_t v) {
   while (v >= 0x80) {
-    bytes[n++] = static_cast<char>(v | 0x80);
+    *p++ = static_cast<char>(v | 0x80);
     v >>= 7;
   }
-  bytes[n++] = static_cast<char>(v);
-  out.append(bytes, n);
+  *p++ = static_cast<char>(v);
+  return p;
+}
+
+inline void append_varint(std::string& out, std::uint64_t v) {
+  char bytes[10];
+  out.append(bytes, static_cast<std::size_t>(write_varint(bytes, v) - bytes));
 }
 
 inline void append_tag(std::string& out, std::uint32_t field, WireType type) {
@@ -86,13 +90,7 @@ inline void close_message(std::string& out, std::size_t length_at) {
 class FieldWriter : public ReservedText {
  public:
   using ReservedText::ReservedText;
-  void varint(std::uint64_t v) {
-    while (v >= 0x80) {
-      *p_++ = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    *p_++ = static_cast<char>(v);
-  }
+  void varint(std::uint64_t v) { p_ = write_varint(p_, v); }
   void uint_field(std::uint32_t field, std::uint64_t v) {
     varint(std::uint64_t{field} << 3 | kVarint);
     varint(v);
@@ -123,13 +121,7 @@ class FieldWriter : public ReservedText {
       return;
     }
     char length[10];
-    std::size_t n = 0;
-    std::uint64_t v = size;
-    while (v >= 0x80) {
-      length[n++] = static_cast<char>(v | 0x80);
-      v >>= 7;
-    }
-    length[n++] = static_cast<char>(v);
+    const auto n = static_cast<std::size_t>(write_varint(length, size) - length);
     std::memmove(length_at + n, length_at + 1, size);
     std::memcpy(length_at, length, n);
     p_ += n - 1;

@@ -218,10 +218,10 @@ void SpanTraceFragment::end_track(const TrackFile& file, const TrackStats& stats
   (void)fragment_->finish("");
 }
 
-Status write_legacy_span_trace(const LegacyInput& input, SpanChunks chunks,
-                               const TraceOrigins& origins, const TraceMetadata& metadata,
-                               TraceEncoder& encoder, const std::function<bool()>& stop,
-                               Diagnostics& diagnostics) {
+Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,
+                                  const TraceOrigins& origins, const TraceMetadata& metadata,
+                                  TraceEncoder& encoder, const std::function<bool()>& stop,
+                                  Diagnostics& diagnostics) {
   chunks.make_sink = [&](std::size_t chunk) -> std::unique_ptr<SpanSink> {
     return std::make_unique<SpanTraceFragment>(encoder.fragment(static_cast<std::uint32_t>(chunk)),
                                                input.span_names(), input.phases(), origins,

@@ -21,7 +21,8 @@
 //   writers then write into that encoder or into its fragments (one per track, for instance).
 // - SpanTraceFragment is a sink that writes a part of the input into a fragment it owns, and
 //   finishes the fragment at the end of each track (on the reader's thread).
-// - write_legacy_span_trace writes a legacy dump's spans into a begun trace: the dump's chunks
+// - write_span_trace_in_chunks writes the spans of an input that reads them in chunks
+//   (RunInput::reads_span_chunks: legacy dumps) into a begun trace: the input's chunks
 //   (import/legacy/span_reader.hpp: `chunks` gives the threads, window and chunk size; its
 //   callbacks are set here) each into a fragment, appended in order, so that the bytes do not
 //   depend on the threads. It stops reading, without an error, once stop() is true after an
@@ -37,8 +38,8 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/legacy_input.hpp"
 #include "import/legacy/span_reader.hpp"
+#include "import/run_input.hpp"
 #include "output/trace/trace_encoder.hpp"
 #include "run/phase_map.hpp"
 
@@ -126,9 +127,9 @@ class SpanTraceFragment : public SpanSink {
   SpanTraceWriter writer_;
 };
 
-Status write_legacy_span_trace(const LegacyInput& input, SpanChunks chunks,
-                               const TraceOrigins& origins, const TraceMetadata& metadata,
-                               TraceEncoder& encoder, const std::function<bool()>& stop,
-                               Diagnostics& diagnostics);
+Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,
+                                  const TraceOrigins& origins, const TraceMetadata& metadata,
+                                  TraceEncoder& encoder, const std::function<bool()>& stop,
+                                  Diagnostics& diagnostics);
 
 }  // namespace npkit
