@@ -75,20 +75,18 @@ void JsonTraceEncoder::metadata(std::string_view kind, std::uint32_t pid, const 
 }
 
 void JsonTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
-  if (out_.is_fragment()) return fragment_names_.push_back({pid, std::nullopt, std::string(name)});
-  written_names_.first({pid, std::nullopt, {}});
+  if (!names_.write_now(out_.is_fragment(), {pid, std::nullopt, std::string(name)})) return;
   metadata("process"sv, pid, nullptr, name, pid);
 }
 
 void JsonTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) {
-  if (out_.is_fragment()) return fragment_names_.push_back({pid, tid, std::string(name)});
-  written_names_.first({pid, tid, {}});
+  if (!names_.write_now(out_.is_fragment(), {pid, tid, std::string(name)})) return;
   metadata("thread"sv, pid, &tid, name, tid);
 }
 
 void JsonTraceEncoder::append(TraceEncoder& fragment) {
   auto& f = static_cast<JsonTraceEncoder&>(fragment);
-  written_names_.pass_on(f.fragment_names_, *this);
+  names_.pass_on(f.names_, *this);
   if (f.events_ == 0) return;
   // The fragment's first event has no comma before it.
   if (events_ != 0) out_.text().push_back(',');

@@ -50,8 +50,7 @@ class JsonTraceEncoder : public TraceEncoder {
                 std::string_view name, std::uint32_t sort_index);
 
   TraceOutput out_;
-  std::vector<TraceName> fragment_names_;  // a fragment's names, for append
-  TraceNamesWritten written_names_;
+  TraceNames names_;
   std::uint64_t events_ = 0;
   struct Quoted {
     std::string raw;

@@ -101,7 +101,7 @@ std::unique_ptr<TraceEncoder> PerfettoTraceEncoder::fragment(std::uint32_t index
 
 void PerfettoTraceEncoder::append(TraceEncoder& fragment) {
   auto& f = static_cast<PerfettoTraceEncoder&>(fragment);
-  written_names_.pass_on(f.fragment_names_, *this);
+  names_.pass_on(f.names_, *this);
   events_ += f.events_;
   out_.append(f.out_);
 }
@@ -124,8 +124,7 @@ void PerfettoTraceEncoder::emit_packet(std::string_view body) {
 }
 
 void PerfettoTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {
-  if (out_.is_fragment()) return fragment_names_.push_back({pid, std::nullopt, std::string(name)});
-  written_names_.first({pid, std::nullopt, {}});
+  if (!names_.write_now(out_.is_fragment(), {pid, std::nullopt, std::string(name)})) return;
   nested_.clear();
   proto::int_field(nested_, track::kPid, pid);
   proto::bytes_field(nested_, track::kProcessName, name);
@@ -140,8 +139,7 @@ void PerfettoTraceEncoder::name_process(std::uint32_t pid, std::string_view name
 
 void PerfettoTraceEncoder::name_thread(std::uint32_t pid, std::uint32_t tid,
                                        std::string_view name) {
-  if (out_.is_fragment()) return fragment_names_.push_back({pid, tid, std::string(name)});
-  written_names_.first({pid, tid, {}});
+  if (!names_.write_now(out_.is_fragment(), {pid, tid, std::string(name)})) return;
   nested_.clear();
   proto::int_field(nested_, track::kPid, pid);
   proto::int_field(nested_, track::kTid, tid);

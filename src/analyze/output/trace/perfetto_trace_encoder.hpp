@@ -90,8 +90,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
   std::uint64_t events_ = 0;
   std::uint32_t next_sequence_ = 1;
   std::optional<std::uint32_t> fragment_sequence_;  // a fragment's one sequence
-  std::vector<TraceName> fragment_names_;           // a fragment's names, for append
-  TraceNamesWritten written_names_;
+  TraceNames names_;
   struct StringHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }

@@ -111,8 +111,8 @@ inline std::size_t recent_string_slot(std::string_view s) {
   return static_cast<std::size_t>(key >> 56);
 }
 
-// The process and thread names a fragment was given, for the encoder it is appended to, which
-// writes each (pid, tid) name once.
+// The process and thread names an encoder was given. A fragment keeps them for append; the
+// encoder they are appended to writes each (pid, tid) name once.
 struct TraceName {
   std::uint32_t pid = 0;
   std::optional<std::uint32_t> tid;  // none: the process's name
@@ -121,16 +121,28 @@ struct TraceName {
 
 class TraceEncoder;
 
-class TraceNamesWritten {
+class TraceNames {
  public:
+  // A fragment keeps `n` and answers false; any other encoder records it as written and answers
+  // true (it writes the name now).
+  bool write_now(bool fragment, TraceName n) {
+    if (fragment) {
+      kept_.push_back(std::move(n));
+      return false;
+    }
+    first(n);
+    return true;
+  }
+  // Gives `encoder` each name `fragment` kept that was not written before.
+  void pass_on(const TraceNames& fragment, TraceEncoder& encoder);
+
+ private:
   // True the first time (pid, tid) is seen.
   bool first(const TraceName& n) {
     return seen_.insert(std::uint64_t{n.pid} << 32 | n.tid.value_or(UINT32_MAX)).second;
   }
-  // Gives `encoder` each of a fragment's `names` not seen before.
-  void pass_on(const std::vector<TraceName>& names, TraceEncoder& encoder);
 
- private:
+  std::vector<TraceName> kept_;
   std::set<std::uint64_t> seen_;
 };
 
@@ -149,8 +161,8 @@ class TraceEncoder {
   virtual void append(TraceEncoder& fragment) = 0;
 };
 
-inline void TraceNamesWritten::pass_on(const std::vector<TraceName>& names, TraceEncoder& encoder) {
-  for (const TraceName& n : names) {
+inline void TraceNames::pass_on(const TraceNames& fragment, TraceEncoder& encoder) {
+  for (const TraceName& n : fragment.kept_) {
     if (!first(n)) continue;
     if (n.tid) {
       encoder.name_thread(n.pid, *n.tid, n.name);
