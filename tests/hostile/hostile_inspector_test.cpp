@@ -119,4 +119,32 @@ TEST_CASE("hostile inspector: a directory without an Inspector log is an error",
   CHECK(run.err.find("npkit-analyze: error: $DIR/logs") == 0);
 }
 
+TEST_CASE("hostile inspector: an empty log says what an Inspector log needs", "[hostile]") {
+  TempDir tmp;
+  tmp.write_file("logs/node-pid1.log", "");
+  tmp.write_file("logs/node-pid2.log", "");
+  const std::string hint =
+      "an NCCL Inspector log stays empty until the Inspector logs an "
+      "operation";
+  SECTION("a directory of empty logs") {
+    const CliRun run = run_hostile(tmp, {"bandwidth", "$DIR/logs"});
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("npkit-analyze: error: $DIR/logs: holds only empty files (node-pid1.log, "
+                       "node-pid2.log); " +
+                       hint) == 0);
+  }
+  SECTION("one empty log") {
+    const CliRun run = run_hostile(tmp, {"info", "$DIR/logs/node-pid1.log"});
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("npkit-analyze: error: $DIR/logs/node-pid1.log: an empty file; " + hint) ==
+          0);
+  }
+  SECTION("an empty log beside a file that is not empty is not called an Inspector log") {
+    tmp.write_file("logs/notes.txt", "not a log\n");
+    const CliRun run = run_hostile(tmp, {"info", "$DIR/logs"});
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("empty") == std::string::npos);
+  }
+}
+
 }  // namespace npkit::test

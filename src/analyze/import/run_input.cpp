@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <optional>
 #include <string_view>
 
 #include "import/chrome_json/chrome_input.hpp"
@@ -54,6 +55,35 @@ const char* kind_name(DetectedKind kind) {
   return "";
 }
 
+// An Inspector's log stays empty until it logs its first operation (NCCL Inspector input,
+// docs/cli.md); the legacy reader's "not a dump" would not tell a user so.
+// `what`: "an empty file" or "holds only empty files (NAMES)".
+std::string empty_logs_message(const std::string& path, const std::string& what) {
+  return fmt::format(
+      "{}: {}; an NCCL Inspector log stays empty until the Inspector logs an operation: a "
+      "collective or P2P operation with GPU kernel timing (KernelCh events), of "
+      "NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (8192) or more, written by its dump thread "
+      "(NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS set)",
+      path, what);
+}
+
+// When every file of the directory `path` is empty and one of them is a `*.log`: the message.
+std::optional<std::string> only_empty_logs(const std::string& path) {
+  auto entries = io::list_directory(path, io::EntrySizes::kRead);
+  if (!entries) return std::nullopt;
+  std::vector<std::string> names;
+  bool log = false;
+  for (const auto& e : *entries) {
+    if (!e.regular) continue;
+    if (e.size != 0) return std::nullopt;
+    names.push_back(e.name);
+    log = log || ends_with(e.name, ".log");
+  }
+  if (!log) return std::nullopt;
+  return empty_logs_message(path,
+                            fmt::format("holds only empty files ({})", fmt::join(names, ", ")));
+}
+
 // What a directory holds, in the order of precedence.
 Result<DetectedInput> detect_directory(const std::string& path) {
   auto entries = io::list_directory(path, io::EntrySizes::kSkip);
@@ -77,6 +107,9 @@ Result<DetectedInput> detect_directory(const std::string& path) {
     inspector =
         inspector || (!events && !ends_with(e.name, ".npkt") && !ends_with(e.name, ".json") &&
                       ingest::is_inspector_log(io::join_path(path, e.name)));
+  }
+  if (!legacy && !npkt && !json && !inspector) {
+    if (auto empty_logs = only_empty_logs(path)) return Error{*empty_logs};
   }
   DetectedInput d;
   std::vector<DetectedKind> present;
@@ -110,6 +143,8 @@ Result<DetectedInput> detect_input(const std::string& path) {
     d.kind = DetectedKind::kNcclTests;
   } else if (!io::is_special_file(path) && ingest::is_inspector_log(path)) {
     d.kind = DetectedKind::kInspector;
+  } else if (ends_with(path, ".log") && io::is_empty_file(path)) {
+    return Error{empty_logs_message(path, "an empty file")};
   } else if (!io::is_special_file(path) && ends_with(path, ".json")) {
     d.kind = DetectedKind::kChromeTrace;
   } else {

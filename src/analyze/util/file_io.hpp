@@ -39,6 +39,8 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
 bool is_directory(const std::string& path);
 // True if `path` exists and is not a regular file or directory (a device, FIFO, socket).
 bool is_special_file(const std::string& path);
+// True if `path` is a regular file (or a link to one) of 0 bytes.
+bool is_empty_file(const std::string& path);
 bool path_exists(const std::string& path);
 
 std::string join_path(const std::string& dir, const std::string& name);

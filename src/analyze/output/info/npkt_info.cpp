@@ -227,6 +227,12 @@ std::vector<Field> plugin_fields(const RankCapture& f) {
                                            or_dash(d.meta("capture.events")), c.event_mask,
                                            or_dash(d.meta("capture.buffer_size_mb")),
                                            or_dash(d.meta("capture.plugin_version")))});
+  if (!d.meta("capture.live_file").empty()) {
+    fields.push_back({"live file", d.meta("capture.live_file")});
+  }
+  if (!d.meta("capture.chained_plugin").empty()) {
+    fields.push_back({"chained", d.meta("capture.chained_plugin")});
+  }
   return fields;
 }
 
@@ -550,6 +556,8 @@ void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapt
   w.field("event_mask", c.event_mask);
   w.field("buffer_size_mb", d.meta("capture.buffer_size_mb"));
   w.field("plugin_version", d.meta("capture.plugin_version"));
+  w.field("live_file", d.meta("capture.live_file"));
+  w.field("chained_plugin", d.meta("capture.chained_plugin"));
   w.field("start_ns", c.capture_start_ns);
   w.field("end_ns", c.capture_end_ns);
   w.field("end_reason", end_reason_name(c.end_reason));
