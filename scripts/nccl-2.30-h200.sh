@@ -40,30 +40,13 @@ gencode="-gencode=arch=compute_90,code=sm_90"
   echo "cpus: $jobs"
 } > "$out/env.txt" 2>&1
 
-# build NAME SECONDS COMMAND...: runs a build under `timeout`, logs to $work/NAME.log and appends
-# its status, time and log tail to build.txt.
-build() {
-  local name=$1 limit=$2
-  shift 2
-  local start=$SECONDS status
-  timeout "$limit" "$@" > "$work/$name.log" 2>&1
-  status=$?
-  {
-    echo "== $name: exit $status after $((SECONDS - start)) s: $*"
-    tail -15 "$work/$name.log"
-  } >> "$out/build.txt"
-  return $status
-}
+# shellcheck source=scripts/device-steps.sh
+source "$repo/scripts/device-steps.sh"  # unpack, build, build_plugin, check
 
-tar -C "$work" -xzf "$nccl_tarball" && tar -C "$work" -xzf "$tests_tarball" || {
-  echo "cannot unpack the tarballs" >&2
-  exit 2
-}
+unpack "$nccl_tarball" "$tests_tarball"
 
 # The plugin builds while NCCL does (it needs no NCCL header).
-build plugin 300 bash -c "cmake -S '$repo' -B '$work/plugin' -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DNPKIT_BUILD_ANALYZER=OFF -DNPKIT_BUILD_CUDA=OFF -DNPKIT_BUILD_TESTS=OFF \
-  -DNPKIT_BUILD_BENCH=OFF && cmake --build '$work/plugin' -j 4 --target nccl_profiler_npkit" &
+build_plugin &
 plugin_job=$!
 build nccl 420 make -C "$work/nccl" -j "$jobs" src.build NVCC_GENCODE="$gencode"
 nccl_status=$?
@@ -80,12 +63,6 @@ if (( nccl_status == 0 )); then
 fi
 plugin=$work/plugin/lib/libnccl-profiler-npkit.so
 
-check() {  # check NAME CONDITION-STATUS DETAIL
-  local verdict=FAIL
-  (( $2 == 0 )) && verdict=PASS
-  echo "$verdict $1: $3" | tee -a "$out/check.txt"
-  (( $2 == 0 ))
-}
 failed=0
 check "build NCCL 2.30.7" "$nccl_status" "make src.build" || failed=1
 check "build nccl-tests" "$tests_status" "make MPI=0 against it" || failed=1
