@@ -398,11 +398,8 @@ Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment
       starts.size() - 1, chunks.threads, chunks.window,
       [&](std::size_t c) -> Result<ReadChunk> {
         ReadChunk chunk{chunks.make_sink(c), {}};
-        TrackReader reader(dump, phases, *chunk.sink, chunk.diagnostics);
-        for (std::size_t t = starts[c]; t < starts[c + 1]; ++t) {
-          NPKIT_TRY(reader.read(*jobs[t].file, *jobs[t].clocks));
-          progress.add(jobs[t].file->bytes);
-        }
+        NPKIT_TRY(read_run(dump, phases, jobs.data() + starts[c], jobs.data() + starts[c + 1],
+                           *chunk.sink, chunk.diagnostics, progress));
         return chunk;
       },
       [&](std::size_t c, ReadChunk& chunk) -> Status {
