@@ -43,8 +43,8 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
                "In a directory of .npkt files, skip the files that cannot be read (a warning "
                "each) and analyze the others");
   cmd.add_option("--threads", o.threads,
-                 "Threads reading the dump (default: one per core, at most 8; trace encodes a "
-                 "legacy dump on one per core, at most 16)");
+                 "Threads reading the dump (default: one per core, at most 8; trace reads and "
+                 "encodes a legacy dump on one per core, at most 16)");
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size in bytes (16, 18, 22; default: detect)");
   cmd.add_option("--nranks", o.nranks,
@@ -89,8 +89,10 @@ std::function<void(std::uint64_t, std::uint64_t)> terminal_progress(std::ostream
 
 }  // namespace
 
-Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext& context) {
+Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext& context,
+                                             std::optional<DetectedInput> detected) {
   ImportOptions options;
+  options.detected = std::move(detected);
   options.path = o.path;
   options.ranks = o.ranks;
   options.event_table = o.event_table;

@@ -57,8 +57,10 @@ void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format 
 OutputFormat output_format(const CommonOptions& options);
 
 // Opens PATH as a RunInput (import/run_input.hpp) with the common options; reading reports its
-// progress on standard error when that is a terminal (and not --quiet).
-Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& options, CliContext& context);
+// progress on standard error when that is a terminal (and not --quiet). `detected`: what
+// detect_input found at PATH, where the command asked already.
+Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& options, CliContext& context,
+                                             std::optional<DetectedInput> detected = {});
 
 // Writes `text` to -o FILE (replacing it) or to the context's output stream.
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);

@@ -160,8 +160,9 @@ Status write_trace(
 // .npkt files: one process per (communicator, rank), in communicator then rank order, files
 // outside any communicator (rank -1) last; event-record streams are threads of their file's
 // process (output/trace/capture_trace_writer.hpp).
-Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext& context) {
-  auto input = open_input(o, context);
+Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected, TraceLimits limits,
+                           CliContext& context) {
+  auto input = open_input(o, context, detected);
   if (!input) return input.error();
   if (!o.coll.empty()) {
     Run run;
@@ -191,8 +192,9 @@ Result<int> trace_captures(const TraceOptions& o, TraceLimits limits, CliContext
 
 // NCCL Inspector logs: their collective instances, one process per (communicator, rank)
 // (output/trace/instance_trace_writer.hpp).
-Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContext& context) {
-  auto input = open_input(o, context);
+Result<int> trace_instances(const TraceOptions& o, const DetectedInput& detected,
+                            TraceLimits limits, CliContext& context) {
+  auto input = open_input(o, context, detected);
   if (!input) return input.error();
   Run run;
   auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
@@ -206,8 +208,8 @@ Result<int> trace_instances(const TraceOptions& o, TraceLimits limits, CliContex
   return 0;
 }
 
-// Threads encoding a legacy dump's spans: --threads, else one per core, at most 16 (encoding
-// costs far more than reading, so small dumps gain from threads too).
+// Threads reading the input in pass 1 and encoding a legacy dump's spans in pass 2: --threads,
+// else one per core, at most 16 (small dumps gain from threads too: a trace has little else).
 unsigned trace_threads(const TraceOptions& o) {
   if (o.threads != 0) return std::min(o.threads, 64u);
   return std::clamp(std::thread::hardware_concurrency(), 1u, 16u);
@@ -217,8 +219,11 @@ unsigned trace_threads(const TraceOptions& o) {
 // origins and the run; pass 2 streams the spans in track order into the trace: a legacy dump's
 // are encoded on all cores, a chunk of tracks at a time; a Chrome trace is read again on one
 // reader (pass 1's warnings repeat pass 2's and are dropped).
-Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& context) {
-  auto first = open_input(o, context);
+Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, TraceLimits limits,
+                        CliContext& context) {
+  CommonOptions all_cores = o;  // for small dumps too: pass 1 is most of their fixed cost
+  all_cores.threads = trace_threads(o);
+  auto first = open_input(all_cores, context, detected);
   if (!first) return first.error();
   if (!(*first)->has_spans()) {
     return Error{o.path +
@@ -249,7 +254,7 @@ Result<int> trace_spans(const TraceOptions& o, TraceLimits limits, CliContext& c
   }
   CommonOptions one = o;
   one.threads = 1;
-  auto input = open_input(one, context);
+  auto input = open_input(one, context, detected);
   if (!input) return input.error();
   RunInput& in = **input;
   NPKIT_TRY(write_trace(
@@ -282,8 +287,9 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (!limits) return limits.error();
   auto detected = detect_input(o.path);
   if (!detected) return detected.error();
-  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, *limits, context);
-  if (detected->kind == DetectedKind::kInspector) return trace_instances(o, *limits, context);
+  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, *detected, *limits, context);
+  if (detected->kind == DetectedKind::kInspector)
+    return trace_instances(o, *detected, *limits, context);
   if (detected->kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
@@ -292,7 +298,7 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
                  " is a nccl-tests results file: it holds one averaged time per size, no "
                  "timestamps to trace"};
   }
-  return trace_spans(o, *limits, context);
+  return trace_spans(o, *detected, *limits, context);
 }
 
 }  // namespace

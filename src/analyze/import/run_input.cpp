@@ -126,6 +126,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
                     path, fmt::join(results_files, ", "))};
   }
   for (std::size_t i = 1; i < present.size(); ++i) d.ignored.push_back(kind_name(present[i]));
+  d.listing = std::move(*entries);
   return d;
 }
 
@@ -207,7 +208,8 @@ Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& optio
 }  // namespace
 
 Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
-  auto detected = detect_input(options.path);
+  auto detected =
+      options.detected ? Result<DetectedInput>(*options.detected) : detect_input(options.path);
   if (!detected) return detected.error();
   auto user = read_phase_map_file(options.phase_map);
   if (!user) return user.error();

@@ -37,6 +37,7 @@
 #include "run/phase_map.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
+#include "util/file_io.hpp"
 #include "util/result.hpp"
 
 namespace npkit {
@@ -53,6 +54,7 @@ enum class DetectedKind : std::uint8_t {
 struct DetectedInput {
   DetectedKind kind = DetectedKind::kLegacyDump;
   std::vector<std::string> ignored;  // what a mixed directory holds beside the chosen kind
+  std::optional<std::vector<io::DirEntry>> listing;  // a directory's entries, without sizes
 };
 
 Result<DetectedInput> detect_input(const std::string& path);
@@ -66,8 +68,9 @@ struct ImportOptions {
   unsigned threads = 0;  // 0: one per core (at most 8); one for inputs under 16 MB
   bool skip_bad = false;
   std::uint32_t nranks = 0;  // legacy NPKit dumps: the communicator size (0: highest rank + 1)
-  std::string env_file;      // "": ENV.txt / env.txt beside the input; "none": no file
-  std::string label;         // names the run in summaries ("" = its path)
+  std::optional<DetectedInput> detected;  // detect_input(path), where the caller has it
+  std::string env_file;                   // "": ENV.txt / env.txt beside the input; "none": no file
+  std::string label;                      // names the run in summaries ("" = its path)
   // Bytes read so far and in total (optional).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };

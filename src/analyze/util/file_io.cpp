@@ -9,6 +9,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
+#include <functional>
+#include <iterator>
+#include <thread>
 
 namespace npkit::io {
 namespace {
@@ -58,6 +61,36 @@ bool path_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+namespace {
+
+// Types and sizes of entries[first, last) (a stat each, relative to the open directory `dir_fd`).
+void stat_entries(int dir_fd, std::vector<DirEntry>& entries, std::size_t first, std::size_t last) {
+  for (std::size_t i = first; i < last; ++i) {
+    struct stat st {};
+    const bool ok = ::fstatat(dir_fd, entries[i].name.c_str(), &st, 0) == 0;
+    entries[i].regular = ok && S_ISREG(st.st_mode);
+    entries[i].size = ok ? static_cast<std::uint64_t>(st.st_size) : 0;
+  }
+}
+
+// NCCL's dumps hold thousands of files per directory: their stats run on several threads.
+void stat_entries_in_parallel(int dir_fd, std::vector<DirEntry>& entries) {
+  constexpr std::size_t kPerThread = 256;
+  const std::size_t threads = std::min<std::size_t>(
+      {std::max(1u, std::thread::hardware_concurrency()), 16, entries.size() / kPerThread + 1});
+  const std::size_t step = (entries.size() + threads - 1) / threads;
+  std::vector<std::thread> workers;
+  for (std::size_t t = 1; t < threads; ++t) {
+    workers.emplace_back(stat_entries, dir_fd, std::ref(entries),
+                         std::min(entries.size(), t * step),
+                         std::min(entries.size(), (t + 1) * step));
+  }
+  stat_entries(dir_fd, entries, 0, std::min(entries.size(), step));
+  for (auto& w : workers) w.join();
+}
+
+}  // namespace
+
 Result<std::vector<DirEntry>> list_directory(const std::string& dir, EntrySizes sizes) {
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return os_error("cannot open directory", dir);
@@ -66,22 +99,26 @@ Result<std::vector<DirEntry>> list_directory(const std::string& dir, EntrySizes 
     std::string name = e->d_name;
     if (name == "." || name == "..") continue;
     DirEntry entry{name, 0, false};
-    if (sizes == EntrySizes::kSkip && (e->d_type == DT_REG || e->d_type == DT_DIR)) {
+    if (sizes == EntrySizes::kSkip && e->d_type != DT_REG && e->d_type != DT_DIR) {
+      struct stat st {};
+      if (::fstatat(::dirfd(d), name.c_str(), &st, 0) == 0) entry.regular = S_ISREG(st.st_mode);
+    } else {
       entry.regular = e->d_type == DT_REG;
-      entries.push_back(std::move(entry));
-      continue;
-    }
-    struct stat st {};
-    if (::fstatat(::dirfd(d), name.c_str(), &st, 0) == 0) {
-      entry.regular = S_ISREG(st.st_mode);
-      entry.size = static_cast<std::uint64_t>(st.st_size);
     }
     entries.push_back(std::move(entry));
   }
+  if (sizes == EntrySizes::kRead) stat_entries_in_parallel(::dirfd(d), entries);
   ::closedir(d);
   std::sort(entries.begin(), entries.end(),
             [](const DirEntry& a, const DirEntry& b) { return a.name < b.name; });
   return entries;
+}
+
+Status read_entry_sizes(const std::string& dir, std::vector<DirEntry>& entries) {
+  FileDescriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0) return os_error("cannot open directory", dir);
+  stat_entries_in_parallel(fd.get(), entries);
+  return Ok{};
 }
 
 Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer) {

@@ -26,6 +26,10 @@ enum class EntrySizes : std::uint8_t { kRead, kSkip };
 Result<std::vector<DirEntry>> list_directory(const std::string& dir,
                                              EntrySizes sizes = EntrySizes::kRead);
 
+// Fills in the type and size of `entries` (listed from `dir` without sizes), a stat each, on
+// several threads when there are thousands.
+Status read_entry_sizes(const std::string& dir, std::vector<DirEntry>& entries);
+
 // Reads the whole file into `buffer` (resized to the file's size).
 Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer);
 

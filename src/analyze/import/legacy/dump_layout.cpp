@@ -56,15 +56,22 @@ void check_rank_numbers(const DumpLayout& layout, Diagnostics& diagnostics) {
 
 }  // namespace
 
-Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics) {
+Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics,
+                                    std::optional<std::vector<io::DirEntry>> listing) {
   if (!io::path_exists(dir)) return Error{dir + ": no such file or directory"};
   if (!io::is_directory(dir)) {
     return Error{dir +
                  ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "
                  "cpu_events_rank_*_channel_*, clock files)"};
   }
-  auto entries = io::list_directory(dir);
-  if (!entries) return entries.error();
+  Result<std::vector<io::DirEntry>> entries = std::vector<io::DirEntry>{};
+  if (listing) {
+    NPKIT_TRY(io::read_entry_sizes(dir, *listing));
+    entries = std::move(*listing);
+  } else {
+    entries = io::list_directory(dir);
+    if (!entries) return entries.error();
+  }
 
   DumpLayout layout;
   layout.dir = dir;

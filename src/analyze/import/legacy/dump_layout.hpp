@@ -13,6 +13,7 @@
 
 #include "run/track.hpp"
 #include "util/diagnostics.hpp"
+#include "util/file_io.hpp"
 #include "util/result.hpp"
 
 namespace npkit {
@@ -45,6 +46,8 @@ struct DumpLayout {
   std::uint64_t ignored_files = 0;
 };
 
-Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics);
+// `listing`: the directory's entries without sizes, where the caller listed it already.
+Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics,
+                                    std::optional<std::vector<io::DirEntry>> listing = {});
 
 }  // namespace npkit

@@ -100,7 +100,7 @@ std::string describe_variant(const LegacyDump& d) {
 
 Result<LegacyDump> open_legacy_dump(const std::string& dir, const LegacyDumpOptions& options,
                                     Diagnostics& diagnostics) {
-  auto layout = scan_dump_layout(dir, diagnostics);
+  auto layout = scan_dump_layout(dir, diagnostics, options.listing);
   if (!layout) return layout.error();
   LegacyDump dump;
   dump.layout = std::move(*layout);

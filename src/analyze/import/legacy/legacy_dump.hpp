@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@ namespace npkit {
 struct LegacyDumpOptions {
   std::string event_table = "auto";  // a built-in name, "auto", or a path to npkit_event.h
   unsigned cpu_record_size = 0;      // 0 = detect; else 16, 18 or 22
+  std::optional<std::vector<io::DirEntry>> listing;  // the directory's, where listed already
 };
 
 struct LegacyDump {

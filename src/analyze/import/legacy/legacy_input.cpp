@@ -37,6 +37,7 @@ Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
   LegacyDumpOptions options;
   options.event_table = o.event_table;
   options.cpu_record_size = o.cpu_record_size;
+  if (o.detected) options.listing = o.detected->listing;
   auto dump = open_legacy_dump(o.path, options, input->diagnostics_);
   if (!dump) return dump.error();
   input->dump_ = std::move(*dump);

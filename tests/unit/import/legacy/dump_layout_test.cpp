@@ -198,3 +198,38 @@ TEST_CASE("layout: unrelated files and directories are ignored with a warning",
   REQUIRE(w != nullptr);
   CHECK_THAT(w->examples[0], Catch::Contains("5 file(s)"));
 }
+
+TEST_CASE("layout: a listing made without sizes gives the same layout, with sizes",
+          "[ingest][layout]") {
+  TempDir tmp;
+  const std::string dir = write_legacy_dump(tmp, R"(
+    rank 0 gpu 0: 0x01 | 0x02
+    rank 0 gpu 1:
+    rank 0 cpu 0: 0x2F
+    rank 1 gpu 0: 0x01
+    file README.txt: notes
+  )");
+  Diagnostics listed_diag;
+  auto listing = npkit::io::list_directory(dir, npkit::io::EntrySizes::kSkip);
+  REQUIRE(listing.ok());
+  auto listed = scan_dump_layout(dir, listed_diag, *listing);
+  Diagnostics diag;
+  auto scanned = scan_dump_layout(dir, diag);
+  REQUIRE(listed.ok());
+  REQUIRE(scanned.ok());
+  REQUIRE(listed->ranks.size() == 2);
+  CHECK(listed->ignored_files == 1);
+  // Two records of 16 bytes, none, one; one record on rank 1.
+  CHECK(listed->ranks[0].gpu[0].bytes == 32);
+  CHECK(listed->ranks[0].gpu[1].bytes == 0);
+  CHECK(listed->ranks[0].cpu[0].bytes == 16);
+  CHECK(listed->ranks[1].gpu[0].bytes == 16);
+  for (std::size_t r = 0; r < 2; ++r) {
+    REQUIRE(listed->ranks[r].gpu.size() == scanned->ranks[r].gpu.size());
+    for (std::size_t i = 0; i < listed->ranks[r].gpu.size(); ++i) {
+      CHECK(listed->ranks[r].gpu[i].path == scanned->ranks[r].gpu[i].path);
+      CHECK(listed->ranks[r].gpu[i].bytes == scanned->ranks[r].gpu[i].bytes);
+    }
+  }
+  CHECK(listed_diag.total() == diag.total());
+}

@@ -1,0 +1,87 @@
+// list_directory and read_entry_sizes: names sorted, types and sizes of every entry (stated on
+// several threads in directories of thousands of files), links followed, and a listing without
+// sizes completed later gives the same entries as a listing with them.
+#include "util/file_io.hpp"
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "support/temp_dir.hpp"
+
+using npkit::io::DirEntry;
+using npkit::io::EntrySizes;
+using npkit::io::list_directory;
+using npkit::io::read_entry_sizes;
+using npkit::test::TempDir;
+
+namespace {
+
+constexpr int kFiles = 1500;  // enough for several stat threads (256 entries each)
+
+std::string file_name(int i) {
+  char name[32];
+  std::snprintf(name, sizeof name, "f%05d", i);
+  return name;
+}
+
+// kFiles files of i % 7 bytes, a directory, a link to f00003 and a dangling link.
+void fill(const TempDir& tmp) {
+  for (int i = 0; i < kFiles; ++i) tmp.write_file(file_name(i), std::string(i % 7, 'x'));
+  tmp.make_dir("sub");
+  REQUIRE(::symlink(tmp.file(file_name(3)).c_str(), tmp.file("link").c_str()) == 0);
+  REQUIRE(::symlink(tmp.file("nowhere").c_str(), tmp.file("dangling").c_str()) == 0);
+}
+
+void check_sized(const std::vector<DirEntry>& entries) {
+  REQUIRE(entries.size() == kFiles + 3);
+  CHECK(entries[0].name == "dangling");
+  CHECK_FALSE(entries[0].regular);
+  for (int i = 0; i < kFiles; ++i) {
+    const DirEntry& e = entries[1 + i];
+    REQUIRE(e.name == file_name(i));
+    CHECK(e.regular);
+    CHECK(e.size == static_cast<std::uint64_t>(i % 7));
+  }
+  CHECK(entries[kFiles + 1].name == "link");
+  CHECK(entries[kFiles + 1].regular);
+  CHECK(entries[kFiles + 1].size == 3);
+  CHECK(entries[kFiles + 2].name == "sub");
+  CHECK_FALSE(entries[kFiles + 2].regular);
+}
+
+}  // namespace
+
+TEST_CASE("list_directory: every entry's type and size, sorted by name", "[util]") {
+  TempDir tmp;
+  fill(tmp);
+  auto entries = list_directory(tmp.path(), EntrySizes::kRead);
+  REQUIRE(entries.ok());
+  check_sized(*entries);
+}
+
+TEST_CASE("list_directory without sizes, completed by read_entry_sizes", "[util]") {
+  TempDir tmp;
+  fill(tmp);
+  auto entries = list_directory(tmp.path(), EntrySizes::kSkip);
+  REQUIRE(entries.ok());
+  REQUIRE(entries->size() == kFiles + 3);
+  for (const DirEntry& e : *entries) CHECK(e.size == 0);
+  CHECK((*entries)[kFiles + 1].regular);  // the link's target is a file
+  REQUIRE(read_entry_sizes(tmp.path(), *entries).ok());
+  check_sized(*entries);
+}
+
+TEST_CASE("list_directory and read_entry_sizes name a directory they cannot open", "[util]") {
+  TempDir tmp;
+  auto listed = list_directory(tmp.file("absent"));
+  REQUIRE_FALSE(listed.ok());
+  CHECK(listed.error().message.find(tmp.file("absent")) != std::string::npos);
+  std::vector<DirEntry> entries;
+  auto sized = read_entry_sizes(tmp.file("absent"), entries);
+  REQUIRE_FALSE(sized.ok());
+  CHECK(sized.error().message.find(tmp.file("absent")) != std::string::npos);
+}
