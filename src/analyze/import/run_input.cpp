@@ -207,20 +207,24 @@ Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& optio
 
 }  // namespace
 
-Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
-  auto detected =
-      options.detected ? Result<DetectedInput>(*options.detected) : detect_input(options.path);
-  if (!detected) return detected.error();
+Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
+  ImportOptions options = given;
+  if (!options.detected) {
+    auto found = detect_input(options.path);
+    if (!found) return found.error();
+    options.detected = std::move(*found);  // a legacy dump's layout reuses its listing
+  }
+  const DetectedInput& detected = *options.detected;
   auto user = read_phase_map_file(options.phase_map);
   if (!user) return user.error();
-  if (options.nranks != 0 && detected->kind != DetectedKind::kLegacyDump) {
+  if (options.nranks != 0 && detected.kind != DetectedKind::kLegacyDump) {
     return Error{
         fmt::format("--nranks {}: {} records its communicators' sizes; --nranks applies "
                     "to legacy NPKit dumps, which do not",
                     options.nranks, options.path)};
   }
   std::unique_ptr<RunInput> input;
-  switch (detected->kind) {
+  switch (detected.kind) {
     case DetectedKind::kSummary:
       return Error{options.path +
                    " is an npkit summary: diff or compare it with another run, or draw it with "
@@ -266,7 +270,7 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& options) {
       break;
     }
   }
-  for (const auto& what : detected->ignored) {
+  for (const auto& what : detected.ignored) {
     input->diagnostics().warn("ignored files",
                               options.path + ": also holds " + what + ", which were not read");
   }
