@@ -67,13 +67,14 @@ std::string empty_logs_message(const std::string& path, const std::string& what)
       path, what);
 }
 
-// When every file of the directory `path` is empty and one of them is a `*.log`: the message.
-std::optional<std::string> only_empty_logs(const std::string& path) {
-  auto entries = io::list_directory(path, io::EntrySizes::kRead);
-  if (!entries) return std::nullopt;
+// When every file of the directory `path` (listed as `entries`, without sizes) is empty and one
+// of them is a `*.log`: the message.
+std::optional<std::string> only_empty_logs(const std::string& path,
+                                           std::vector<io::DirEntry> entries) {
+  if (!io::read_entry_sizes(path, entries)) return std::nullopt;
   std::vector<std::string> names;
   bool log = false;
-  for (const auto& e : *entries) {
+  for (const auto& e : entries) {
     if (!e.regular) continue;
     if (e.size != 0) return std::nullopt;
     names.push_back(e.name);
@@ -109,7 +110,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
                       ingest::is_inspector_log(io::join_path(path, e.name)));
   }
   if (!legacy && !npkt && !json && !inspector) {
-    if (auto empty_logs = only_empty_logs(path)) return Error{*empty_logs};
+    if (auto empty_logs = only_empty_logs(path, *entries)) return Error{*empty_logs};
   }
   DetectedInput d;
   std::vector<DetectedKind> present;

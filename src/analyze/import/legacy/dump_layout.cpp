@@ -64,13 +64,12 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
                  ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "
                  "cpu_events_rank_*_channel_*, clock files)"};
   }
-  Result<std::vector<io::DirEntry>> entries = std::vector<io::DirEntry>{};
   if (listing) {
     NPKIT_TRY(io::read_entry_sizes(dir, *listing));
-    entries = std::move(*listing);
   } else {
-    entries = io::list_directory(dir);
-    if (!entries) return entries.error();
+    auto listed = io::list_directory(dir);
+    if (!listed) return listed.error();
+    listing = std::move(*listed);
   }
 
   DumpLayout layout;
@@ -78,7 +77,7 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
   std::map<std::uint32_t, RankFiles> ranks;
   bool saw_buf_naming = false;
   bool saw_channel_naming = false;
-  for (const auto& e : *entries) {
+  for (const auto& e : *listing) {
     if (!e.regular) {
       ++layout.ignored_files;
       continue;
