@@ -11,7 +11,8 @@
 // at that span's end, as its encoder's contract says; the expected slices are cut the same way
 // here. A legacy dump's trace, encoded a chunk of tracks at a time on several threads, is the
 // same file byte for byte whatever the threads, in both formats: through the CLI, and with chunks
-// of a few tracks each so that the real dumps make many of them.
+// of a few tracks each so that the real dumps make many of them. Both formats hold the same busbw
+// counter samples (process, track, time, value), at least as many as named per input.
 #include <simdjson.h>
 #include <catch2/catch.hpp>
 
@@ -79,8 +80,18 @@ std::size_t cut_to_nest(std::vector<PerfettoSlice>& v) {
 const std::vector<std::string> kSpanRoundTrip = {"depth", "records"};
 const std::vector<std::string> kEventRecordRoundTrip = {"depth", "entry_record", "exit_record"};
 
+using CounterKey = std::tuple<std::int64_t, std::string, std::uint64_t, double>;
+
+std::vector<CounterKey> counter_keys(const std::vector<npkit::test::PerfettoCounterSample>& v,
+                                     std::uint64_t minus_ns) {
+  std::vector<CounterKey> keys;
+  for (const auto& c : v) keys.emplace_back(c.pid, c.track, c.ts - minus_ns, c.value);
+  std::sort(keys.begin(), keys.end());
+  return keys;
+}
+
 void check_same_slices(const std::string& input, std::size_t min_slices,
-                       const std::vector<std::string>& json_only_args,
+                       const std::vector<std::string>& json_only_args, std::size_t min_counters,
                        std::size_t expected_cuts = 0) {
   INFO(input);
   npkit::test::TempDir tmp;
@@ -123,6 +134,9 @@ void check_same_slices(const std::string& input, std::size_t min_slices,
     REQUIRE(g.end_ns == w.end_ns);
     REQUIRE(g.args == w.args);
   }
+  CHECK(want.counters.size() >= min_counters);
+  CHECK(counter_keys(got.counters, static_cast<std::uint64_t>(want.origin_ns)) ==
+        counter_keys(want.counters, 0));
   CHECK(bytes.size() < std::filesystem::file_size(json));
 }
 
@@ -130,26 +144,26 @@ void check_same_slices(const std::string& input, std::size_t min_slices,
 
 TEST_CASE("trace formats agree: legacy NPKit dumps (H200 ring, alltoall)", "[real]") {
   check_same_slices(npkit::test::source_path("samples/npkit-h200/ring_simple/dump"), 1000,
-                    kSpanRoundTrip);
+                    kSpanRoundTrip, 100);
   check_same_slices(npkit::test::source_path("samples/npkit-h200/alltoall/dump"), 1000,
-                    kSpanRoundTrip, 4);
+                    kSpanRoundTrip, 0, 4);
 }
 
 TEST_CASE("trace formats agree: plugin captures (H200 agree, socket)", "[real]") {
-  check_same_slices(npkit::test::source_path("samples/nccl-h200/agree/dump"), 1000, {});
-  check_same_slices(npkit::test::source_path("samples/nccl-h200/socket/dump"), 1000, {});
+  check_same_slices(npkit::test::source_path("samples/nccl-h200/agree/dump"), 1000, {}, 100);
+  check_same_slices(npkit::test::source_path("samples/nccl-h200/socket/dump"), 1000, {}, 100);
 }
 
 TEST_CASE("trace formats agree: event records (H200 device recorder, own time bases)", "[real]") {
   check_same_slices(npkit::test::source_path("samples/device-h200/collectives/dump"), 1000,
-                    kEventRecordRoundTrip);
+                    kEventRecordRoundTrip, 0);
   check_same_slices(npkit::test::source_path("tests/golden/cases/npkt_events_mixed/dump"), 5,
-                    kEventRecordRoundTrip);
+                    kEventRecordRoundTrip, 0);
 }
 
 TEST_CASE("trace formats agree: a Chrome trace of spans", "[real]") {
   check_same_slices(npkit::test::source_path("tests/golden/cases/json_ring_report/trace.json"), 20,
-                    kSpanRoundTrip);
+                    kSpanRoundTrip, 4);
 }
 
 TEST_CASE("trace of a legacy dump: the same bytes for any --threads", "[real]") {
@@ -209,6 +223,7 @@ TEST_CASE("trace of a legacy dump: small chunks on many threads, the same bytes"
           npkit::write_span_trace_in_chunks(
               *input, chunks, origins->origins(), meta, *encoder, [] { return false; }, diagnostics)
               .ok());
+      npkit::write_span_busbw_counters(run, origins->origins(), *encoder);
       REQUIRE(encoder->finish("trace").ok());
       if (first.empty()) {
         first = out.str();
@@ -225,6 +240,7 @@ TEST_CASE("trace of a legacy dump: small chunks on many threads, the same bytes"
           REQUIRE(b.error.empty());
           CHECK(a.slices.size() == b.slices.size());
           CHECK(a.thread_names == b.thread_names);
+          CHECK(a.counters.size() == b.counters.size());
         } else {
           // The same events, one a line; a chunk's thread names come before its spans, so
           // chunks of other sizes place them elsewhere.

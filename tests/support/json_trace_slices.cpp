@@ -57,6 +57,14 @@ JsonTrace read_json_trace(const std::string& path) {
       }
       continue;
     }
+    if (ph == "C") {
+      const std::string_view name = e["name"].get_string();
+      for (auto [key, value] : e["args"].get_object()) {
+        t.counters.push_back({pid, std::string(name) + " " + std::string(key),
+                              ns_after_origin(e["ts"].get_double()), value.get_double()});
+      }
+      continue;
+    }
     PerfettoSlice s;
     s.pid = pid;
     s.tid = e["tid"].get_int64();

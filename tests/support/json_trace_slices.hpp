@@ -3,7 +3,8 @@
 // Contract: read_json_trace returns the process and thread names of the "M" events and, for each
 // "X" and "i" event, a slice whose start and end are ns after otherData.time_origin_ns (ts and
 // dur read as microseconds, rounded to the ns) and whose args are text (integers in decimal,
-// doubles with three decimals, strings, arrays "[a,b]").
+// doubles with three decimals, strings, arrays "[a,b]"); for each "C" event, one counter sample per
+// argument: track "NAME KEY" (as Perfetto names it), time after the origin, value.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +19,8 @@ namespace npkit::test {
 struct JsonTrace {
   std::map<std::int64_t, std::string> process_names;
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
-  std::vector<PerfettoSlice> slices;  // times after the origin
+  std::vector<PerfettoSlice> slices;            // times after the origin
+  std::vector<PerfettoCounterSample> counters;  // times after the origin
   std::int64_t origin_ns = 0;
 };
 

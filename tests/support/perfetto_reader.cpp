@@ -87,6 +87,8 @@ struct Sequence {
 struct Track {
   std::int64_t pid = 0;
   std::int64_t tid = 0;
+  bool counter = false;
+  std::string name;  // a counter's
 };
 
 class Reader {
@@ -178,15 +180,31 @@ class Reader {
 
   void track_descriptor(std::string_view body) {
     std::uint64_t uuid = 0;
-    std::string_view process, thread;
+    std::optional<std::uint64_t> parent;
+    std::string_view process, thread, track_name;
+    bool counter = false;
     Fields fields(body);
     Field f;
     while (fields.next(f, out_.error)) {
       if (f.number == 1) uuid = f.value;
+      if (f.number == 2) track_name = f.bytes;
       if (f.number == 3) process = f.bytes;
       if (f.number == 4) thread = f.bytes;
+      if (f.number == 5) parent = f.value;
+      if (f.number == 8) counter = true;
     }
     Track t;
+    if (counter) {
+      const auto p = parent ? tracks_.find(*parent) : tracks_.end();
+      if (p == tracks_.end() || p->second.counter) {
+        return error(fmt::format("counter track {} not under a described process", uuid));
+      }
+      t.pid = p->second.pid;
+      t.counter = true;
+      t.name = track_name;
+      tracks_[uuid] = t;
+      return;
+    }
     std::string name;
     const bool is_thread = !thread.empty();
     Fields d(is_thread ? thread : process);
@@ -287,6 +305,7 @@ class Reader {
 
   void track_event(Sequence& seq, std::string_view body, std::uint64_t ts) {
     std::uint64_t type = 0, track = seq.default_track;
+    std::optional<double> counter_value;
     PerfettoSlice s;
     Fields fields(body);
     Field f;
@@ -304,6 +323,15 @@ class Reader {
         case 23:
           s.name = f.bytes;
           break;
+        case 30:
+          counter_value = static_cast<double>(static_cast<std::int64_t>(f.value));
+          break;
+        case 44: {
+          double d = 0;
+          std::memcpy(&d, &f.value, 8);
+          counter_value = d;
+          break;
+        }
         case 3:
           s.category = lookup(seq.categories, f.value, "category");
           break;
@@ -341,6 +369,14 @@ class Reader {
     }
     auto t = tracks_.find(track);
     if (t == tracks_.end()) return error(fmt::format("event on undescribed track {}", track));
+    if (t->second.counter != (type == 4)) {
+      return error(fmt::format("event type {} on track {}", type, track));
+    }
+    if (type == 4) {
+      if (!counter_value) return error("counter event without a value");
+      out_.counters.push_back({t->second.pid, t->second.name, ts, *counter_value});
+      return;
+    }
     s.pid = t->second.pid;
     s.tid = t->second.tid;
     auto& stack = open_[track];

@@ -5,8 +5,11 @@
 // interned event names, categories and annotation names, sequence-scoped incremental clocks from
 // clock snapshots, TracePacketDefaults' clock and track), and rebuilds every slice: SLICE_BEGIN /
 // SLICE_END paired per track with a stack, INSTANT as a slice of length 0. Timestamps are ns on
-// the snapshot's clock. Any malformed byte, unknown iid, END without BEGIN or slice left open is
-// an error (the `error` string, first one only).
+// the snapshot's clock. Counter tracks (a TrackDescriptor with a CounterDescriptor, under a
+// process track described before it) and their TYPE_COUNTER values (double or integer) become
+// samples. Any malformed byte, unknown iid, END without BEGIN, slice left open, counter value on
+// a track that is not a counter or slice on one that is, is an error (the `error` string, first
+// one only).
 #pragma once
 
 #include <cstdint>
@@ -29,10 +32,18 @@ struct PerfettoSlice {
   std::map<std::string, std::string> args;
 };
 
+struct PerfettoCounterSample {
+  std::int64_t pid = 0;
+  std::string track;  // the counter track's name
+  std::uint64_t ts = 0;
+  double value = 0;
+};
+
 struct PerfettoTrace {
   std::map<std::int64_t, std::string> process_names;  // by pid
   std::map<std::pair<std::int64_t, std::int64_t>, std::string> thread_names;
-  std::vector<PerfettoSlice> slices;  // in the order they ended
+  std::vector<PerfettoSlice> slices;            // in the order they ended
+  std::vector<PerfettoCounterSample> counters;  // in the order written
   std::uint64_t packets = 0;
   std::string error;
 };

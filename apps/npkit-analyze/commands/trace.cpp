@@ -164,12 +164,10 @@ Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected,
                            CliContext& context) {
   auto input = open_input(o, context, detected);
   if (!input) return input.error();
-  if (!o.coll.empty()) {
-    Run run;
-    auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
-    if (!read) return read.error();
-    NPKIT_TRY(add_collective_window(o, run, limits, context));
-  }
+  Run run;
+  auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
+  if (!read) return read.error();
+  NPKIT_TRY(add_collective_window(o, run, limits, context));
   const auto& npkt = dynamic_cast<NpktInput&>(**input);
   const LoadedCaptures& loaded = npkt.captures();
   std::vector<const RankCapture*> captures;
@@ -183,7 +181,7 @@ Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected,
   }
   NPKIT_TRY(
       write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
-        auto written = write_capture_trace(captures, &loaded.events, o.path, encoder, name);
+        auto written = write_capture_trace(captures, &loaded.events, &run, o.path, encoder, name);
         return written ? Status{Ok{}} : Status{written.error()};
       }));
   print_warnings((*input)->diagnostics(), o, context);
@@ -247,6 +245,7 @@ Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, Tr
           NPKIT_TRY(write_span_trace_in_chunks(
               **first, chunks, origins->origins(), meta, encoder,
               [&] { return encoder.exceeded(); }, repeated));
+          write_span_busbw_counters(run, origins->origins(), encoder);
           return encoder.finish(name);
         }));
     print_warnings((*first)->diagnostics(), o, context);
@@ -263,6 +262,7 @@ Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, Tr
         SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
         auto read = in.read({&writer});
         if (!read) return Status{read.error()};
+        write_span_busbw_counters(run, origins->origins(), encoder);
         return encoder.finish(name);
       }));
   print_warnings(in.diagnostics(), o, context);

@@ -18,6 +18,8 @@
 // - Thread names: "API calls", "host enqueue", "proxy control", "net plugin", "proxy steps
 //   without op", "collectives", "GPU channel C", "GPU buffer B", "proxy channel C", "CPU channel
 //   C", or the event stream's own name; lane L > 0 adds " #L+1".
+// - Counters belong to processes: "busbw" (GB/s) of a rank's collectives
+//   (output/trace/busbw_counters.hpp).
 // - kTraceLayout names this layout in a trace's otherData ("layout"), so that readers
 //   (import/chrome_json) know how to read the numbers back.
 #pragma once

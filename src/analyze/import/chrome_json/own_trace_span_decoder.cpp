@@ -175,6 +175,8 @@ Status OwnTraceSpanDecoder::on_event(const TraceEvent& e) {
     case 'M':
       if (e.name == "thread_name") on_thread_name(e);
       return Ok{};
+    case 'C':  // counters (busbw) the trace derived from its spans: derived again when read
+      return Ok{};
     default:
       if (e.fields == 0) return Ok{};
       warn("unexpected trace event", e,

@@ -11,8 +11,9 @@
 // order) gives each span its phase — its own rule, or its parent's phase — and its child time,
 // as the pairer gave them; spans whose top-level span never arrives keep the phase the trace
 // recorded ("other" when no rule gives that phase). "unmatched ENTRY/EXIT NAME" instants become
-// unmatched events. A track's record count is its highest record index + 1 (TIME_SYNC-only tails
-// are not in the trace).
+// unmatched events. "C" events (the busbw counters, output/trace/busbw_counters.hpp, derived from
+// the spans) are skipped without a warning. A track's record count is its highest record index + 1
+// (TIME_SYNC-only tails are not in the trace).
 #pragma once
 
 #include <cstdint>

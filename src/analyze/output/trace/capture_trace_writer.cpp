@@ -10,6 +10,7 @@
 #include "import/npkt/event_stream_clock.hpp"
 #include "npkit/version.hpp"
 #include "output/json_writer.hpp"
+#include "output/trace/busbw_counters.hpp"
 #include "output/trace/event_record_trace_items.hpp"
 #include "output/trace/trace_lanes.hpp"
 #include "run/trace_layout.hpp"
@@ -511,8 +512,8 @@ std::uint64_t kernel_spans_stale(const std::vector<const RankCapture*>& captures
 }  // namespace
 
 Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCapture*>& captures,
-                                              const EventRecords* events, const std::string& source,
-                                              TraceEncoder& encoder,
+                                              const EventRecords* events, const Run* run,
+                                              const std::string& source, TraceEncoder& encoder,
                                               const std::string& path_for_messages) {
   std::vector<EventFileItems> event_items;
   if (events != nullptr) event_items = collect_event_items(*events);
@@ -604,6 +605,19 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
                               trace_pid(number, TraceTimeBase::kGpuTimer));
     builder.add_event_process(*captures[i], *items, items->cycles, TraceTimeBase::kCycles,
                               trace_pid(number, TraceTimeBase::kCycles));
+  }
+  if (run != nullptr) {
+    write_busbw_counters(
+        *run,
+        [&](const RunCommunicator& comm, std::int32_t rank) -> std::optional<std::uint32_t> {
+          for (std::size_t i = 0; i < captures.size(); ++i) {
+            if (captures[i]->dump.comm.comm_hash == comm.hash && captures[i]->rank() == rank) {
+              return trace_pid(static_cast<std::uint32_t>(i + 1), TraceTimeBase::kHost);
+            }
+          }
+          return std::nullopt;
+        },
+        origin, encoder);
   }
   return builder.finish(path_for_messages);
 }

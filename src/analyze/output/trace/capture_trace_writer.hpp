@@ -31,6 +31,9 @@
 //   is put at the trace origin;
 //   otherData.event_streams counts the streams of each kind and those left out (clock64 without
 //   a rate).
+// - When `run` (the run of these captures, import/npkt) is given, each (communicator, rank)
+//   process has the busbw counter of its collectives (output/trace/busbw_counters.hpp); a
+//   (communicator, rank) of several files: the first file's process.
 #pragma once
 
 #include <cstdint>
@@ -40,6 +43,7 @@
 #include "import/npkt/event_records.hpp"
 #include "import/npkt/profiler_capture.hpp"
 #include "output/trace/trace_encoder.hpp"
+#include "run/run.hpp"
 #include "util/result.hpp"
 
 namespace npkit {
@@ -55,8 +59,8 @@ struct CaptureTraceStats {
 // to `captures`, when not null) into `encoder`; an Error names `path_for_messages` when a write
 // fails.
 Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCapture*>& captures,
-                                              const EventRecords* events, const std::string& source,
-                                              TraceEncoder& encoder,
+                                              const EventRecords* events, const Run* run,
+                                              const std::string& source, TraceEncoder& encoder,
                                               const std::string& path_for_messages);
 
 }  // namespace npkit

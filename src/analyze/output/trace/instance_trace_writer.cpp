@@ -5,6 +5,7 @@
 
 #include "npkit/version.hpp"
 #include "output/json_writer.hpp"
+#include "output/trace/busbw_counters.hpp"
 #include "output/trace/trace_lanes.hpp"
 #include "run/trace_layout.hpp"
 
@@ -57,6 +58,7 @@ Status write_instance_trace(const Run& run, TraceEncoder& encoder,
   if (origin == INT64_MAX) origin = 0;
   encoder.begin(other_data(run, origin), origin);
   std::uint32_t number = 0;
+  std::map<std::pair<const RunCommunicator*, std::int32_t>, std::uint32_t> pids;
   for (const RunCommunicator* comm : comms) {
     std::map<std::int32_t, std::vector<Slice>> by_rank;
     for (const auto& inst : comm->instances) {
@@ -66,6 +68,7 @@ Status write_instance_trace(const Run& run, TraceEncoder& encoder,
     }
     for (const auto& rank : comm->ranks) {
       const std::uint32_t pid = trace_pid(++number, TraceTimeBase::kHost);
+      pids[{comm, rank.rank}] = pid;
       encoder.name_process(
           pid, trace_process_name(rank.rank, comm->hash, rank.host, TraceTimeBase::kHost));
       auto& slices = by_rank[rank.rank];
@@ -103,6 +106,14 @@ Status write_instance_trace(const Run& run, TraceEncoder& encoder,
       encoder.close_process(pid);
     }
   }
+  write_busbw_counters(
+      run,
+      [&](const RunCommunicator& comm, std::int32_t rank) -> std::optional<std::uint32_t> {
+        const auto it = pids.find({&comm, rank});
+        if (it == pids.end()) return std::nullopt;
+        return it->second;
+      },
+      origin, encoder);
   return encoder.finish(path_for_messages);
 }
 

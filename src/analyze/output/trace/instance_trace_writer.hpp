@@ -10,6 +10,7 @@
 // - One slice per timed member, category "collective", named after the function, args seq,
 //   size (nccl-tests' S), time_ns and channels; times after otherData.time_origin_ns, the
 //   earliest start written.
+// - Each process has the busbw counter of its collectives (output/trace/busbw_counters.hpp).
 #pragma once
 
 #include <string>

@@ -169,6 +169,21 @@ void JsonTraceEncoder::write(const TraceSlice& s) {
   t.done();
 }
 
+void JsonTraceEncoder::count(const TraceCounter& c) {
+  std::string& e = next_event();
+  e.append(R"({"name":)"sv);
+  append_json_string(e, c.name);
+  e.append(R"(,"ph":"C","pid":)"sv);
+  append_uint(e, c.pid);
+  e.append(R"(,"ts":)"sv);
+  append_fixed3(e, c.at_ns);
+  e.append(R"(,"args":{)"sv);
+  append_json_string(e, c.series);
+  e.push_back(':');
+  append_fixed3(e, c.thousandths);
+  e.append("}}"sv);
+}
+
 Status JsonTraceEncoder::finish(const std::string& path) {
   if (out_.is_fragment()) return Ok{};  // its text is complete
   out_.text().append("\n]}\n");

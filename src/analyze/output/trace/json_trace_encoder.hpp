@@ -9,6 +9,8 @@
 //   microseconds with three decimals (exact nanoseconds; dur 0 for a span ending before its
 //   start); args in the order given: unsigned and signed integers, strings (escaped), thousandths
 //   as a number with three decimals, pairs as a two-element array.
+// - A counter sample is a "C" event of its process: name, ts, and args {SERIES: value} with three
+//   decimals (Perfetto names the track "NAME SERIES"; chrome://tracing shows the series).
 // - The text goes to a background writer in chunks of about 1 MiB (output/background_writer.hpp):
 //   memory stays constant however long the trace. A fragment keeps its text and names until
 //   it is appended.
@@ -34,6 +36,7 @@ class JsonTraceEncoder : public TraceEncoder {
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;
+  void count(const TraceCounter& counter) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
   std::uint64_t bytes() const override { return out_.bytes(); }

@@ -46,9 +46,11 @@ constexpr std::uint64_t kSequenceClock = 64;  // the first sequence-scoped clock
 }  // namespace clock
 namespace track {
 constexpr std::uint32_t kUuid = 1;
+constexpr std::uint32_t kName = 2;
 constexpr std::uint32_t kProcess = 3;
 constexpr std::uint32_t kThread = 4;
 constexpr std::uint32_t kParentUuid = 5;
+constexpr std::uint32_t kCounter = 8;
 constexpr std::uint32_t kSiblingOrderRank = 12;
 constexpr std::uint32_t kProcessOrdering = 19;  // of the root track (uuid 0)
 constexpr std::uint32_t kThreadOrdering = 20;   // of the root track (uuid 0)
@@ -63,9 +65,12 @@ constexpr std::uint32_t kCategoryIids = 3;
 constexpr std::uint32_t kDebugAnnotations = 4;
 constexpr std::uint32_t kType = 9;
 constexpr std::uint32_t kNameIid = 10;
+constexpr std::uint32_t kTrackUuid = 11;
+constexpr std::uint32_t kDoubleCounterValue = 44;
 constexpr std::uint64_t kSliceBegin = 1;
 constexpr std::uint64_t kSliceEnd = 2;
 constexpr std::uint64_t kInstant = 3;
+constexpr std::uint64_t kCounter = 4;
 }  // namespace event
 namespace annotation {
 constexpr std::uint32_t kNameIid = 1;
@@ -86,6 +91,13 @@ std::uint64_t process_uuid(std::uint32_t pid) {
 }
 std::uint64_t thread_uuid(std::uint32_t pid, std::uint32_t tid) {
   return std::uint64_t{pid} << 32 | tid;
+}
+std::uint64_t counter_uuid(std::uint32_t pid, std::uint64_t index) {
+  return (std::uint64_t{pid} << 32 | 0xFFFFFFFEu) - index;
+}
+// The host time of `at` after the origin, clamped at 0 (a boot time is not negative).
+std::uint64_t boot_time(std::int64_t origin_ns, std::int64_t at) {
+  return static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns, at)));
 }
 
 }  // namespace
@@ -228,31 +240,12 @@ void PerfettoTraceEncoder::write(const TraceSlice& s) {
   t.held.push_back(h);
 }
 
-void PerfettoTraceEncoder::flush_thread(Thread& t) {
-  if (t.held.empty()) return;
-  std::sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
-    return std::tie(a.start, b.end, a.order) < std::tie(b.start, a.end, b.order);
-  });
-  const std::uint32_t sequence = fragment_sequence_ ? *fragment_sequence_ : next_sequence_++;
-  const std::uint64_t first =
-      static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, t.held[0].start)));
-
-  // The sequence's first packet: state cleared, interned strings, clock, default track.
+void PerfettoTraceEncoder::start_sequence(std::uint32_t sequence, std::uint64_t first,
+                                          std::uint64_t track, const std::string* interned) {
   packet_.clear();
   proto::uint_field(packet_, packet::kSequenceId, sequence);
   proto::uint_field(packet_, packet::kSequenceFlags, packet::kStateCleared | packet::kNeedsState);
-  event_.clear();
-  for (int kind = 0; kind < kInternKinds; ++kind) {
-    const auto& used = t.used[kind];
-    for (std::uint32_t iid = 1; iid < used.size(); ++iid) {
-      if (used[iid] == 0) continue;
-      nested_.clear();
-      proto::uint_field(nested_, kInternedIid, iid);
-      proto::bytes_field(nested_, kInternedName, strings_[kind][iid - 1]);
-      proto::message(event_, kInternedField[kind], nested_);
-    }
-  }
-  proto::message(packet_, packet::kInternedData, event_);
+  if (interned != nullptr) proto::message(packet_, packet::kInternedData, *interned);
   event_.clear();
   for (const auto& [id, incremental] :
        {std::pair{clock::kSequenceClock, true}, std::pair{clock::kBoottime, false}}) {
@@ -264,17 +257,38 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   }
   proto::message(packet_, packet::kClockSnapshot, event_);
   nested_.clear();
-  proto::uint_field(nested_, defaults::kTrackUuid, thread_uuid(t.pid, t.tid));
+  proto::uint_field(nested_, defaults::kTrackUuid, track);
   event_.clear();
   proto::uint_field(event_, defaults::kClockId, clock::kSequenceClock);
   proto::message(event_, defaults::kTrackEventDefaults, nested_);
   proto::message(packet_, packet::kDefaults, event_);
   emit_packet(packet_);
+}
+
+void PerfettoTraceEncoder::flush_thread(Thread& t) {
+  if (t.held.empty()) return;
+  std::sort(t.held.begin(), t.held.end(), [](const Held& a, const Held& b) {
+    return std::tie(a.start, b.end, a.order) < std::tie(b.start, a.end, b.order);
+  });
+  const std::uint32_t sequence = fragment_sequence_ ? *fragment_sequence_ : next_sequence_++;
+  const std::uint64_t first = boot_time(origin_ns_, t.held[0].start);
+
+  std::string interned;
+  for (int kind = 0; kind < kInternKinds; ++kind) {
+    const auto& used = t.used[kind];
+    for (std::uint32_t iid = 1; iid < used.size(); ++iid) {
+      if (used[iid] == 0) continue;
+      nested_.clear();
+      proto::uint_field(nested_, kInternedIid, iid);
+      proto::bytes_field(nested_, kInternedName, strings_[kind][iid - 1]);
+      proto::message(interned, kInternedField[kind], nested_);
+    }
+  }
+  start_sequence(sequence, first, thread_uuid(t.pid, t.tid), &interned);
 
   std::uint64_t last = first;
   const auto emit_event = [&](std::int64_t at, std::uint64_t type, const Held* h) {
-    const auto ts = std::max(
-        last, static_cast<std::uint64_t>(std::max<std::int64_t>(0, sat_add(origin_ns_, at))));
+    const auto ts = std::max(last, boot_time(origin_ns_, at));
     const std::size_t args = h == nullptr ? 0 : h->args_size;
     proto::FieldWriter out(out_.text(), kMostEventPacket + args);
     char* const packet_at = out.open(kTracePacket);
@@ -320,14 +334,78 @@ void PerfettoTraceEncoder::flush_thread(Thread& t) {
   for (auto& used : t.used) used.clear();
 }
 
+void PerfettoTraceEncoder::count(const TraceCounter& c) {
+  counter_name_.assign(c.name);
+  counter_name_ += ' ';
+  counter_name_.append(c.series);
+  std::vector<std::string>& names = counter_names_[c.pid];
+  const auto k = static_cast<std::uint64_t>(std::find(names.begin(), names.end(), counter_name_) -
+                                            names.begin());
+  const std::uint64_t uuid = counter_uuid(c.pid, k);
+  Counter& counter = counters_[uuid];
+  if (k == names.size()) {
+    names.push_back(counter_name_);
+    counter.pid = c.pid;
+    counter.name = counter_name_;
+  }
+  counter.samples.emplace_back(c.at_ns, c.thousandths);
+}
+
+void PerfettoTraceEncoder::flush_counter(std::uint64_t uuid, Counter& c) {
+  if (c.samples.empty()) return;
+  if (!c.described) {
+    c.described = true;
+    packet_.clear();
+    proto::uint_field(packet_, track::kUuid, uuid);
+    proto::uint_field(packet_, track::kParentUuid, process_uuid(c.pid));
+    proto::bytes_field(packet_, track::kName, c.name);
+    proto::message(packet_, track::kCounter, "");
+    proto::int_field(packet_, track::kSiblingOrderRank, 0);
+    event_.clear();
+    proto::message(event_, packet::kTrackDescriptor, packet_);
+    emit_packet(event_);
+  }
+  std::stable_sort(c.samples.begin(), c.samples.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  const std::uint32_t sequence = fragment_sequence_ ? *fragment_sequence_ : next_sequence_++;
+  std::uint64_t last = boot_time(origin_ns_, c.samples.front().first);
+  start_sequence(sequence, last, uuid, nullptr);
+  for (const auto& [at, thousandths] : c.samples) {
+    const std::uint64_t ts = std::max(last, boot_time(origin_ns_, at));
+    event_.clear();
+    proto::uint_field(event_, event::kType, event::kCounter);
+    proto::uint_field(event_, event::kTrackUuid, uuid);
+    proto::double_field(event_, event::kDoubleCounterValue,
+                        static_cast<double>(thousandths) / 1000.0);
+    packet_.clear();
+    proto::uint_field(packet_, packet::kTimestamp, ts - last);
+    proto::uint_field(packet_, packet::kSequenceId, sequence);
+    proto::message(packet_, packet::kTrackEvent, event_);
+    emit_packet(packet_);
+    last = ts;
+  }
+  c.samples.clear();
+  c.samples.shrink_to_fit();
+}
+
+void PerfettoTraceEncoder::flush_counters(std::uint64_t from_uuid, std::uint64_t to_uuid) {
+  for (auto it = counters_.lower_bound(from_uuid); it != counters_.end() && it->first <= to_uuid;
+       ++it) {
+    flush_counter(it->first, it->second);
+  }
+}
+
 void PerfettoTraceEncoder::close_process(std::uint32_t pid) {
-  for (auto it = threads_.lower_bound(std::uint64_t{pid} << 32);
-       it != threads_.end() && it->first >> 32 == pid; ++it) {
+  const std::uint64_t first = std::uint64_t{pid} << 32;
+  flush_counters(first, first | 0xFFFFFFFFu);
+  for (auto it = threads_.lower_bound(first); it != threads_.end() && it->first >> 32 == pid;
+       ++it) {
     flush_thread(it->second);
   }
 }
 
 Status PerfettoTraceEncoder::finish(const std::string& path) {
+  flush_counters(0, UINT64_MAX);
   for (auto& [uuid, t] : threads_) flush_thread(t);
   return out_.finish(path);
 }

@@ -20,6 +20,12 @@
 //   int_value, strings → string_value, thousandths → double_value (value / 1000), pairs → an
 //   array of two uint_values. Arguments marked TraceArgUse::kRoundTrip are left out. Event
 //   packets do not set SEQ_NEEDS_INCREMENTAL_STATE (readers apply the sequence's state anyway).
+// - A counter is a TrackDescriptor named "NAME SERIES" with a CounterDescriptor, under its
+//   process, uuid pid·2^32 + 2^32 − 2 − k for the process's k-th counter (from 0), sibling order
+//   0 (above the threads). Its samples are held like a thread's events and written, with the
+//   descriptor before them the first time, on a packet sequence of its own (the same first
+//   packet, no interned strings): TYPE_COUNTER events with double_counter_value (value / 1000)
+//   and the track's uuid, in time order (equal times as given).
 // - `other_data` is not written (Perfetto has no place for it); the packets go to a background
 //   writer in chunks of about 1 MiB.
 // - A fragment interns its strings afresh, and its threads share one sequence, id index + 1,
@@ -52,6 +58,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;
+  void count(const TraceCounter& counter) override;
   void close_process(std::uint32_t pid) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return events_; }
@@ -81,8 +88,21 @@ class PerfettoTraceEncoder : public TraceEncoder {
     std::vector<std::uint32_t> used[kInternKinds];  // iids the held events use
   };
 
+  struct Counter {
+    std::uint32_t pid = 0;
+    std::string name;  // of the track: "NAME SERIES"
+    bool described = false;
+    std::vector<std::pair<std::int64_t, std::int64_t>> samples;  // (time, thousandths)
+  };
+
   std::uint32_t intern(InternKind kind, std::string_view s, Thread& t);
+  // A sequence's first packet: state cleared, `interned` (when not null), the clock anchored at
+  // `first`, `track` as the default track.
+  void start_sequence(std::uint32_t sequence, std::uint64_t first, std::uint64_t track,
+                      const std::string* interned);
   void flush_thread(Thread& t);
+  void flush_counter(std::uint64_t uuid, Counter& c);
+  void flush_counters(std::uint64_t from_uuid, std::uint64_t to_uuid);
   void emit_packet(std::string_view body);
 
   TraceOutput out_;
@@ -106,7 +126,11 @@ class PerfettoTraceEncoder : public TraceEncoder {
   std::map<std::uint64_t, Thread> threads_;  // by uuid: held events
   Thread* last_thread_ = nullptr;            // the last one written to, and its uuid
   std::uint64_t last_uuid_ = 0;
+  std::map<std::uint64_t, Counter> counters_;  // by uuid: held samples
+  // Per pid, its counters' track names: the k-th at k.
+  std::map<std::uint32_t, std::vector<std::string>> counter_names_;
   // Scratch.
+  std::string counter_name_;
   std::string packet_;
   std::string event_;
   std::string nested_;

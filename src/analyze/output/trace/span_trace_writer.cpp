@@ -6,6 +6,7 @@
 
 #include "npkit/version.hpp"
 #include "output/json_writer.hpp"
+#include "output/trace/busbw_counters.hpp"
 #include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
@@ -216,6 +217,16 @@ void SpanTraceFragment::end_track(const TrackFile& file, const TrackStats& stats
   writer_.end_track(file, stats);
   // A fragment's finish only encodes what it holds; it cannot fail.
   (void)fragment_->finish("");
+}
+
+void write_span_busbw_counters(const Run& run, const TraceOrigins& origins, TraceEncoder& encoder) {
+  write_busbw_counters(
+      run,
+      [](const RunCommunicator&, std::int32_t rank) -> std::optional<std::uint32_t> {
+        if (rank < 0) return std::nullopt;
+        return trace_pid(static_cast<std::uint32_t>(rank) + 1, TraceTimeBase::kHost);
+      },
+      with_host_origin(origins).host_ns, encoder);
 }
 
 Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,

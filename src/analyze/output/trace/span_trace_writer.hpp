@@ -27,6 +27,9 @@
 //   callbacks are set here) each into a fragment, appended in order, so that the bytes do not
 //   depend on the threads. It stops reading, without an error, once stop() is true after an
 //   append (a size guard). The reading's warnings go to `diagnostics`.
+// - write_span_busbw_counters gives each rank's host-clock process the busbw counter of the
+//   rank's collectives in `run` (output/trace/busbw_counters.hpp; the run joins host-clock spans
+//   only).
 #pragma once
 
 #include <cstdint>
@@ -126,6 +129,8 @@ class SpanTraceFragment : public SpanSink {
   std::unique_ptr<TraceEncoder> fragment_;
   SpanTraceWriter writer_;
 };
+
+void write_span_busbw_counters(const Run& run, const TraceOrigins& origins, TraceEncoder& encoder);
 
 Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,
                                   const TraceOrigins& origins, const TraceMetadata& metadata,

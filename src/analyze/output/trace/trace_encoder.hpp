@@ -12,6 +12,10 @@
 // - TraceSlice times are nanoseconds after the trace's origin (negative before it); a span whose
 //   end lies before its start has length 0; an instant uses start_ns only. Strings the slice
 //   points to need only live during the call.
+// - count(counter) sets a counter of a process from a time on (a step: the value holds until the
+//   counter's next sample). A counter is named by (pid, name, series): `name` is the counter,
+//   `series` its one series (a unit, e.g. "GB/s"); viewers show it as the track "NAME SERIES".
+//   Samples of one counter come in time order; they need not follow the slices of their process.
 // - close_process(pid) promises that no more events of that process follow (an encoder that
 //   buffers may write them out); finish(path) writes what is left and the end of the file, an
 //   Error naming `path` when a write failed. events() counts what was written, metadata
@@ -111,6 +115,15 @@ inline std::size_t recent_string_slot(std::string_view s) {
   return static_cast<std::size_t>(key >> 56);
 }
 
+// A counter's value from at_ns (ns after the trace's origin) on: thousandths / 1000.
+struct TraceCounter {
+  std::string_view name;
+  std::string_view series;
+  std::uint32_t pid = 0;
+  std::int64_t at_ns = 0;
+  std::int64_t thousandths = 0;
+};
+
 // The process and thread names an encoder was given. A fragment keeps them for append; the
 // encoder they are appended to writes each (pid, tid) name once.
 struct TraceName {
@@ -153,6 +166,7 @@ class TraceEncoder {
   virtual void name_process(std::uint32_t pid, std::string_view name) = 0;
   virtual void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) = 0;
   virtual void write(const TraceSlice& slice) = 0;
+  virtual void count(const TraceCounter& counter) = 0;
   virtual void close_process(std::uint32_t /*pid*/) {}
   virtual Status finish(const std::string& path) = 0;
   virtual std::uint64_t events() const = 0;

@@ -38,6 +38,33 @@ void WindowedTraceEncoder::write(const TraceSlice& s) {
   check_size();
 }
 
+void WindowedTraceEncoder::count(const TraceCounter& c) {
+  if (exceeded_) return;
+  CounterState& state = counters_[{c.pid, std::string(c.name), std::string(c.series)}];
+  if (c.at_ns < from_) {
+    state.before = {c.at_ns, c.thousandths};
+    return;
+  }
+  if (state.before) {
+    TraceCounter held = c;
+    held.at_ns = state.before->first;
+    held.thousandths = state.before->second;
+    state.before.reset();
+    pass_on(held);
+  }
+  if (c.at_ns > to_) {
+    if (state.after) return;
+    state.after = true;
+  }
+  pass_on(c);
+}
+
+void WindowedTraceEncoder::pass_on(const TraceCounter& c) {
+  if (exceeded_) return;
+  inner_.count(c);
+  check_size();
+}
+
 void WindowedTraceEncoder::close_process(std::uint32_t pid) {
   if (exceeded_) return;
   inner_.close_process(pid);

@@ -7,16 +7,22 @@
 //   that begin() is given); unset ends are open. A span is kept when it overlaps the window
 //   (start ≤ to and end ≥ from), so enclosing spans stay; an instant when it lies in it. Times
 //   are not moved: a slice has the time it has in the whole trace. Names of processes and
-//   threads are always passed on.
+//   threads are always passed on. A counter keeps its samples in the window and, so that its
+//   value is right where the window begins and ends, its last sample before the window and its
+//   first after it.
 // - max_bytes (0: none): once the encoder behind has produced more, later slices are dropped
 //   and exceeded() is true (the caller reports it; the output is not to be kept).
-// - kept() and dropped() count the slices passed on and those outside the window.
+// - kept() and dropped() count the slices passed on and those outside the window (counter
+//   samples are not counted).
 // - A fragment filters by the same window into a fragment of the encoder behind (no size check);
 //   appending it adds its counts, passes its contents on unless exceeded(), then checks the size.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <string>
+#include <tuple>
 
 #include "output/trace/trace_encoder.hpp"
 
@@ -40,6 +46,7 @@ class WindowedTraceEncoder : public TraceEncoder {
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;
+  void count(const TraceCounter& counter) override;
   void close_process(std::uint32_t pid) override;
   Status finish(const std::string& path) override;
   std::uint64_t events() const override { return inner_.events(); }
@@ -53,6 +60,14 @@ class WindowedTraceEncoder : public TraceEncoder {
 
  private:
   void check_size();
+  void pass_on(const TraceCounter& counter);
+
+  // Per counter (pid, name, series): its last sample before the window, not passed on yet, and
+  // whether its first sample after the window was passed on.
+  struct CounterState {
+    std::optional<std::pair<std::int64_t, std::int64_t>> before;
+    bool after = false;
+  };
 
   std::unique_ptr<TraceEncoder> owned_;  // a fragment's inner fragment
   TraceEncoder& inner_;
@@ -62,6 +77,7 @@ class WindowedTraceEncoder : public TraceEncoder {
   bool exceeded_ = false;
   std::uint64_t kept_ = 0;
   std::uint64_t dropped_ = 0;
+  std::map<std::tuple<std::uint32_t, std::string, std::string>, CounterState> counters_;
 };
 
 }  // namespace npkit

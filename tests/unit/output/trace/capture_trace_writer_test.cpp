@@ -26,7 +26,7 @@ npkit::Result<npkit::CaptureTraceStats> write_json(
     const std::vector<const npkit::RankCapture*>& captures, const std::string& source,
     std::ostream& out) {
   npkit::JsonTraceEncoder encoder(out);
-  return npkit::write_capture_trace(captures, nullptr, source, encoder, "out");
+  return npkit::write_capture_trace(captures, nullptr, nullptr, source, encoder, "out");
 }
 
 struct XEvent {

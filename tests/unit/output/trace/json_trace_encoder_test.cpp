@@ -186,3 +186,20 @@ TEST_CASE("json trace encoder: a name and a category in the same cache slot", "[
   REQUIRE(first != std::string::npos);
   CHECK(text.find(event, first + 1) != std::string::npos);
 }
+
+TEST_CASE("json trace encoder: counter samples are C events of their process", "[render]") {
+  std::ostringstream out;
+  npkit::JsonTraceEncoder trace(out);
+  trace.begin("{}", 0);
+  trace.count({"busbw", "GB/s", 2, 1'500, 77'649});
+  trace.count({"busbw", "GB/s", 2, -2, 0});
+  REQUIRE(trace.finish("out.json").ok());
+  CHECK(trace.events() == 2);
+  const std::string expected =
+      "{\"displayTimeUnit\": \"ns\",\n\"otherData\": {},\n\"traceEvents\": [\n"
+      R"({"name":"busbw","ph":"C","pid":2,"ts":1.500,"args":{"GB/s":77.649}})"
+      ",\n"
+      R"({"name":"busbw","ph":"C","pid":2,"ts":-0.002,"args":{"GB/s":0.000}})"
+      "\n]}\n";
+  CHECK(out.str() == expected);
+}

@@ -3,12 +3,15 @@
 // nanosecond times after the origin, every kind of argument but those kept for round trips only;
 // spans given out of order come out nested, a span outlasting its parent is cut at the parent's
 // end, instants stay instants, and a process written again after close_process starts a fresh
-// sequence state.
+// sequence state. Counters decode as counter tracks under their process, one per (name, series),
+// with their samples' times and values in time order, whether written before or after
+// close_process and in a fragment.
 #include "output/trace/perfetto_trace_encoder.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <sstream>
 #include <tuple>
@@ -167,4 +170,71 @@ TEST_CASE("perfetto trace encoder: fragments decode to the slices of one encoder
   CHECK(kb.front() == std::tuple(std::int64_t{10}, std::uint64_t(kOrigin),
                                  std::uint64_t(kOrigin + 50), std::string("parent"),
                                  std::string("gpu,other"), std::map<std::string, std::string>{}));
+}
+
+TEST_CASE("perfetto trace encoder: counters are counter tracks of their process", "[render]") {
+  std::ostringstream out;
+  npkit::PerfettoTraceEncoder trace(out);
+  trace.begin("{}", kOrigin);
+  trace.name_process(1, "rank 0");
+  trace.name_process(2, "rank 1");
+  trace.name_thread(1, 500, "collectives");
+  trace.write({"AllReduce", "collective", 1, 500, false, 100, 300, nullptr});
+  trace.count({"busbw", "GB/s", 1, 100, 77'649});
+  trace.count({"busbw", "GB/s", 1, 300, 0});
+  trace.count({"algbw", "GB/s", 1, 100, 1'500});
+  trace.close_process(1);
+  // After the process was closed, a sample of a counter already written, and a second process.
+  trace.count({"busbw", "GB/s", 1, 900, 2'000});
+  trace.count({"busbw", "GB/s", 2, 50, -1});
+  trace.count({"busbw", "GB/s", 2, 40, 5});  // given out of order: written in time order
+  REQUIRE(trace.finish("out.pftrace").ok());
+
+  const auto t = npkit::test::read_perfetto_trace(out.str());
+  INFO(t.error);
+  REQUIRE(t.error.empty());
+  CHECK(t.packets == trace.events());
+  REQUIRE(t.slices.size() == 1);
+  CHECK(t.slices[0].name == "AllReduce");
+  using Sample = std::tuple<std::int64_t, std::string, std::uint64_t, double>;
+  std::vector<Sample> got;
+  std::map<std::pair<std::int64_t, std::string>, std::uint64_t> last;  // per track
+  for (const auto& c : t.counters) {
+    got.emplace_back(c.pid, c.track, c.ts, c.value);
+    auto& at = last[{c.pid, c.track}];
+    CHECK(c.ts >= at);  // each track's samples in time order
+    at = c.ts;
+  }
+  std::sort(got.begin(), got.end());
+  const std::vector<Sample> want = {
+      {1, "algbw GB/s", kOrigin + 100, 1.5},  {1, "busbw GB/s", kOrigin + 100, 77.649},
+      {1, "busbw GB/s", kOrigin + 300, 0.0},  {1, "busbw GB/s", kOrigin + 900, 2.0},
+      {2, "busbw GB/s", kOrigin + 40, 0.005}, {2, "busbw GB/s", kOrigin + 50, -0.001}};
+  CHECK(got == want);
+}
+
+TEST_CASE("perfetto trace encoder: a fragment's counters decode as one encoder's", "[render]") {
+  std::ostringstream out;
+  npkit::PerfettoTraceEncoder trace(out);
+  trace.begin("{}", kOrigin);
+  auto fragment = trace.fragment(0);
+  fragment->name_process(3, "rank 2");
+  fragment->name_thread(3, 500, "collectives");
+  fragment->write({"AllGather", "collective", 3, 500, false, 10, 20, nullptr});
+  fragment->count({"busbw", "GB/s", 3, 10, 12'345});
+  fragment->count({"busbw", "GB/s", 3, 20, 0});
+  REQUIRE(fragment->finish("").ok());
+  trace.append(*fragment);
+  REQUIRE(trace.finish("out.pftrace").ok());
+  const auto t = npkit::test::read_perfetto_trace(out.str());
+  INFO(t.error);
+  REQUIRE(t.error.empty());
+  REQUIRE(t.counters.size() == 2);
+  CHECK(t.counters[0].pid == 3);
+  CHECK(t.counters[0].track == "busbw GB/s");
+  CHECK(t.counters[0].ts == kOrigin + 10);
+  CHECK(t.counters[0].value == 12.345);
+  CHECK(t.counters[1].ts == kOrigin + 20);
+  CHECK(t.counters[1].value == 0.0);
+  CHECK(t.slices.size() == 1);
 }

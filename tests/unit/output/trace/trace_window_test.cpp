@@ -1,7 +1,8 @@
 // WindowedTraceEncoder keeps exactly the slices that overlap the window (spans reaching into it
 // from either side, instants inside it), leaves their times alone, combines a window after the
 // origin with one on the host clock, passes names on, and stops passing slices once the encoder
-// behind it has produced more than max_bytes; its fragments do the same, part by part.
+// behind it has produced more than max_bytes; its fragments do the same, part by part. Counters
+// keep their samples in the window and the last before and first after it, per counter.
 #include "output/trace/trace_window.hpp"
 
 #include <catch2/catch.hpp>
@@ -23,6 +24,11 @@ class Recorder : public npkit::TraceEncoder {
   void write(const npkit::TraceSlice& s) override {
     slices.push_back(std::string(s.name) + "@" + std::to_string(s.start_ns));
   }
+  void count(const npkit::TraceCounter& c) override {
+    counters.push_back(std::to_string(c.pid) + " " + std::string(c.name) + " " +
+                       std::string(c.series) + "@" + std::to_string(c.at_ns) + "=" +
+                       std::to_string(c.thousandths));
+  }
   npkit::Status finish(const std::string&) override { return npkit::Ok{}; }
   std::uint64_t events() const override { return slices.size(); }
   std::uint64_t bytes() const override { return 100 * slices.size(); }
@@ -38,6 +44,7 @@ class Recorder : public npkit::TraceEncoder {
   std::int64_t origin = 0;
   std::vector<std::string> names;
   std::vector<std::string> slices;
+  std::vector<std::string> counters;
 };
 
 void write_all(npkit::TraceEncoder& e) {
@@ -137,4 +144,43 @@ TEST_CASE("trace window: fragments keep what the whole keeps, and the guard chec
   CHECK(g.exceeded());
   CHECK(guarded.slices.size() == 9);  // the first append passed 250 bytes; the rest were held
   CHECK(g.kept() == 9);
+}
+
+TEST_CASE("trace window: counters keep the samples that set their values in it", "[render]") {
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.from_ns = 100;
+  limits.to_ns = 200;
+  npkit::WindowedTraceEncoder window(inner, limits);
+  window.begin("{}", 0);
+  const auto count = [&](std::uint32_t pid, std::string_view name, std::int64_t at,
+                         std::int64_t value) {
+    window.count({name, "GB/s", pid, at, value});
+  };
+  count(1, "busbw", 10, 1);
+  count(1, "busbw", 50, 2);  // the value where the window begins
+  count(2, "busbw", 10, 7);  // all before the window, back to 0: nothing
+  count(2, "busbw", 20, 0);
+  count(1, "algbw", 50, 8);  // another counter of the process: its own state
+  count(1, "busbw", 120, 3);
+  count(1, "busbw", 200, 4);
+  count(1, "busbw", 250, 5);  // the first after the window: where the value changes
+  count(1, "busbw", 300, 6);
+  count(1, "algbw", 260, 0);
+  REQUIRE(window.finish("x").ok());
+  CHECK(inner.counters == std::vector<std::string>{"1 busbw GB/s@50=2", "1 busbw GB/s@120=3",
+                                                   "1 busbw GB/s@200=4", "1 busbw GB/s@250=5",
+                                                   "1 algbw GB/s@50=8", "1 algbw GB/s@260=0"});
+  CHECK(window.kept() == 0);
+  CHECK(window.dropped() == 0);
+}
+
+TEST_CASE("trace window: without a window every counter sample is passed on", "[render]") {
+  Recorder inner;
+  npkit::WindowedTraceEncoder window(inner, npkit::TraceLimits{});
+  window.begin("{}", 0);
+  window.count({"busbw", "GB/s", 1, -5, 1});
+  window.count({"busbw", "GB/s", 1, 5, 0});
+  REQUIRE(window.finish("x").ok());
+  CHECK(inner.counters == std::vector<std::string>{"1 busbw GB/s@-5=1", "1 busbw GB/s@5=0"});
 }

@@ -1,0 +1,73 @@
+#include "output/trace/busbw_counters.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <utility>
+#include <vector>
+
+#include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
+#include "util/saturating.hpp"
+
+namespace npkit {
+namespace {
+
+// (time, change in thousandths of GB/s) of one rank.
+using Changes = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+void add_changes(const RunCommunicator& comm, std::map<std::int32_t, Changes>& by_rank) {
+  for (const RunInstance& inst : comm.instances) {
+    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(inst.func)),
+                                            static_cast<std::uint32_t>(std::max(comm.nranks, 0)));
+    if (!conv) continue;
+    for (const RunMember& m : inst.members) {
+      const std::int64_t ns = m.duration_ns();
+      if (!m.timed || ns <= 0) continue;
+      const double busbw =
+          gb_per_s(static_cast<double>(inst.bytes), static_cast<double>(ns)) * conv->factor;
+      const auto thousandths = static_cast<std::int64_t>(std::llround(busbw * 1000.0));
+      if (thousandths == 0) continue;
+      Changes& changes = by_rank[m.rank];
+      changes.emplace_back(m.start_ns, thousandths);
+      changes.emplace_back(m.end_ns, -thousandths);
+    }
+  }
+}
+
+}  // namespace
+
+std::uint64_t write_busbw_counters(const Run& run, const TraceProcessOf& pid_of,
+                                   std::int64_t origin_ns, TraceEncoder& encoder) {
+  std::uint64_t samples = 0;
+  for (const RunCommunicator& comm : run.comms) {
+    if (!comm.no_start_times.empty()) continue;
+    std::map<std::int32_t, Changes> by_rank;
+    add_changes(comm, by_rank);
+    for (auto& [rank, changes] : by_rank) {
+      const auto pid = pid_of(comm, rank);
+      if (!pid) continue;
+      std::stable_sort(changes.begin(), changes.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::int64_t value = 0;
+      std::int64_t written = 0;
+      for (std::size_t i = 0; i < changes.size(); ++i) {
+        value += changes[i].second;
+        if (i + 1 < changes.size() && changes[i + 1].first == changes[i].first) continue;
+        if (value == written) continue;
+        TraceCounter c;
+        c.name = "busbw";
+        c.series = "GB/s";
+        c.pid = *pid;
+        c.at_ns = sat_sub(changes[i].first, origin_ns);
+        c.thousandths = value;
+        encoder.count(c);
+        written = value;
+        ++samples;
+      }
+    }
+  }
+  return samples;
+}
+
+}  // namespace npkit
