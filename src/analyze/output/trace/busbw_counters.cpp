@@ -13,6 +13,9 @@
 namespace npkit {
 namespace {
 
+// More than any link carries (1 ZB/s): a corrupt size or time, left out.
+constexpr double kMostGbps = 1e12;
+
 // (time, change in thousandths of GB/s) of one rank.
 using Changes = std::vector<std::pair<std::int64_t, std::int64_t>>;
 
@@ -26,6 +29,7 @@ void add_changes(const RunCommunicator& comm, std::map<std::int32_t, Changes>& b
       if (!m.timed || ns <= 0) continue;
       const double busbw =
           gb_per_s(static_cast<double>(inst.bytes), static_cast<double>(ns)) * conv->factor;
+      if (!(busbw < kMostGbps)) continue;  // corrupt sizes or times
       const auto thousandths = static_cast<std::int64_t>(std::llround(busbw * 1000.0));
       if (thousandths == 0) continue;
       Changes& changes = by_rank[m.rank];
@@ -52,7 +56,7 @@ std::uint64_t write_busbw_counters(const Run& run, const TraceProcessOf& pid_of,
       std::int64_t value = 0;
       std::int64_t written = 0;
       for (std::size_t i = 0; i < changes.size(); ++i) {
-        value += changes[i].second;
+        value = sat_add(value, changes[i].second);
         if (i + 1 < changes.size() && changes[i + 1].first == changes[i].first) continue;
         if (value == written) continue;
         TraceCounter c;

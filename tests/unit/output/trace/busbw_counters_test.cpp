@@ -3,7 +3,8 @@
 // an AllGather of S = 400,000 B in 2,000 ns 200 × 3/4 = 150; a Broadcast of 300,000 B in 2,000 ns
 // 150 × 1. Overlapping collectives add up, changes at one time give one sample, the counter
 // returns to exactly 0, and what cannot be timed (untimed or empty members, functions nccl-tests
-// does not define, communicators without start times, ranks without a process) writes nothing.
+// does not define, communicators without start times, ranks without a process, a busbw past
+// 10^12 GB/s) writes nothing.
 #include "output/trace/busbw_counters.hpp"
 
 #include <catch2/catch.hpp>
@@ -69,6 +70,8 @@ TEST_CASE("busbw counters: per rank, overlapping collectives add up", "[render]"
                                     {member(1, 10'000, 11'000), member(2, 0, 1'000),
                                      member(3, 0, 1'000, false), member(1, 12'000, 12'000)}));
   comm.instances.push_back(instance("my_kernel", 1'000'000, {member(1, 20'000, 21'000)}));
+  // A corrupt size: 1.8e19 B in 1 ns.
+  comm.instances.push_back(instance("AllReduce", UINT64_MAX, {member(3, 30'000, 30'001)}));
   run.comms.push_back(comm);
   npkit::RunCommunicator durations_only = comm;
   durations_only.no_start_times = "the input records durations only";
