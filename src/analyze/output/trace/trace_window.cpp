@@ -50,18 +50,16 @@ void WindowedTraceEncoder::count(const TraceCounter& c) {
     held.at_ns = state.before->first;
     held.thousandths = state.before->second;
     state.before.reset();
-    pass_on(held);
+    pass_on(held, state);
   }
-  if (c.at_ns > to_) {
-    if (state.after) return;
-    state.after = true;
-  }
-  pass_on(c);
+  if (c.at_ns > to_ && state.passed == 0) return;
+  pass_on(c, state);
 }
 
-void WindowedTraceEncoder::pass_on(const TraceCounter& c) {
+void WindowedTraceEncoder::pass_on(const TraceCounter& c, CounterState& state) {
   if (exceeded_) return;
   inner_.count(c);
+  state.passed = c.thousandths;
   check_size();
 }
 

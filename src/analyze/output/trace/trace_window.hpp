@@ -7,9 +7,10 @@
 //   that begin() is given); unset ends are open. A span is kept when it overlaps the window
 //   (start ≤ to and end ≥ from), so enclosing spans stay; an instant when it lies in it. Times
 //   are not moved: a slice has the time it has in the whole trace. Names of processes and
-//   threads are always passed on. A counter keeps its samples in the window and, so that its
-//   value is right where the window begins and ends, its last sample before the window and its
-//   first after it.
+//   threads are always passed on. A counter keeps its samples in the window, its last sample
+//   before it (the value where the window begins) and, after the window, its samples until it is
+//   back to 0 (the collectives open at the window's end end as in the whole trace; a later value
+//   would stand to the end of the trace).
 // - max_bytes (0: none): once the encoder behind has produced more, later slices are dropped
 //   and exceeded() is true (the caller reports it; the output is not to be kept).
 // - kept() and dropped() count the slices passed on and those outside the window (counter
@@ -60,14 +61,13 @@ class WindowedTraceEncoder : public TraceEncoder {
 
  private:
   void check_size();
-  void pass_on(const TraceCounter& counter);
-
   // Per counter (pid, name, series): its last sample before the window, not passed on yet, and
-  // whether its first sample after the window was passed on.
+  // the last value passed on.
   struct CounterState {
     std::optional<std::pair<std::int64_t, std::int64_t>> before;
-    bool after = false;
+    std::int64_t passed = 0;
   };
+  void pass_on(const TraceCounter& counter, CounterState& state);
 
   std::unique_ptr<TraceEncoder> owned_;  // a fragment's inner fragment
   TraceEncoder& inner_;

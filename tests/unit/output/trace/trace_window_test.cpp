@@ -2,7 +2,7 @@
 // from either side, instants inside it), leaves their times alone, combines a window after the
 // origin with one on the host clock, passes names on, and stops passing slices once the encoder
 // behind it has produced more than max_bytes; its fragments do the same, part by part. Counters
-// keep their samples in the window and the last before and first after it, per counter.
+// keep their samples in the window, the last before it, and those after it until back to 0.
 #include "output/trace/trace_window.hpp"
 
 #include <catch2/catch.hpp>
@@ -164,13 +164,16 @@ TEST_CASE("trace window: counters keep the samples that set their values in it",
   count(1, "algbw", 50, 8);  // another counter of the process: its own state
   count(1, "busbw", 120, 3);
   count(1, "busbw", 200, 4);
-  count(1, "busbw", 250, 5);  // the first after the window: where the value changes
-  count(1, "busbw", 300, 6);
+  count(1, "busbw", 250, 5);  // after the window, until the value is back to 0
+  count(1, "busbw", 300, 0);
+  count(1, "busbw", 350, 6);  // a later collective: left out
   count(1, "algbw", 260, 0);
+  count(1, "algbw", 270, 9);
   REQUIRE(window.finish("x").ok());
   CHECK(inner.counters == std::vector<std::string>{"1 busbw GB/s@50=2", "1 busbw GB/s@120=3",
                                                    "1 busbw GB/s@200=4", "1 busbw GB/s@250=5",
-                                                   "1 algbw GB/s@50=8", "1 algbw GB/s@260=0"});
+                                                   "1 busbw GB/s@300=0", "1 algbw GB/s@50=8",
+                                                   "1 algbw GB/s@260=0"});
   CHECK(window.kept() == 0);
   CHECK(window.dropped() == 0);
 }
