@@ -1,15 +1,29 @@
 #include "output/background_writer.hpp"
 
+#include <system_error>
+
 namespace npkit::io {
 
 BackgroundWriter::BackgroundWriter(std::ostream& out, std::size_t max_pending)
-    : out_(out), max_pending_(max_pending == 0 ? 1 : max_pending), thread_([this] { run(); }) {}
+    : out_(out), max_pending_(max_pending == 0 ? 1 : max_pending) {
+  try {
+    thread_ = std::thread([this] { run(); });
+  } catch (const std::system_error&) {
+    writes_inline_ = true;  // no thread to be had: submit() writes
+  }
+}
 
 BackgroundWriter::~BackgroundWriter() {
   finish();
 }
 
 void BackgroundWriter::submit(std::string& chunk) {
+  if (writes_inline_) {
+    out_.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    failed_ = failed_ || !out_;
+    chunk.clear();
+    return;
+  }
   std::unique_lock lock(mutex_);
   changed_.wait(lock, [this] { return pending_.size() < max_pending_; });
   pending_.push_back(std::move(chunk));
@@ -19,6 +33,11 @@ void BackgroundWriter::submit(std::string& chunk) {
 }
 
 bool BackgroundWriter::finish() {
+  if (writes_inline_) {
+    out_.flush();
+    failed_ = failed_ || !out_;
+    return !failed_;
+  }
   {
     std::lock_guard lock(mutex_);
     closing_ = true;

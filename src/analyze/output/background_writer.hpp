@@ -3,7 +3,8 @@
 // are already waiting (then it blocks: memory stays bounded); chunks are written in submission
 // order. finish() waits for everything to be written and flushed and reports whether every
 // write succeeded. The producer formats the next chunk while the kernel copies the last one, so
-// formatting and writing overlap on two cores.
+// formatting and writing overlap on two cores. Where the host refuses to start the thread, submit()
+// writes the chunk itself before it returns.
 #pragma once
 
 #include <condition_variable>
@@ -38,6 +39,7 @@ class BackgroundWriter {
   std::string spare_;
   bool closing_ = false;
   bool failed_ = false;
+  bool writes_inline_ = false;  // the thread could not be started
   std::thread thread_;
 };
 

@@ -4,8 +4,9 @@
 // thread in increasing i, each as soon as result i is ready. No job starts `window` or more
 // places ahead of the next result to consume, so at most `window` results are held at once
 // (window is raised to `threads`). With threads ≤ 1 every job runs on the calling thread, each
-// consumed before the next starts. The first failure in order (of produce(i) or consume(i))
-// stops the jobs not yet started and is returned; results after it are dropped.
+// consumed before the next starts; so it does when the host refuses to start any worker thread
+// (fewer started than asked for: those do the jobs). The first failure in order (of produce(i) or
+// consume(i)) stops the jobs not yet started and is returned; results after it are dropped.
 #pragma once
 
 #include <algorithm>
@@ -13,6 +14,7 @@
 #include <cstddef>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -21,16 +23,19 @@
 namespace npkit {
 
 template <typename T, typename Produce, typename Consume>
+Status run_in_order_here(std::size_t n, Produce& produce, Consume& consume) {
+  for (std::size_t i = 0; i < n; ++i) {
+    Result<T> result = produce(i);
+    if (!result) return result.error();
+    NPKIT_TRY(consume(i, *result));
+  }
+  return Ok{};
+}
+
+template <typename T, typename Produce, typename Consume>
 Status run_in_order(std::size_t n, unsigned threads, std::size_t window, Produce produce,
                     Consume consume) {
-  if (threads <= 1 || n <= 1) {
-    for (std::size_t i = 0; i < n; ++i) {
-      Result<T> result = produce(i);
-      if (!result) return result.error();
-      NPKIT_TRY(consume(i, *result));
-    }
-    return Ok{};
-  }
+  if (threads <= 1 || n <= 1) return run_in_order_here<T>(n, produce, consume);
   window = std::max<std::size_t>(window, threads);
   std::mutex mutex;
   std::condition_variable changed;
@@ -54,7 +59,12 @@ Status run_in_order(std::size_t n, unsigned threads, std::size_t window, Produce
     }
   };
   std::vector<std::thread> workers;
-  for (unsigned t = 0; t < std::min<std::size_t>(threads, n); ++t) workers.emplace_back(work);
+  try {
+    for (unsigned t = 0; t < std::min<std::size_t>(threads, n); ++t) workers.emplace_back(work);
+  } catch (const std::system_error&) {
+    // No more threads to be had: those started do the jobs.
+  }
+  if (workers.empty()) return run_in_order_here<T>(n, produce, consume);
 
   Status status = Ok{};
   for (std::size_t i = 0; i < n && status; ++i) {

@@ -1,8 +1,10 @@
 // list_directory and read_entry_sizes: names sorted, types and sizes of every entry (stated on
 // several threads in directories of thousands of files), links followed, and a listing without
-// sizes completed later gives the same entries as a listing with them.
+// sizes completed later gives the same entries as a listing with them; on a host that refuses
+// to start threads the calling thread stats them all, with the same result.
 #include "util/file_io.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "support/temp_dir.hpp"
+#include "support/without_threads.hpp"
 
 using npkit::io::DirEntry;
 using npkit::io::EntrySizes;
@@ -84,4 +87,25 @@ TEST_CASE("list_directory and read_entry_sizes name a directory they cannot open
   auto sized = read_entry_sizes(tmp.file("absent"), entries);
   REQUIRE_FALSE(sized.ok());
   CHECK(sized.error().message.find(tmp.file("absent")) != std::string::npos);
+}
+
+TEST_CASE("list_directory: a host that refuses threads gets the same listing", "[util]") {
+  TempDir tmp;
+  fill(tmp);
+  REQUIRE(::chmod(tmp.path().c_str(), 0755) == 0);  // the child runs as nobody
+  auto threaded = list_directory(tmp.path(), EntrySizes::kRead);
+  REQUIRE(threaded.ok());
+  check_sized(*threaded);
+  const std::string failed = npkit::test::run_without_threads([&]() -> std::string {
+    auto alone = list_directory(tmp.path(), EntrySizes::kRead);
+    if (!alone.ok()) return alone.error().message;
+    if (alone->size() != threaded->size()) return "another number of entries";
+    for (std::size_t i = 0; i < alone->size(); ++i) {
+      const DirEntry& a = (*alone)[i];
+      const DirEntry& b = (*threaded)[i];
+      if (a.name != b.name || a.regular != b.regular || a.size != b.size) return "entry " + a.name;
+    }
+    return "";
+  });
+  CHECK(failed == "");
 }

@@ -1,5 +1,6 @@
 // ordered_jobs: results consumed in job order whatever the threads, within the window, and the
-// first failure in order stops the rest.
+// first failure in order stops the rest; on a host that refuses to start threads every job runs
+// on the calling thread, in order.
 #include "util/ordered_jobs.hpp"
 
 #include <atomic>
@@ -7,6 +8,8 @@
 #include <chrono>
 #include <string>
 #include <vector>
+
+#include "support/without_threads.hpp"
 
 using npkit::Error;
 using npkit::Ok;
@@ -92,4 +95,24 @@ TEST_CASE("ordered jobs: the first failure in order is returned and stops the re
       });
   REQUIRE_FALSE(consumer_failed.ok());
   CHECK(consumer_failed.error().message == "consume 3");
+}
+
+TEST_CASE("ordered jobs: a host that refuses threads runs them on the calling thread", "[util]") {
+  const std::string failed = npkit::test::run_without_threads([]() -> std::string {
+    std::vector<std::size_t> seen;
+    const Status s = npkit::run_in_order<std::size_t>(
+        37, 8, 5, [](std::size_t i) -> Result<std::size_t> { return i * i; },
+        [&](std::size_t i, std::size_t& v) -> Status {
+          if (v != i * i) return Error{"job " + std::to_string(i) + " gave another result"};
+          seen.push_back(i);
+          return Ok{};
+        });
+    if (!s.ok()) return s.error().message;
+    if (seen.size() != 37) return std::to_string(seen.size()) + " results consumed";
+    for (std::size_t i = 0; i < seen.size(); ++i) {
+      if (seen[i] != i) return "out of order at " + std::to_string(i);
+    }
+    return "";
+  });
+  CHECK(failed == "");
 }

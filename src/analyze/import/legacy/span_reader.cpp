@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
+#include <system_error>
 #include <thread>
 
 #include "import/legacy/gpu_clock.hpp"
@@ -355,15 +356,21 @@ Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment&
   }
   std::vector<Diagnostics> local(workers);
   std::vector<Status> status(workers, Ok{});
+  const auto run = [&](std::size_t w) {
+    status[w] = read_run(dump, phases, jobs.data() + bounds[w], jobs.data() + bounds[w + 1],
+                         *sinks[w], local[w], progress);
+  };
   std::vector<std::thread> threads;
-  for (std::size_t w = 1; w < workers; ++w) {
-    threads.emplace_back([&, w] {
-      status[w] = read_run(dump, phases, jobs.data() + bounds[w], jobs.data() + bounds[w + 1],
-                           *sinks[w], local[w], progress);
-    });
+  std::size_t started = 1;
+  for (; started < workers; ++started) {
+    try {
+      threads.emplace_back(run, started);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: this thread reads the rest
+    }
   }
-  status[0] = read_run(dump, phases, jobs.data() + bounds[0], jobs.data() + bounds[1], *sinks[0],
-                       local[0], progress);
+  run(0);
+  for (std::size_t w = started; w < workers; ++w) run(w);
   for (auto& t : threads) t.join();
   for (std::size_t w = 0; w < workers; ++w) {
     diagnostics.merge(local[w]);

@@ -78,7 +78,8 @@ Status read_legacy_spans(const LegacyDump& dump, const PhaseAssignment& phases,
 // The same on sinks.size() threads: the selected tracks, in the order above, are split into
 // that many contiguous runs of about equal bytes; run i feeds sinks[i]. Warnings are merged in
 // run order, so the result does not depend on thread timing once the caller merges the sinks
-// in order. The first error (in run order) is returned.
+// in order. The first error (in run order) is returned. Runs whose thread the host refuses to
+// start are read on the calling thread.
 Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment& phases,
                                   const SpanReadOptions& options,
                                   const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
