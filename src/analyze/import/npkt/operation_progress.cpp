@@ -1,6 +1,7 @@
 #include "import/npkt/operation_progress.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 #include "npkit/format.hpp"
@@ -11,6 +12,23 @@ namespace {
 void see(std::int64_t ns, std::int64_t& latest) {
   if (ns != kNeverStopped && (latest == kUnknownTime || ns > latest)) latest = ns;
 }
+
+// Distinct channel numbers: a bit each below 64 (NCCL's channel limit), a set above.
+class ChannelSet {
+ public:
+  void insert(std::uint32_t channel) {
+    if (channel < 64) {
+      low_ |= std::uint64_t{1} << channel;
+    } else {
+      high_.insert(channel);
+    }
+  }
+  std::size_t size() const { return static_cast<std::size_t>(std::popcount(low_)) + high_.size(); }
+
+ private:
+  std::uint64_t low_ = 0;
+  std::set<std::uint32_t> high_;
+};
 
 // The latest host time among `e`'s own records.
 void see_event(const ProfilerEvents& ev, std::uint32_t e, std::int64_t& latest) {
@@ -60,42 +78,47 @@ OperationProgress operation_progress(const ProfilerEvents& ev, const ProfilerCol
     out.state = op.has_gpu_span ? Progress::kCompleted : Progress::kCompletionUnknown;
     return out;
   }
-  see_event(ev, op.event, d.last_event_ns);
   if (op.copy_engine) {
     // NCCL records no GPU progress of copy-engine copies: their CeSync/CeBatch children are host
     // spans around the enqueue.
+    see_event(ev, op.event, d.last_event_ns);
     for (auto c : ev.children_of(op.event)) see_event(ev, c, d.last_event_ns);
     out.state = Progress::kCompletionUnknown;
     return out;
   }
-  std::set<std::uint32_t> started;
-  std::set<std::uint32_t> running;
+  // The state first: most operations completed, and their details are not needed.
+  ChannelSet started;
   std::uint32_t kernel_events = 0;
   bool all_stopped = true;
   for (auto k : ev.children_of(op.event)) {
     if (ev.type[k] != format::kTypeKernelCh) continue;
     ++kernel_events;
-    see_event(ev, k, d.last_event_ns);
-    const std::uint32_t channel = ev.payload_as<format::KernelChPayload>(k).channel;
-    started.insert(channel);
-    if (ev.stopped(k)) {
-      ++d.finished;
-    } else {
-      all_stopped = false;
-      running.insert(channel);
-    }
+    started.insert(ev.payload_as<format::KernelChPayload>(k).channel);
+    all_stopped = all_stopped && ev.stopped(k);
   }
-  d.running.assign(running.begin(), running.end());
-  d.proxy = furthest_open_step(ev, op.event, state_name, d.last_event_ns);
   if (!kernel_channels_captured) {
     out.state = Progress::kCompletionUnknown;
   } else if (kernel_events == 0) {
     out.state = Progress::kEnqueued;
   } else if (all_stopped && started.size() >= d.channels) {
     out.state = Progress::kCompleted;
+    return out;
   } else {
     out.state = Progress::kKernelRunning;
   }
+  see_event(ev, op.event, d.last_event_ns);
+  std::set<std::uint32_t> running;
+  for (auto k : ev.children_of(op.event)) {
+    if (ev.type[k] != format::kTypeKernelCh) continue;
+    see_event(ev, k, d.last_event_ns);
+    if (ev.stopped(k)) {
+      ++d.finished;
+    } else {
+      running.insert(ev.payload_as<format::KernelChPayload>(k).channel);
+    }
+  }
+  d.running.assign(running.begin(), running.end());
+  d.proxy = furthest_open_step(ev, op.event, state_name, d.last_event_ns);
   return out;
 }
 

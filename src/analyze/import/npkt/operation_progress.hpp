@@ -13,6 +13,7 @@
 //   op's channel, peer, direction and step count, and the name of its last state ("" when none;
 //   `state_name` names state numbers). Absent where no proxy step is open.
 // - last_event_ns: the latest host time of any record of the operation and its descendants.
+// - detail is filled only for an operation not kCompleted (the others need none).
 // A derived AlltoAll (no event of its own) is kCompleted when it has a GPU span, else
 // kCompletionUnknown. A copy-engine collective (CeColl) is kCompletionUnknown: NCCL records no GPU
 // progress of its copies; last_event_ns covers its CeSync/CeBatch children.

@@ -65,7 +65,6 @@ constexpr std::uint32_t kCategoryIids = 3;
 constexpr std::uint32_t kDebugAnnotations = 4;
 constexpr std::uint32_t kType = 9;
 constexpr std::uint32_t kNameIid = 10;
-constexpr std::uint32_t kTrackUuid = 11;
 constexpr std::uint32_t kDoubleCounterValue = 44;
 constexpr std::uint64_t kSliceBegin = 1;
 constexpr std::uint64_t kSliceEnd = 2;
@@ -373,8 +372,7 @@ void PerfettoTraceEncoder::flush_counter(std::uint64_t uuid, Counter& c) {
   for (const auto& [at, thousandths] : c.samples) {
     const std::uint64_t ts = std::max(last, boot_time(origin_ns_, at));
     event_.clear();
-    proto::uint_field(event_, event::kType, event::kCounter);
-    proto::uint_field(event_, event::kTrackUuid, uuid);
+    proto::uint_field(event_, event::kType, event::kCounter);  // on the sequence's default track
     proto::double_field(event_, event::kDoubleCounterValue,
                         static_cast<double>(thousandths) / 1000.0);
     packet_.clear();

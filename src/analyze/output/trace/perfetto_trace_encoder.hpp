@@ -25,7 +25,7 @@
 //   0 (above the threads). Its samples are held like a thread's events and written, with the
 //   descriptor before them the first time, on a packet sequence of its own (the same first
 //   packet, no interned strings): TYPE_COUNTER events with double_counter_value (value / 1000)
-//   and the track's uuid, in time order (equal times as given).
+//   on the sequence's default track, in time order (equal times as given).
 // - `other_data` is not written (Perfetto has no place for it); the packets go to a background
 //   writer in chunks of about 1 MiB.
 // - A fragment interns its strings afresh, and its threads share one sequence, id index + 1,
