@@ -8,7 +8,8 @@
 //   members open at each time (collectives that overlap on a rank add up), in thousandths rounded
 //   per member, so that it returns to exactly 0 between collectives. A sample is written at each
 //   time where the sum changes (several changes at one time: one sample, the value after them),
-//   in time order. Members of no length add nothing, nor members whose busbw would exceed
+//   in time order, processes in pid order. Ranks of several communicators that share a process
+//   add up there too. Members of no length add nothing, nor members whose busbw would exceed
 //   10^12 GB/s (a corrupt size or time).
 // - Sample times are member times − origin_ns (the trace's origin on the ranks' host clock).
 // - Returns the number of samples written.

@@ -1,10 +1,11 @@
 // write_busbw_counters gives each rank's process the busbw its collectives drive, by hand: on 4
 // ranks an AllReduce of 1,000,000 B in 1,000 ns is 1,000 GB/s algbw × 2·3/4 = 1,500 GB/s busbw;
 // an AllGather of S = 400,000 B in 2,000 ns 200 × 3/4 = 150; a Broadcast of 300,000 B in 2,000 ns
-// 150 × 1. Overlapping collectives add up, changes at one time give one sample, the counter
-// returns to exactly 0, and what cannot be timed (untimed or empty members, functions nccl-tests
-// does not define, communicators without start times, ranks without a process, a busbw past
-// 10^12 GB/s) writes nothing.
+// 150 × 1; on 2 ranks an AllReduce of 100,000 B in 1,000 ns 100 × 1. Overlapping collectives add
+// up (also across communicators that share a process), changes at one time give one sample, the
+// counter returns to exactly 0, and what cannot be timed (untimed or empty members, functions
+// nccl-tests does not define, communicators without start times, ranks without a process, a busbw
+// past 10^12 GB/s) writes nothing.
 #include "output/trace/busbw_counters.hpp"
 
 #include <catch2/catch.hpp>
@@ -76,6 +77,11 @@ TEST_CASE("busbw counters: per rank, overlapping collectives add up", "[render]"
   npkit::RunCommunicator durations_only = comm;
   durations_only.no_start_times = "the input records durations only";
   run.comms.push_back(durations_only);
+  // Another communicator whose rank 0 shares process 1: 100,000 B in 1,000 ns on 2 ranks.
+  npkit::RunCommunicator other;
+  other.nranks = 2;
+  other.instances.push_back(instance("AllReduce", 100'000, {member(0, 6'000, 7'000)}));
+  run.comms.push_back(other);
 
   CounterRecorder out;
   const auto pid_of = [](const npkit::RunCommunicator&,
@@ -83,10 +89,10 @@ TEST_CASE("busbw counters: per rank, overlapping collectives add up", "[render]"
     if (rank == 2) return std::nullopt;
     return static_cast<std::uint32_t>(rank + 1);
   };
-  CHECK(npkit::write_busbw_counters(run, pid_of, 500, out) == 6);
+  CHECK(npkit::write_busbw_counters(run, pid_of, 500, out) == 8);
   const std::vector<Sample> want = {
-      {1, 500, 1'500'000}, {1, 1'000, 1'650'000}, {1, 1'500, 150'000},
-      {1, 5'000, 0},       {2, 9'500, 1'500'000}, {2, 10'500, 0},
+      {1, 500, 1'500'000}, {1, 1'000, 1'650'000}, {1, 1'500, 150'000},   {1, 5'000, 0},
+      {1, 5'500, 100'000}, {1, 6'500, 0},         {2, 9'500, 1'500'000}, {2, 10'500, 0},
   };
   CHECK(out.samples == want);
 }
