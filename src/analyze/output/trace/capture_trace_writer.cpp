@@ -607,15 +607,17 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
                               trace_pid(number, TraceTimeBase::kCycles));
   }
   if (run != nullptr) {
+    std::map<std::pair<std::uint64_t, std::int32_t>, std::uint32_t> pids;  // the first file's
+    for (std::size_t i = 0; i < captures.size(); ++i) {
+      pids.emplace(std::pair(captures[i]->dump.comm.comm_hash, captures[i]->rank()),
+                   trace_pid(static_cast<std::uint32_t>(i + 1), TraceTimeBase::kHost));
+    }
     write_busbw_counters(
         *run,
         [&](const RunCommunicator& comm, std::int32_t rank) -> std::optional<std::uint32_t> {
-          for (std::size_t i = 0; i < captures.size(); ++i) {
-            if (captures[i]->dump.comm.comm_hash == comm.hash && captures[i]->rank() == rank) {
-              return trace_pid(static_cast<std::uint32_t>(i + 1), TraceTimeBase::kHost);
-            }
-          }
-          return std::nullopt;
+          const auto it = pids.find({comm.hash, rank});
+          if (it == pids.end()) return std::nullopt;
+          return it->second;
         },
         origin, encoder);
   }
