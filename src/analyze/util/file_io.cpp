@@ -9,8 +9,9 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <system_error>
 #include <thread>
+
+#include "util/parallel_parts.hpp"
 
 namespace npkit::io {
 namespace {
@@ -49,22 +50,10 @@ void stat_entries_in_parallel(int dir_fd, std::vector<DirEntry>& entries) {
   const std::size_t threads = std::min<std::size_t>(
       {std::max(1u, std::thread::hardware_concurrency()), 16, entries.size() / kPerThread + 1});
   const std::size_t step = (entries.size() + threads - 1) / threads;
-  const auto part = [&](std::size_t t) {
+  run_parts(threads, [&](std::size_t t) {
     stat_entries(dir_fd, entries, std::min(entries.size(), t * step),
                  std::min(entries.size(), (t + 1) * step));
-  };
-  std::vector<std::thread> workers;
-  std::size_t t = 1;
-  for (; t < threads; ++t) {
-    try {
-      workers.emplace_back(part, t);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: this thread stats the rest
-    }
-  }
-  part(0);
-  for (; t < threads; ++t) part(t);
-  for (auto& w : workers) w.join();
+  });
 }
 
 }  // namespace

@@ -4,8 +4,6 @@
 #include <cstdio>
 #include <mutex>
 #include <optional>
-#include <system_error>
-#include <thread>
 
 #include "import/legacy/gpu_clock.hpp"
 #include "import/legacy/legacy_record.hpp"
@@ -13,6 +11,7 @@
 #include "import/pair/slot_pairer.hpp"
 #include "util/file_io.hpp"
 #include "util/ordered_jobs.hpp"
+#include "util/parallel_parts.hpp"
 
 namespace npkit {
 namespace {
@@ -356,22 +355,10 @@ Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment&
   }
   std::vector<Diagnostics> local(workers);
   std::vector<Status> status(workers, Ok{});
-  const auto run = [&](std::size_t w) {
+  run_parts(workers, [&](std::size_t w) {
     status[w] = read_run(dump, phases, jobs.data() + bounds[w], jobs.data() + bounds[w + 1],
                          *sinks[w], local[w], progress);
-  };
-  std::vector<std::thread> threads;
-  std::size_t started = 1;
-  for (; started < workers; ++started) {
-    try {
-      threads.emplace_back(run, started);
-    } catch (const std::system_error&) {
-      break;  // no more threads to be had: this thread reads the rest
-    }
-  }
-  run(0);
-  for (std::size_t w = started; w < workers; ++w) run(w);
-  for (auto& t : threads) t.join();
+  });
   for (std::size_t w = 0; w < workers; ++w) {
     diagnostics.merge(local[w]);
     if (!status[w]) return status[w].error();
