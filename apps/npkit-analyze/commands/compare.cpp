@@ -82,27 +82,20 @@ void write_json(const RunComparison& c, std::string& out) {
     w.begin_object();
     w.field("input", c.labels[i]);
     w.field("best_at", c.wins[i]);
-    w.key("settings");
-    w.begin_object();
-    for (const auto& s : c.settings) w.field(s.what, s.values[i]);
-    w.end_object();
+    w.object("settings", [&] {
+      for (const auto& s : c.settings) w.field(s.what, s.values[i]);
+    });
     w.end_object();
   }
   w.end_array();
-  w.key("rows");
-  w.begin_array();
-  for (const auto& r : c.rows) {
-    w.begin_object();
+  w.objects("rows", c.rows, [&](const auto& r) {
     w.field("collective", r.collective);
     w.field("nranks", r.nranks);
     w.field("size_bytes", r.size_bytes);
     w.field("size_kind", size_kind_name(r.size_kind));
     if (r.best) w.field("best_run", static_cast<std::uint64_t>(*r.best));
     if (!r.unranked.empty()) w.field("unranked", r.unranked);
-    w.key("runs");
-    w.begin_array();
-    for (const auto& cell : r.runs) {
-      w.begin_object();
+    w.objects("runs", r.runs, [&](const auto& cell) {
       if (cell.present) {
         w.field("choice", cell.choice);
         w.field("count", cell.count);
@@ -114,12 +107,8 @@ void write_json(const RunComparison& c, std::string& out) {
           w.field("busbw_gbps", cell.busbw_gbps);
         }
       }
-      w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    });
+  });
   w.end_object();
   out += "\n";
 }

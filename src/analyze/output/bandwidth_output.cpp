@@ -176,16 +176,15 @@ void write_events_text(const BandwidthReport& b, OutputFormat f, std::string& ou
 }
 
 void json_summary(JsonWriter& w, std::string_view key, const SampleSummary& s) {
-  w.key(key);
-  w.begin_object();
-  w.field("count", s.count);
-  w.field("min", s.min);
-  w.field("p10", s.p10);
-  w.field("p50", s.p50);
-  w.field("p90", s.p90);
-  w.field("max", s.max);
-  w.field("mean", s.mean);
-  w.end_object();
+  w.object(key, [&] {
+    w.field("count", s.count);
+    w.field("min", s.min);
+    w.field("p10", s.p10);
+    w.field("p50", s.p50);
+    w.field("p90", s.p90);
+    w.field("max", s.max);
+    w.field("mean", s.mean);
+  });
 }
 
 }  // namespace
@@ -221,18 +220,13 @@ void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const 
     w.field("true_algbw_gbps", r.true_algbw_gbps);
     w.field("true_busbw_gbps", r.true_busbw_gbps);
   }
-  w.key("per_rank");
-  w.begin_array();
-  for (const auto& m : r.ranks) {
-    w.begin_object();
+  w.objects("per_rank", r.ranks, [&](const auto& m) {
     w.field("rank", m.rank);
     w.field("instances", m.instances);
     w.field("median_ns", m.median_ns);
     w.field("period_pairs", m.period_pairs);
     if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.end_object();
 }
 
@@ -262,10 +256,7 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
   w.field("path", b.run->path);
   w.field("input", input_kind_key(b.run->kind));
   w.field("coll", b.coll);
-  w.key("communicators");
-  w.begin_array();
-  for (const auto& c : b.run->comms) {
-    w.begin_object();
+  w.objects("communicators", b.run->comms, [&](const auto& c) {
     w.field("comm", comm_key(c));
     w.field("name", c.name);
     w.field("nranks", c.nranks);
@@ -276,13 +267,8 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
     w.field("instances", static_cast<std::uint64_t>(c.instances.size()));
     w.field("time_source", c.time_source);
     if (!c.alltoall_unavailable.empty()) w.field("alltoall_unavailable", c.alltoall_unavailable);
-    w.key("notes");
-    w.begin_array();
-    for (const auto& n : c.notes) w.value(n);
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    w.values("notes", c.notes);
+  });
   w.key("collectives");
   w.begin_array();
   for (const auto& r : b.rows) write_bandwidth_row_json(w, comm_of(*b.run, r), r);
@@ -297,10 +283,7 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
   }
   w.end_array();
   w.field("has_spans", b.has_spans);
-  w.key("events");
-  w.begin_array();
-  for (const auto& r : b.events) {
-    w.begin_object();
+  w.objects("events", b.events, [&](const auto& r) {
     if (r.rank == kAllRanks) {
       w.field("rank", "all");
     } else {
@@ -312,9 +295,7 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
     w.field("total_bytes", r.total_bytes);
     json_summary(w, "duration_ns", r.duration_ns);
     json_summary(w, "gbps", r.gbps);
-    w.end_object();
-  }
-  w.end_array();
+  });
   write_warnings_json(w, diagnostics);
   w.end_object();
 }

@@ -100,18 +100,16 @@ TextTable imbalance_table(const std::vector<PhaseImbalance>& phases) {
 }
 
 void write_numbers(const Finding& f, JsonWriter& w) {
-  w.key("numbers");
-  w.begin_object();
-  for (const auto& [name, value] : f.numbers) w.field(name, value);
-  w.end_object();
+  w.object("numbers", [&] {
+    for (const auto& [name, value] : f.numbers) w.field(name, value);
+  });
 }
 
 // The run's settings the advice read; "" = not set in the run's environment.
 void write_settings(const Finding& f, JsonWriter& w) {
-  w.key("settings");
-  w.begin_object();
-  for (const auto& [name, value] : f.settings) w.field(name, value);
-  w.end_object();
+  w.object("settings", [&] {
+    for (const auto& [name, value] : f.settings) w.field(name, value);
+  });
 }
 
 }  // namespace
@@ -220,125 +218,89 @@ TextTable cross_rank_csv(const CrossRankAnalysis& a) {
 }
 
 void write_findings_json(const std::vector<Finding>& findings, JsonWriter& w) {
-  w.key("findings");
-  w.begin_array();
-  for (const auto& f : findings) {
-    w.begin_object();
+  w.objects("findings", findings, [&](const auto& f) {
     w.field("rule", f.rule);
     w.field("scope", f.scope);
     w.field("summary", f.summary);
     w.field("next_step", f.next_step);
     write_numbers(f, w);
     write_settings(f, w);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_findings) {
   w.field("time_source", a.input.time_source);
   const HostAlignment& al = a.alignment;
-  w.key("alignment");
-  w.begin_object();
-  w.field("status", al.status_name());
-  w.field("hosts_known", a.input.hosts_known ? 1 : 0);
-  w.field("same_host_violations", al.same_host_violations);
-  w.field("same_host_violation_max_ns", al.same_host_violation_max_ns);
-  w.key("hosts");
-  w.begin_array();
-  for (const auto& h : al.hosts) {
-    w.begin_object();
-    w.field("host", h.host);
-    w.key("ranks");
-    w.begin_array();
-    for (auto r : h.ranks) w.value(r);
-    w.end_array();
-    w.field("reference", h.reference ? 1 : 0);
-    w.field("linked", h.linked ? 1 : 0);
-    w.field("offset_ns", h.offset_ns);
-    if (h.linked && !h.reference) {
-      w.field("lower_ns", h.lower_ns);
-      w.field("upper_ns", h.upper_ns);
-      w.field("uncertainty_ns", h.uncertainty_ns);
-    }
-    w.field("instances", h.instances);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-  w.key("join_gaps");
-  w.begin_array();
-  for (const auto& g : a.input.gaps) {
-    w.begin_object();
+  w.object("alignment", [&] {
+    w.field("status", al.status_name());
+    w.field("hosts_known", a.input.hosts_known ? 1 : 0);
+    w.field("same_host_violations", al.same_host_violations);
+    w.field("same_host_violation_max_ns", al.same_host_violation_max_ns);
+    w.objects("hosts", al.hosts, [&](const auto& h) {
+      w.field("host", h.host);
+      w.values("ranks", h.ranks);
+      w.field("reference", h.reference ? 1 : 0);
+      w.field("linked", h.linked ? 1 : 0);
+      w.field("offset_ns", h.offset_ns);
+      if (h.linked && !h.reference) {
+        w.field("lower_ns", h.lower_ns);
+        w.field("upper_ns", h.upper_ns);
+        w.field("uncertainty_ns", h.uncertainty_ns);
+      }
+      w.field("instances", h.instances);
+    });
+  });
+  w.objects("join_gaps", a.input.gaps, [&](const auto& g) {
     w.field("scope", g.scope);
     w.field("kind", g.kind);
     w.field("detail", g.detail);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("sync");
-  w.begin_object();
-  w.field("instances_joined", static_cast<std::uint64_t>(a.input.instances.size()));
-  w.field("instances_compared", static_cast<std::uint64_t>(a.sync.instances.size()));
-  w.field("violations", a.sync.violations);
-  w.key("straggler_order");
-  w.begin_array();
-  for (auto r : a.sync.straggler_order) w.value(r);
-  w.end_array();
-  w.key("collectives");
-  w.begin_array();
-  for (const auto& c : a.sync.collectives) {
-    w.begin_object();
-    w.field("collective", c.collective);
-    w.field("instances", c.instances);
-    w.field("spread_median_ns", c.spread_median_ns);
-    w.field("spread_max_ns", c.spread_max_ns);
-    w.field("true_duration_median_ns", c.true_duration_median_ns);
-    w.field("wait_ns", c.wait_ns);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("ranks");
-  w.begin_array();
-  for (const auto& r : a.sync.ranks) {
-    w.begin_object();
-    w.field("rank", r.rank);
-    w.field("instances", r.instances);
-    w.field("arrived_last", r.arrived_last);
-    w.field("arrived_last_share", r.arrived_last_share);
-    w.field("skew_median_ns", r.skew_median_ns);
-    w.field("skew_max_ns", r.skew_max_ns);
-    w.field("wait_ns", r.wait_ns);
-    w.field("busy_ns", r.busy_ns);
-    w.field("wait_share", r.wait_share);
-    w.field("margin_median_ns", r.margin_median_ns);
-    w.field("margin_max_ns", r.margin_max_ns);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("instances");
-  w.begin_array();
-  for (const auto& s : a.sync.instances) {
-    const JoinedInstance& inst = a.input.instances[s.instance];
-    w.begin_object();
-    w.field("label", inst.label);
-    w.field("collective", inst.collective);
-    w.field("bytes", inst.bytes);
-    w.field("ranks", static_cast<std::uint64_t>(inst.ranks.size()));
-    w.field("last_rank", s.last_rank);
-    w.field("first_arrival_ns", s.first_arrival_ns);
-    w.field("spread_ns", s.spread_ns);
-    w.field("true_duration_ns", s.true_duration_ns);
-    w.field("margin_ns", s.margin_ns);
-    w.field("wait_ns", s.wait_ns);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
-  w.key("imbalance");
-  w.begin_array();
-  for (const auto& p : a.imbalance) {
-    w.begin_object();
+  });
+  w.object("sync", [&] {
+    w.field("instances_joined", static_cast<std::uint64_t>(a.input.instances.size()));
+    w.field("instances_compared", static_cast<std::uint64_t>(a.sync.instances.size()));
+    w.field("violations", a.sync.violations);
+    w.values("straggler_order", a.sync.straggler_order);
+    w.objects("collectives", a.sync.collectives, [&](const auto& c) {
+      w.field("collective", c.collective);
+      w.field("instances", c.instances);
+      w.field("spread_median_ns", c.spread_median_ns);
+      w.field("spread_max_ns", c.spread_max_ns);
+      w.field("true_duration_median_ns", c.true_duration_median_ns);
+      w.field("wait_ns", c.wait_ns);
+    });
+    w.objects("ranks", a.sync.ranks, [&](const auto& r) {
+      w.field("rank", r.rank);
+      w.field("instances", r.instances);
+      w.field("arrived_last", r.arrived_last);
+      w.field("arrived_last_share", r.arrived_last_share);
+      w.field("skew_median_ns", r.skew_median_ns);
+      w.field("skew_max_ns", r.skew_max_ns);
+      w.field("wait_ns", r.wait_ns);
+      w.field("busy_ns", r.busy_ns);
+      w.field("wait_share", r.wait_share);
+      w.field("margin_median_ns", r.margin_median_ns);
+      w.field("margin_max_ns", r.margin_max_ns);
+    });
+    w.key("instances");
+    w.begin_array();
+    for (const auto& s : a.sync.instances) {
+      const JoinedInstance& inst = a.input.instances[s.instance];
+      w.begin_object();
+      w.field("label", inst.label);
+      w.field("collective", inst.collective);
+      w.field("bytes", inst.bytes);
+      w.field("ranks", static_cast<std::uint64_t>(inst.ranks.size()));
+      w.field("last_rank", s.last_rank);
+      w.field("first_arrival_ns", s.first_arrival_ns);
+      w.field("spread_ns", s.spread_ns);
+      w.field("true_duration_ns", s.true_duration_ns);
+      w.field("margin_ns", s.margin_ns);
+      w.field("wait_ns", s.wait_ns);
+      w.end_object();
+    }
+    w.end_array();
+  });
+  w.objects("imbalance", a.imbalance, [&](const auto& p) {
     w.field("phase", p.phase);
     w.field("ranks", static_cast<std::uint64_t>(p.ranks));
     w.field("share", p.share);
@@ -348,9 +310,7 @@ void write_cross_rank_json(const CrossRankAnalysis& a, JsonWriter& w, bool with_
     w.field("max_rank", p.max_rank);
     w.field("max_over_median", p.max_over_median);
     w.field("cv", p.cv);
-    w.end_object();
-  }
-  w.end_array();
+  });
   if (with_findings) write_findings_json(a.findings, w);
 }
 

@@ -211,15 +211,14 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
 }
 
 void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
-  w.key(key);
-  w.begin_object();
-  w.field("instances", q.instances);
-  w.field("timed", q.timed);
-  w.field("stale", q.stale);
-  w.field("ranks_timed", q.ranks_timed);
-  w.field("nranks", q.nranks);
-  w.field("below_floor", q.below_floor());
-  w.end_object();
+  w.object(key, [&] {
+    w.field("instances", q.instances);
+    w.field("timed", q.timed);
+    w.field("stale", q.stale);
+    w.field("ranks_timed", q.ranks_timed);
+    w.field("nranks", q.nranks);
+    w.field("below_floor", q.below_floor());
+  });
 }
 
 void comparison_json(JsonWriter& w, const SampleComparison& c) {
@@ -243,19 +242,11 @@ void judgement_json(JsonWriter& w, const RowJudgement& j) {
     }
     w.field("deciding_change", j.deciding_change);
   }
-  w.key("pooled");
-  w.begin_object();
-  comparison_json(w, j.pooled);
-  w.end_object();
-  w.key("ranks");
-  w.begin_array();
-  for (const auto& r : j.ranks) {
-    w.begin_object();
+  w.object("pooled", [&] { comparison_json(w, j.pooled); });
+  w.objects("ranks", j.ranks, [&](const auto& r) {
     w.field("rank", r.rank);
     comparison_json(w, r.comparison);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 struct JunitCase {
@@ -390,63 +381,35 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   w.begin_object();
   w.field("schema", "npkit-analyze.diff");
   w.field("schema_version", 3);
-  w.key("baseline");
-  w.begin_array();
-  for (const auto& s : diff.base_inputs) w.value(s);
-  w.end_array();
-  w.key("candidate");
-  w.begin_array();
-  for (const auto& s : diff.cand_inputs) w.value(s);
-  w.end_array();
-  w.key("baseline_env_files");
-  w.begin_array();
-  for (const auto& s : diff.base_env_files) w.value(s);
-  w.end_array();
-  w.key("candidate_env_files");
-  w.begin_array();
-  for (const auto& s : diff.cand_env_files) w.value(s);
-  w.end_array();
-  w.key("rule");
-  w.begin_object();
-  w.field("threshold", diff.rule.min_effect);
-  w.field("alpha", diff.rule.alpha);
-  w.field("min_samples", diff.rule.min_samples);
-  w.end_object();
+  w.values("baseline", diff.base_inputs);
+  w.values("candidate", diff.cand_inputs);
+  w.values("baseline_env_files", diff.base_env_files);
+  w.values("candidate_env_files", diff.cand_env_files);
+  w.object("rule", [&] {
+    w.field("threshold", diff.rule.min_effect);
+    w.field("alpha", diff.rule.alpha);
+    w.field("min_samples", diff.rule.min_samples);
+  });
   w.field("fail_on", fail_on.name());
   w.field("result", should_fail(diff, fail_on) ? "fail" : "pass");
-  w.key("missing");
-  w.begin_array();
-  for (const auto& m : diff.missing) w.value(m);
-  w.end_array();
+  w.values("missing", diff.missing);
   const VerdictCounts n = count_verdicts(diff);
-  w.key("counts");
-  w.begin_object();
-  w.field("regressions", n.regressions);
-  w.field("improvements", n.improvements);
-  w.field("inconclusive", n.inconclusive);
-  w.field("unchanged", n.unchanged);
-  w.field("missing", n.missing);
-  w.field("not_comparable", n.not_comparable);
-  w.end_object();
-  w.key("config_differences");
-  w.begin_array();
-  for (const auto& c : diff.config) {
-    w.begin_object();
+  w.object("counts", [&] {
+    w.field("regressions", n.regressions);
+    w.field("improvements", n.improvements);
+    w.field("inconclusive", n.inconclusive);
+    w.field("unchanged", n.unchanged);
+    w.field("missing", n.missing);
+    w.field("not_comparable", n.not_comparable);
+  });
+  w.objects("config_differences", diff.config, [&](const auto& c) {
     w.field("what", c.what);
     w.field("baseline", c.base);
     w.field("candidate", c.cand);
     w.field("role", c.cause_candidate ? "cause candidate" : "context");
-    w.end_object();
-  }
-  w.end_array();
-  w.key("cause_candidates");
-  w.begin_array();
-  for (const auto& c : diff.causes) w.value(c);
-  w.end_array();
-  w.key("collectives");
-  w.begin_array();
-  for (const auto& d : diff.collectives) {
-    w.begin_object();
+  });
+  w.values("cause_candidates", diff.causes);
+  w.objects("collectives", diff.collectives, [&](const auto& d) {
     w.field("collective", d.collective);
     w.field("nranks", d.nranks);
     w.field("size_bytes", d.size_bytes);
@@ -464,26 +427,16 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
       quality_json(w, "candidate_quality", d.cand_quality);
     }
     judgement_json(w, d.judgement);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("phases");
-  w.begin_array();
-  for (const auto& d : diff.phases) {
-    w.begin_object();
+  });
+  w.objects("phases", diff.phases, [&](const auto& d) {
     w.field("source", d.key.source);
     w.field("domain", d.key.domain);
     w.field("phase", d.key.phase);
     if (d.in_base) w.field("baseline_share", d.base_share);
     if (d.in_cand) w.field("candidate_share", d.cand_share);
     judgement_json(w, d.judgement);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("sync");
-  w.begin_array();
-  for (const auto& d : diff.sync) {
-    w.begin_object();
+  });
+  w.objects("sync", diff.sync, [&](const auto& d) {
     w.field("nranks", d.nranks);
     w.field("rank", d.rank);
     if (d.in_base) {
@@ -494,9 +447,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
       w.field("candidate_skew_median_ns", d.cand_skew_ns);
       w.field("candidate_arrived_last_share", d.cand_last_share);
     }
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.end_object();
   out += "\n";
 }

@@ -168,69 +168,62 @@ void render_driver_comparison(const DriverComparison& c, OutputFormat f, std::st
 }
 
 void write_driver_results_json(JsonWriter& w, const DriverResults& driver, std::string_view coll) {
-  w.key("driver");
-  w.begin_object();
-  w.field("program", driver.program);
-  w.field("time_kind", driver.time_kind);
-  w.field("nranks", driver.nranks);
-  w.key("rows");
-  w.begin_array();
-  for (const auto& r : driver.rows) {
-    if (!driver_row_selected(coll, r)) continue;
-    w.begin_object();
-    w.field("collective", r.func);
-    w.field("size_bytes", r.bytes);
-    w.field("count", r.count);
-    w.field("type", r.type);
-    w.field("redop", r.redop);
-    w.field("root", r.root);
-    w.field("pass", r.cycle + 1);
-    w.field("iterations", r.iterations);
-    write_timing_json(w, "out_of_place", r.out_of_place);
-    write_timing_json(w, "in_place", r.in_place);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
+  w.object("driver", [&] {
+    w.field("program", driver.program);
+    w.field("time_kind", driver.time_kind);
+    w.field("nranks", driver.nranks);
+    w.key("rows");
+    w.begin_array();
+    for (const auto& r : driver.rows) {
+      if (!driver_row_selected(coll, r)) continue;
+      w.begin_object();
+      w.field("collective", r.func);
+      w.field("size_bytes", r.bytes);
+      w.field("count", r.count);
+      w.field("type", r.type);
+      w.field("redop", r.redop);
+      w.field("root", r.root);
+      w.field("pass", r.cycle + 1);
+      w.field("iterations", r.iterations);
+      write_timing_json(w, "out_of_place", r.out_of_place);
+      write_timing_json(w, "in_place", r.in_place);
+      w.end_object();
+    }
+    w.end_array();
+  });
 }
 
 void write_driver_comparison_json(JsonWriter& w, const DriverComparison& c) {
-  w.key("driver_comparison");
-  w.begin_object();
-  w.field("path", c.path);
-  w.key("rows");
-  w.begin_array();
-  for (const auto& m : c.matches) {
-    const BandwidthRow& r = *m.ours;
-    w.begin_object();
-    w.field("collective", r.func);
-    w.field("size_bytes", r.bytes);
-    w.field("type", r.type);
-    w.field("algo", r.algo);
-    w.field("proto", r.proto);
-    w.field("type_assumed", m.type_assumed);
-    w.field("driver_rows", m.driver_rows);
-    if (m.driver_rows > 0) {
-      w.field("driver_time_ns", m.driver_time_ns);
-      w.field("driver_busbw_gbps", m.driver_busbw_gbps);
+  w.object("driver_comparison", [&] {
+    w.field("path", c.path);
+    w.key("rows");
+    w.begin_array();
+    for (const auto& m : c.matches) {
+      const BandwidthRow& r = *m.ours;
+      w.begin_object();
+      w.field("collective", r.func);
+      w.field("size_bytes", r.bytes);
+      w.field("type", r.type);
+      w.field("algo", r.algo);
+      w.field("proto", r.proto);
+      w.field("type_assumed", m.type_assumed);
+      w.field("driver_rows", m.driver_rows);
+      if (m.driver_rows > 0) {
+        w.field("driver_time_ns", m.driver_time_ns);
+        w.field("driver_busbw_gbps", m.driver_busbw_gbps);
+      }
+      if (m.time_ratio > 0) w.field("time_ratio", m.time_ratio);
+      if (m.period_ratio > 0) w.field("period_ratio", m.period_ratio);
+      w.end_object();
     }
-    if (m.time_ratio > 0) w.field("time_ratio", m.time_ratio);
-    if (m.period_ratio > 0) w.field("period_ratio", m.period_ratio);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("unmatched_driver");
-  w.begin_array();
-  for (const auto& k : c.unmatched_driver) {
-    w.begin_object();
-    w.field("collective", k.func);
-    w.field("size_bytes", k.bytes);
-    w.field("type", k.type);
-    w.end_object();
-  }
-  w.end_array();
-  w.field("in_place_only", c.in_place_only);
-  w.end_object();
+    w.end_array();
+    w.objects("unmatched_driver", c.unmatched_driver, [&](const auto& k) {
+      w.field("collective", k.func);
+      w.field("size_bytes", k.bytes);
+      w.field("type", k.type);
+    });
+    w.field("in_place_only", c.in_place_only);
+  });
 }
 
 }  // namespace npkit

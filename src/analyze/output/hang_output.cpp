@@ -26,10 +26,7 @@ const std::vector<std::string> kColumns = {"rank", "state", "last completed", "b
                                            "detail"};
 
 void rank_list_json(JsonWriter& w, const char* key, const std::vector<std::int32_t>& ranks) {
-  w.key(key);
-  w.begin_array();
-  for (auto r : ranks) w.value(r);
-  w.end_array();
+  w.values(key, ranks);
 }
 
 }  // namespace
@@ -71,10 +68,7 @@ void append_hang_text(const HangAnalysis& hang, OutputFormat format, std::string
 void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
   w.field("stalled", hang.stalled());
   w.field("judged", hang.judged);
-  w.key("communicators");
-  w.begin_array();
-  for (const auto& c : hang.comms) {
-    w.begin_object();
+  w.objects("communicators", hang.comms, [&](const auto& c) {
     w.field("comm", c.comm->scope);
     w.field("nranks", c.comm->nranks);
     w.field("stalled", c.stalled);
@@ -91,10 +85,7 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
     }
     w.field("alignment", c.alignment);
     w.field("verdict", c.verdict);
-    w.key("ranks");
-    w.begin_array();
-    for (const auto& a : c.ranks) {
-      w.begin_object();
+    w.objects("ranks", c.ranks, [&](const auto& a) {
       w.field("rank", a.rank);
       w.field("state", std::string(stall_state_name(a.state)));
       w.field("detail", a.detail);
@@ -103,12 +94,8 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
       if (a.since_ns != kUnknownTime) w.field("since_ns", a.since_ns);
       if (a.since_aligned_ns != kUnknownTime) w.field("since_aligned_ns", a.since_aligned_ns);
       if (a.before_end_ns != kUnknownTime) w.field("before_end_ns", a.before_end_ns);
-      w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    });
+  });
 }
 
 }  // namespace npkit

@@ -46,10 +46,7 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
     for (const auto& m : r.members) channels = std::max(channels, m.channels);
     w.field("channels", channels);
     w.field("ranks_timed", static_cast<std::uint64_t>(r.timed));
-    w.key("missing_ranks");
-    w.begin_array();
-    for (const auto rank : inst.missing_ranks) w.value(rank);
-    w.end_array();
+    w.values("missing_ranks", inst.missing_ranks);
     optional_field(w, "time_ns", r.time_ns);
     optional_field(w, "algbw_gbps", r.algbw_gbps);
     optional_field(w, "busbw_gbps", r.busbw_gbps);

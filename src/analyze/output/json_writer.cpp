@@ -127,19 +127,11 @@ void JsonWriter::null_value() {
 }
 
 void write_warnings_json(JsonWriter& w, const Diagnostics& d) {
-  w.key("warnings");
-  w.begin_array();
-  for (const auto& g : d.warnings()) {
-    w.begin_object();
+  w.objects("warnings", d.warnings(), [&](const auto& g) {
     w.field("category", g.category);
     w.field("count", g.count);
-    w.key("examples");
-    w.begin_array();
-    for (const auto& e : g.examples) w.value(e);
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    w.values("examples", g.examples);
+  });
 }
 
 }  // namespace npkit

@@ -4,7 +4,8 @@
 // non-finite doubles become null. Pretty-printed with two-space indentation, or each top-level
 // value on one line (JsonLayout::kOneLine, for JSON lines); a top-level value ends with a
 // newline. Callers nest begin/end calls correctly; key() is required before each value inside an
-// object.
+// object. object(), objects() and values() write a keyed member whole, so that they cannot be
+// left unbalanced.
 #pragma once
 
 #include <cstdint>
@@ -44,6 +45,37 @@ class JsonWriter {
   void field(std::string_view k, const T& v) {
     key(k);
     value(v);
+  }
+
+  // "k": {...}, the members written by members().
+  template <typename Members>
+  void object(std::string_view k, Members members) {
+    key(k);
+    begin_object();
+    members();
+    end_object();
+  }
+
+  // "k": [{...}, ...], one object per item, its members written by members(item).
+  template <typename Range, typename Members>
+  void objects(std::string_view k, const Range& items, Members members) {
+    key(k);
+    begin_array();
+    for (const auto& item : items) {
+      begin_object();
+      members(item);
+      end_object();
+    }
+    end_array();
+  }
+
+  // "k": [v, ...], the items as plain values.
+  template <typename Range>
+  void values(std::string_view k, const Range& items) {
+    key(k);
+    begin_array();
+    for (const auto& v : items) value(v);
+    end_array();
   }
 
  private:

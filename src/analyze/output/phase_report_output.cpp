@@ -130,10 +130,7 @@ void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
   const std::int64_t other = gpu_other_ns(report.spreads);
   w.field("gpu_explained_share",
           totals.gpu > 0 ? share(sat_sub(totals.gpu, other), totals.gpu) : 0.0);
-  w.key("phases");
-  w.begin_array();
-  for (const auto& s : report.spreads) {
-    w.begin_object();
+  w.objects("phases", report.spreads, [&](const auto& s) {
     w.field("name", s.phase);
     w.field("domain", s.gpu ? "gpu" : "cpu");
     w.field("count", s.count);
@@ -143,9 +140,7 @@ void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
     w.field("rank_median_ns", s.median_ns);
     w.field("rank_max_ns", s.max_ns);
     w.field("slowest_rank", s.slowest_rank);
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.key("ranks");
   w.begin_array();
   for (const auto& r : ranks) {

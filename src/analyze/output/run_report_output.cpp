@@ -139,18 +139,13 @@ void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
 
 void write_wait_rows(JsonWriter& w, const char* key, const std::vector<PhaseWait>& rows,
                      bool sizes) {
-  w.key(key);
-  w.begin_array();
-  for (const auto& r : rows) {
-    w.begin_object();
+  w.objects(key, rows, [&](const auto& r) {
     if (sizes) w.field("size", r.size);
     w.field("rank", r.rank);
     w.field("phase", r.phase);
     w.field("time_ns", r.time_ns);
     w.field("wait_ns", r.wait_ns);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 double share(std::int64_t part, std::int64_t whole) {
@@ -300,42 +295,37 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
 }
 
 void write_proxy_json(JsonWriter& w, const ProxyStepBreakdown& b) {
-  w.key("proxy_steps");
-  w.begin_object();
-  w.field("steps", b.steps);
-  w.field("never_stopped", b.steps_never_stopped);
-  w.field("step_ns", b.step_ns);
-  w.field("net_send_ns", b.net_send_ns);
-  w.field("net_recv_ns", b.net_recv_ns);
-  w.field("sync_ns", b.sync_ns);
-  w.field("other_ns", b.other_ns);
-  w.field("explained_share", b.explained());
-  w.key("states");
-  w.begin_array();
-  for (const auto& [state, t] : b.states) {
-    w.begin_object();
-    w.field("state", state);
-    w.field("name", t.name);
-    w.field("ns", t.ns);
-    w.field("intervals", t.intervals);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("ring_allreduce");
-  w.begin_object();
-  w.field("steps", b.ring_allreduce_steps);
-  w.field("reduce_scatter_ns", b.reduce_scatter_ns);
-  w.field("all_gather_ns", b.all_gather_ns);
-  w.field("other_steps_ns", b.not_ring_allreduce_ns);
-  w.end_object();
-  w.end_object();
+  w.object("proxy_steps", [&] {
+    w.field("steps", b.steps);
+    w.field("never_stopped", b.steps_never_stopped);
+    w.field("step_ns", b.step_ns);
+    w.field("net_send_ns", b.net_send_ns);
+    w.field("net_recv_ns", b.net_recv_ns);
+    w.field("sync_ns", b.sync_ns);
+    w.field("other_ns", b.other_ns);
+    w.field("explained_share", b.explained());
+    w.key("states");
+    w.begin_array();
+    for (const auto& [state, t] : b.states) {
+      w.begin_object();
+      w.field("state", state);
+      w.field("name", t.name);
+      w.field("ns", t.ns);
+      w.field("intervals", t.intervals);
+      w.end_object();
+    }
+    w.end_array();
+    w.object("ring_allreduce", [&] {
+      w.field("steps", b.ring_allreduce_steps);
+      w.field("reduce_scatter_ns", b.reduce_scatter_ns);
+      w.field("all_gather_ns", b.all_gather_ns);
+      w.field("other_steps_ns", b.not_ring_allreduce_ns);
+    });
+  });
 }
 
 void write_peers_json(JsonWriter& w, const RunRank& r) {
-  w.key("alltoall_peers");
-  w.begin_array();
-  for (const auto& p : r.alltoall_peers) {
-    w.begin_object();
+  w.objects("alltoall_peers", r.alltoall_peers, [&](const auto& p) {
     w.field("peer", p.peer);
     w.field("direction", p.send ? "send" : "recv");
     w.field("operations", p.operations);
@@ -344,9 +334,7 @@ void write_peers_json(JsonWriter& w, const RunRank& r) {
     w.field("timed_bytes", p.timed_bytes);
     w.field("time_ns", p.time_ns);
     w.field("gbps", p.gbps);
-    w.end_object();
-  }
-  w.end_array();
+  });
 }
 
 void write_ranks_json(JsonWriter& w, const RunCommunicator& comm) {
@@ -501,22 +489,16 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
   w.field("has_spans", r.phases.has_value());
   if (r.phases) write_phase_report_json(w, *r.phases, *in.phases);
   if (r.waits) {
-    w.key("phase_waits");
-    w.begin_object();
-    w.field("instances", r.waits->instances);
-    write_wait_rows(w, "ranks", r.waits->ranks, false);
-    write_wait_rows(w, "sizes", r.waits->by_size, true);
-    w.end_object();
+    w.object("phase_waits", [&] {
+      w.field("instances", r.waits->instances);
+      write_wait_rows(w, "ranks", r.waits->ranks, false);
+      write_wait_rows(w, "sizes", r.waits->by_size, true);
+    });
   }
-  w.key("unassigned");
-  w.begin_array();
-  for (const auto& u : r.unassigned) {
-    w.begin_object();
+  w.objects("unassigned", r.unassigned, [&](const auto& u) {
     w.field("event", u.name);
     w.field("ns", u.ns);
-    w.end_object();
-  }
-  w.end_array();
+  });
   w.key("communicators");
   w.begin_array();
   std::vector<Finding> findings;
@@ -536,10 +518,7 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
   }
   w.end_array();
   if (r.hang.stalled()) {
-    w.key("where_it_stopped");
-    w.begin_object();
-    write_hang_json(r.hang, w);
-    w.end_object();
+    w.object("where_it_stopped", [&] { write_hang_json(r.hang, w); });
   }
   if (!r.run->driver.rows.empty()) write_driver_results_json(w, r.run->driver, "all");
   write_findings_json(findings, w);

@@ -7,24 +7,18 @@
 namespace npkit {
 
 void chrome_span_info_json(const ChromeSpanInput& input, JsonWriter& w) {
-  w.key("files");
-  w.begin_array();
-  for (const auto& f : input.spans().files) {
-    w.begin_object();
+  w.objects("files", input.spans().files, [&](const auto& f) {
     w.field("path", f.path);
     w.field("producer", ingest::trace_producer_name(f.identity.producer));
     w.field("reason", f.identity.reason);
     w.field("bytes", f.bytes);
     w.field("events", f.events);
-    w.end_object();
-  }
-  w.end_array();
-  w.key("event_table");
-  w.begin_object();
-  w.field("name", input.spans().names->table().label());
-  w.field("reason", input.spans().table_reason);
-  w.field("names_added", input.spans().names->names_added());
-  w.end_object();
+  });
+  w.object("event_table", [&] {
+    w.field("name", input.spans().names->table().label());
+    w.field("reason", input.spans().table_reason);
+    w.field("names_added", input.spans().names->names_added());
+  });
 }
 
 TextTable chrome_profiler_info_csv(const ChromeProfilerInput& input) {
@@ -50,10 +44,7 @@ void chrome_profiler_info_text(const ChromeProfilerInput& input, OutputFormat fo
 }
 
 void chrome_profiler_info_json(const ChromeProfilerInput& input, JsonWriter& w) {
-  w.key("traces");
-  w.begin_array();
-  for (const auto& r : input.traces()) {
-    w.begin_object();
+  w.objects("traces", input.traces(), [&](const auto& r) {
     w.field("path", r.path);
     w.field("producer", ingest::trace_producer_name(r.producer));
     w.field("comm_hash", comm_hex(r.comm_hash));
@@ -62,13 +53,10 @@ void chrome_profiler_info_json(const ChromeProfilerInput& input, JsonWriter& w) 
     w.field("host", r.host);
     w.field("collectives", static_cast<std::uint64_t>(r.colls.size()));
     w.field("never_ended", r.never_ended);
-    w.key("events_by_category");
-    w.begin_object();
-    for (const auto& [cat, n] : r.events_by_category) w.field(cat, n);
-    w.end_object();
-    w.end_object();
-  }
-  w.end_array();
+    w.object("events_by_category", [&] {
+      for (const auto& [cat, n] : r.events_by_category) w.field(cat, n);
+    });
+  });
 }
 
 }  // namespace npkit

@@ -85,72 +85,56 @@ void render_communicators(const Run& run, OutputFormat format, std::string& out)
 
 void write_spans_json(const InventorySink& spans, JsonWriter& w) {
   const RankInventory t = spans.totals();
-  w.key("spans");
-  w.begin_object();
-  w.key("totals");
-  w.begin_object();
-  w.field("ranks", static_cast<std::uint64_t>(spans.ranks().size()));
-  w.field("tracks", t.nonempty_tracks);
-  w.field("records", t.records);
-  w.field("pairs", t.pairs);
-  w.field("unmatched", t.unmatched_entries + t.unmatched_exits);
-  w.field("dropped", t.dropped_records);
-  w.field("overflowed_buffers", t.overflowed_buffers);
-  w.field("unknown_ids", t.unknown_ids);
-  w.field("max_depth", t.max_depth);
-  w.end_object();
-  w.key("time_span");
-  w.begin_object();
-  if (t.first_ns <= t.last_ns) {
-    w.field("first_ns", t.first_ns);
-    w.field("last_ns", t.last_ns);
-    w.field("duration_ns", sat_sub(t.last_ns, t.first_ns));
-  }
-  w.end_object();
-  w.key("ranks");
-  w.begin_array();
-  for (const auto& r : spans.ranks()) {
-    w.begin_object();
-    w.field("rank", r.rank);
-    w.field("gpu_tracks", r.gpu_files);
-    w.field("cpu_tracks", r.cpu_files);
-    w.field("tracks", r.nonempty_tracks);
-    w.field("records", r.records);
-    w.field("pairs", r.pairs);
-    w.field("unmatched_entries", r.unmatched_entries);
-    w.field("unmatched_exits", r.unmatched_exits);
-    w.field("dropped", r.dropped_records);
-    w.field("unknown_ids", r.unknown_ids);
-    w.field("overflowed_buffers", r.overflowed_buffers);
-    w.field("max_depth", r.max_depth);
-    if (r.first_ns <= r.last_ns) {
-      w.field("first_ns", r.first_ns);
-      w.field("last_ns", r.last_ns);
-    }
-    w.end_object();
-  }
-  w.end_array();
-  w.key("unmatched_examples");
-  w.begin_array();
-  for (const auto& e : spans.unmatched_examples()) {
-    w.begin_object();
-    w.field("rank", e.track.rank);
-    w.field("track", track_kind_name(e.track.kind));
-    w.field("index", e.track.index);
-    w.field("name", e.name);
-    w.field("event", e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
-    w.field("record", e.record);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
+  w.object("spans", [&] {
+    w.object("totals", [&] {
+      w.field("ranks", static_cast<std::uint64_t>(spans.ranks().size()));
+      w.field("tracks", t.nonempty_tracks);
+      w.field("records", t.records);
+      w.field("pairs", t.pairs);
+      w.field("unmatched", t.unmatched_entries + t.unmatched_exits);
+      w.field("dropped", t.dropped_records);
+      w.field("overflowed_buffers", t.overflowed_buffers);
+      w.field("unknown_ids", t.unknown_ids);
+      w.field("max_depth", t.max_depth);
+    });
+    w.object("time_span", [&] {
+      if (t.first_ns <= t.last_ns) {
+        w.field("first_ns", t.first_ns);
+        w.field("last_ns", t.last_ns);
+        w.field("duration_ns", sat_sub(t.last_ns, t.first_ns));
+      }
+    });
+    w.objects("ranks", spans.ranks(), [&](const auto& r) {
+      w.field("rank", r.rank);
+      w.field("gpu_tracks", r.gpu_files);
+      w.field("cpu_tracks", r.cpu_files);
+      w.field("tracks", r.nonempty_tracks);
+      w.field("records", r.records);
+      w.field("pairs", r.pairs);
+      w.field("unmatched_entries", r.unmatched_entries);
+      w.field("unmatched_exits", r.unmatched_exits);
+      w.field("dropped", r.dropped_records);
+      w.field("unknown_ids", r.unknown_ids);
+      w.field("overflowed_buffers", r.overflowed_buffers);
+      w.field("max_depth", r.max_depth);
+      if (r.first_ns <= r.last_ns) {
+        w.field("first_ns", r.first_ns);
+        w.field("last_ns", r.last_ns);
+      }
+    });
+    w.objects("unmatched_examples", spans.unmatched_examples(), [&](const auto& e) {
+      w.field("rank", e.track.rank);
+      w.field("track", track_kind_name(e.track.kind));
+      w.field("index", e.track.index);
+      w.field("name", e.name);
+      w.field("event", e.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+      w.field("record", e.record);
+    });
+  });
 }
 
 void write_communicators_json(const Run& run, JsonWriter& w) {
-  w.key("communicators");
-  w.begin_array();
-  for (const auto& comm : run.comms) {
-    w.begin_object();
+  w.objects("communicators", run.comms, [&](const auto& comm) {
     w.field("comm", comm_key(comm));
     w.field("name", comm.name);
     w.field("nranks", comm.nranks);
@@ -158,24 +142,14 @@ void write_communicators_json(const Run& run, JsonWriter& w) {
     w.begin_array();
     for (const auto& r : comm.ranks) w.value(r.rank);
     w.end_array();
-    w.key("absent_ranks");
-    w.begin_array();
-    for (auto r : comm.absent_ranks) w.value(r);
-    w.end_array();
+    w.values("absent_ranks", comm.absent_ranks);
     w.field("instances", static_cast<std::uint64_t>(comm.instances.size()));
-    w.key("gaps");
-    w.begin_array();
-    for (const auto& g : comm.gaps) {
-      w.begin_object();
+    w.objects("gaps", comm.gaps, [&](const auto& g) {
       w.field("scope", g.scope);
       w.field("kind", g.kind);
       w.field("detail", g.detail);
-      w.end_object();
-    }
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
+    });
+  });
 }
 
 }  // namespace
@@ -213,21 +187,15 @@ void write_info_json(const std::string& path, RunInput& input, const Run& run,
   w.field("path", path);
   w.field("input", input_kind_key(input.kind()));
   w.field("files", run.config.files);
-  w.key("facts");
-  w.begin_array();
-  for (const auto& f : input.facts()) {
-    w.begin_object();
+  w.objects("facts", input.facts(), [&](const auto& f) {
     w.field("name", f.name);
     w.field("value", f.value);
-    w.end_object();
-  }
-  w.end_array();
+  });
   write_communicators_json(run, w);
   if (input.has_spans()) write_spans_json(spans, w);
-  w.key("details");
-  w.begin_object();
-  if (const InfoDetails details = info_details(input, spans); details.json) details.json(w);
-  w.end_object();
+  w.object("details", [&] {
+    if (const InfoDetails details = info_details(input, spans); details.json) details.json(w);
+  });
   write_warnings_json(w, input.diagnostics());
   w.end_object();
 }

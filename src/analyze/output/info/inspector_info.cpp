@@ -37,24 +37,13 @@ void inspector_info_text(const InspectorInput& input, OutputFormat format, std::
 }
 
 void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
-  w.key("files");
-  w.begin_array();
-  for (const auto& f : input.logs().files) {
-    w.begin_object();
+  w.objects("files", input.logs().files, [&](const auto& f) {
     w.field("path", f.path);
     w.field("bytes", f.bytes);
     w.field("records", f.records);
-    w.key("format_versions");
-    w.begin_array();
-    for (const auto& v : f.versions) w.value(v);
-    w.end_array();
-    w.end_object();
-  }
-  w.end_array();
-  w.key("rank_logs");
-  w.begin_array();
-  for (const auto& r : input.logs().ranks) {
-    w.begin_object();
+    w.values("format_versions", f.versions);
+  });
+  w.objects("rank_logs", input.logs().ranks, [&](const auto& r) {
     w.field("path", r.trace.path);
     w.field("comm_hash", comm_hex(r.trace.comm_hash));
     w.field("comm_name", r.comm_name);
@@ -67,13 +56,10 @@ void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
     w.field("verbose", r.verbose_records);
     w.field("untimed", r.untimed_records);
     w.field("max_channels", r.max_channels);
-    w.key("timing_sources");
-    w.begin_object();
-    for (const auto& [source, n] : r.timing_sources) w.field(source, n);
-    w.end_object();
-    w.end_object();
-  }
-  w.end_array();
+    w.object("timing_sources", [&] {
+      for (const auto& [source, n] : r.timing_sources) w.field(source, n);
+    });
+  });
 }
 
 }  // namespace npkit

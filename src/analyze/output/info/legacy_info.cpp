@@ -41,16 +41,14 @@ void legacy_info_text(const LegacyInput& input, const InventorySink& spans, Outp
 void legacy_info_json(const LegacyInput& input, const InventorySink& spans, JsonWriter& w) {
   const LegacyDump& d = input.dump();
   w.field("variant", d.variant);
-  w.key("event_table");
-  w.begin_object();
-  w.field("name", d.table.label());
-  w.field("reason", d.table_reason);
-  w.end_object();
-  w.key("cpu_record_size");
-  w.begin_object();
-  w.field("bytes", d.cpu_record_size);
-  w.field("reason", d.cpu_record_reason);
-  w.end_object();
+  w.object("event_table", [&] {
+    w.field("name", d.table.label());
+    w.field("reason", d.table_reason);
+  });
+  w.object("cpu_record_size", [&] {
+    w.field("bytes", d.cpu_record_size);
+    w.field("reason", d.cpu_record_reason);
+  });
   w.key("ranks");
   w.begin_array();
   for (std::size_t k = 0; k < d.layout.ranks.size(); ++k) {
@@ -61,15 +59,11 @@ void legacy_info_json(const LegacyInput& input, const InventorySink& spans, Json
     w.field("gpu_files", r->gpu_files);
     w.field("cpu_files", r->cpu_files);
     w.field("gpu_time", gpu_time_method(*r));
-    w.key("clocks");
-    w.begin_object();
-    w.field("cpu", d.clocks[k].cpu_source);
-    w.field("gpu", d.clocks[k].gpu_source);
-    w.end_object();
-    w.key("overflowed_files");
-    w.begin_array();
-    for (const auto& f : r->overflowed_files) w.value(f);
-    w.end_array();
+    w.object("clocks", [&] {
+      w.field("cpu", d.clocks[k].cpu_source);
+      w.field("gpu", d.clocks[k].gpu_source);
+    });
+    w.values("overflowed_files", r->overflowed_files);
     w.end_object();
   }
   w.end_array();

@@ -410,118 +410,104 @@ void write_events_text(const LoadedCaptures& loaded, OutputFormat format, std::s
 
 void write_clock_json(JsonWriter& w, const RankCapture& f) {
   const HostGpuClock& clock = f.clock;
-  w.key("clock");
-  w.begin_object();
-  w.field("method", clock.method_name());
-  w.field("description", clock.describe());
-  if (clock.usable()) {
-    w.field("reference_gpu_ns", clock.reference_gpu_ns);
-    w.field("offset_ns", clock.offset_ns);
-    w.field("drift_ppm", clock.drift * 1e6);
-  }
-  if (clock.uncertainty_ns) w.field("uncertainty_ns", *clock.uncertainty_ns);
-  w.field("observations", clock.observations);
-  w.field("samples", static_cast<std::uint64_t>(f.dump.clock_samples.size()));
-  w.field("invalid_samples", clock.invalid_samples);
-  w.field("note", f.dump.meta("clock.note"));
-  w.end_object();
+  w.object("clock", [&] {
+    w.field("method", clock.method_name());
+    w.field("description", clock.describe());
+    if (clock.usable()) {
+      w.field("reference_gpu_ns", clock.reference_gpu_ns);
+      w.field("offset_ns", clock.offset_ns);
+      w.field("drift_ppm", clock.drift * 1e6);
+    }
+    if (clock.uncertainty_ns) w.field("uncertainty_ns", *clock.uncertainty_ns);
+    w.field("observations", clock.observations);
+    w.field("samples", static_cast<std::uint64_t>(f.dump.clock_samples.size()));
+    w.field("invalid_samples", clock.invalid_samples);
+    w.field("note", f.dump.meta("clock.note"));
+  });
 }
 
 void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
   const KernelChannelCheck& k = f.kernel_channels;
-  w.key("kernel_channels");
-  w.begin_object();
-  w.field("events", k.kernel_channels);
-  w.field("without_timestamps", k.open);
-  w.field("stale", k.stale());
-  w.field("tolerance_ns", k.tolerance_ns);
-  w.key("stale_reasons");
-  w.begin_object();
-  w.field("before_api", k.before_api);
-  w.field("after_noticed", k.after_noticed);
-  w.field("stop_before_start", k.stop_before_start);
-  w.field("out_of_order", k.out_of_order);
-  w.end_object();
-  w.key("by_collective");
-  w.begin_array();
-  for (const auto& fs : summarize_by_func(f)) {
-    w.begin_object();
-    w.field("collective", fs.func);
-    w.field("events", fs.kernel_channels);
-    w.field("stale", fs.stale_channels);
-    w.field("operations_with_stale", fs.untimed_stale);
-    w.end_object();
-  }
-  w.end_array();
-  w.end_object();
+  w.object("kernel_channels", [&] {
+    w.field("events", k.kernel_channels);
+    w.field("without_timestamps", k.open);
+    w.field("stale", k.stale());
+    w.field("tolerance_ns", k.tolerance_ns);
+    w.object("stale_reasons", [&] {
+      w.field("before_api", k.before_api);
+      w.field("after_noticed", k.after_noticed);
+      w.field("stop_before_start", k.stop_before_start);
+      w.field("out_of_order", k.out_of_order);
+    });
+    w.objects("by_collective", summarize_by_func(f), [&](const auto& fs) {
+      w.field("collective", fs.func);
+      w.field("events", fs.kernel_channels);
+      w.field("stale", fs.stale_channels);
+      w.field("operations_with_stale", fs.untimed_stale);
+    });
+  });
 }
 
 void write_event_records_json(JsonWriter& w, const LoadedCaptures& loaded,
                               const ingest::NpktDump& d) {
   const EventRecords& events = loaded.events;
-  w.key("event_records");
-  w.begin_object();
-  w.key("streams");
-  w.begin_array();
-  for (const auto& s : loaded.event_streams) {
-    if (s.file->dump != &d) continue;
-    const format::StreamInfo& info = d.streams[s.stream];
-    w.begin_object();
-    w.field("stream", s.track.index);
-    w.field("source", source_name(info.source));
-    w.field("cuda_device", info.cuda_device);
-    w.field("block", info.block);
-    w.field("warp", info.warp);
-    w.field("os_tid", info.os_tid);
-    w.field("name", d.string_at(info.name_string));
-    w.field("clock", s.clock);
-    w.field("cycles_per_second", info.cycles_per_second);
-    w.field("written", info.records_written);
-    w.field("dropped", info.records_dropped);
-    w.field("capacity", info.capacity);
-    w.field("pairs", s.stats.spans);
-    w.field("instants", s.stats.instants);
-    w.field("unmatched_entries", s.stats.unmatched_entries);
-    w.field("unmatched_exits", s.stats.unmatched_exits);
-    w.field("unknown_ids", s.stats.unknown_ids);
-    w.field("nonmonotonic", s.stats.nonmonotonic);
-    w.field("max_depth", s.max_depth);
-    w.field("time_base", s.stats.domain == TimeDomain::kHost ? "host" : "own");
-    if (s.stats.first_ns <= s.stats.last_ns) {
-      w.field("first_ns", s.stats.first_ns);
-      w.field("last_ns", s.stats.last_ns);
-    }
-    w.key("unmatched");
+  w.object("event_records", [&] {
+    w.key("streams");
     w.begin_array();
-    for (const auto& u : s.unmatched) {
+    for (const auto& s : loaded.event_streams) {
+      if (s.file->dump != &d) continue;
+      const format::StreamInfo& info = d.streams[s.stream];
       w.begin_object();
-      w.field("name", u.name);
-      w.field("event", u.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
-      w.field("record", u.record);
-      w.field("offset", u.offset);
+      w.field("stream", s.track.index);
+      w.field("source", source_name(info.source));
+      w.field("cuda_device", info.cuda_device);
+      w.field("block", info.block);
+      w.field("warp", info.warp);
+      w.field("os_tid", info.os_tid);
+      w.field("name", d.string_at(info.name_string));
+      w.field("clock", s.clock);
+      w.field("cycles_per_second", info.cycles_per_second);
+      w.field("written", info.records_written);
+      w.field("dropped", info.records_dropped);
+      w.field("capacity", info.capacity);
+      w.field("pairs", s.stats.spans);
+      w.field("instants", s.stats.instants);
+      w.field("unmatched_entries", s.stats.unmatched_entries);
+      w.field("unmatched_exits", s.stats.unmatched_exits);
+      w.field("unknown_ids", s.stats.unknown_ids);
+      w.field("nonmonotonic", s.stats.nonmonotonic);
+      w.field("max_depth", s.max_depth);
+      w.field("time_base", s.stats.domain == TimeDomain::kHost ? "host" : "own");
+      if (s.stats.first_ns <= s.stats.last_ns) {
+        w.field("first_ns", s.stats.first_ns);
+        w.field("last_ns", s.stats.last_ns);
+      }
+      w.objects("unmatched", s.unmatched, [&](const auto& u) {
+        w.field("name", u.name);
+        w.field("event", u.kind == EventKind::kEntry ? "ENTRY without EXIT" : "EXIT without ENTRY");
+        w.field("record", u.record);
+        w.field("offset", u.offset);
+      });
       w.end_object();
     }
     w.end_array();
-    w.end_object();
-  }
-  w.end_array();
-  w.key("names");
-  w.begin_array();
-  for (const auto& f : events.files) {
-    if (f.dump != &d) continue;
-    for (const auto& n : d.event_names) {
-      const EventIdName* e = events.names.find(f.names, n.id);
-      w.begin_object();
-      w.field("id", static_cast<unsigned>(n.id));
-      w.field("name", n.name);
-      w.field("kind", event_kind_name(e->kind));
-      w.field("phase_hint", n.phase);
-      w.field("phase", phase_of(events, e->base));
-      w.end_object();
+    w.key("names");
+    w.begin_array();
+    for (const auto& f : events.files) {
+      if (f.dump != &d) continue;
+      for (const auto& n : d.event_names) {
+        const EventIdName* e = events.names.find(f.names, n.id);
+        w.begin_object();
+        w.field("id", static_cast<unsigned>(n.id));
+        w.field("name", n.name);
+        w.field("kind", event_kind_name(e->kind));
+        w.field("phase_hint", n.phase);
+        w.field("phase", phase_of(events, e->base));
+        w.end_object();
+      }
     }
-  }
-  w.end_array();
-  w.end_object();
+    w.end_array();
+  });
 }
 
 void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapture& f) {
@@ -531,46 +517,42 @@ void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapt
   w.begin_object();
   w.field("path", d.path);
   w.field("format_minor", static_cast<unsigned>(d.minor_version));
-  w.key("comm");
-  w.begin_object();
-  w.field("hash", comm_hex(c.comm_hash));
-  w.field("name", d.meta("comm_name"));
-  w.field("rank", c.rank);
-  w.field("nranks", c.nranks);
-  w.field("nnodes", c.nnodes);
-  w.end_object();
+  w.object("comm", [&] {
+    w.field("hash", comm_hex(c.comm_hash));
+    w.field("name", d.meta("comm_name"));
+    w.field("rank", c.rank);
+    w.field("nranks", c.nranks);
+    w.field("nnodes", c.nnodes);
+  });
   w.field("hostname", d.meta("hostname"));
   w.field("pid", c.pid);
-  w.key("gpu");
-  w.begin_object();
-  w.field("name", d.meta("gpu.name"));
-  w.field("uuid", d.meta("gpu.uuid"));
-  w.field("pci_bus_id", d.meta("gpu.pci_bus_id"));
-  w.field("cuda_device", d.meta("gpu.cuda_device"));
-  w.end_object();
+  w.object("gpu", [&] {
+    w.field("name", d.meta("gpu.name"));
+    w.field("uuid", d.meta("gpu.uuid"));
+    w.field("pci_bus_id", d.meta("gpu.pci_bus_id"));
+    w.field("cuda_device", d.meta("gpu.cuda_device"));
+  });
   w.field("nccl_version", d.meta("nccl.version"));
   w.field("profiler_api", c.profiler_api);
-  w.key("capture");
-  w.begin_object();
-  w.field("events", d.meta("capture.events"));
-  w.field("event_mask", c.event_mask);
-  w.field("buffer_size_mb", d.meta("capture.buffer_size_mb"));
-  w.field("plugin_version", d.meta("capture.plugin_version"));
-  w.field("live_file", d.meta("capture.live_file"));
-  w.field("chained_plugin", d.meta("capture.chained_plugin"));
-  w.field("start_ns", c.capture_start_ns);
-  w.field("end_ns", c.capture_end_ns);
-  w.field("end_reason", end_reason_name(c.end_reason));
-  w.end_object();
-  w.key("records");
-  w.begin_object();
-  w.field("capacity", c.records_capacity);
-  w.field("attempted", c.records_attempted);
-  w.field("written", static_cast<std::uint64_t>(d.records.size()));
-  w.field("dropped", c.records_dropped);
-  w.field("incomplete", c.records_incomplete);
-  w.field("after_dump", c.events_after_dump);
-  w.end_object();
+  w.object("capture", [&] {
+    w.field("events", d.meta("capture.events"));
+    w.field("event_mask", c.event_mask);
+    w.field("buffer_size_mb", d.meta("capture.buffer_size_mb"));
+    w.field("plugin_version", d.meta("capture.plugin_version"));
+    w.field("live_file", d.meta("capture.live_file"));
+    w.field("chained_plugin", d.meta("capture.chained_plugin"));
+    w.field("start_ns", c.capture_start_ns);
+    w.field("end_ns", c.capture_end_ns);
+    w.field("end_reason", end_reason_name(c.end_reason));
+  });
+  w.object("records", [&] {
+    w.field("capacity", c.records_capacity);
+    w.field("attempted", c.records_attempted);
+    w.field("written", static_cast<std::uint64_t>(d.records.size()));
+    w.field("dropped", c.records_dropped);
+    w.field("incomplete", c.records_incomplete);
+    w.field("after_dump", c.events_after_dump);
+  });
   w.key("events");
   w.begin_array();
   for (std::uint32_t t = 0; t < kEventTypeSlots; ++t) {
@@ -582,14 +564,13 @@ void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapt
     w.end_object();
   }
   w.end_array();
-  w.key("unmatched");
-  w.begin_object();
-  w.field("stops_of_unknown_ids", n.stops_unknown_id);
-  w.field("states_of_unknown_ids", n.states_unknown_id);
-  w.field("double_stops", n.double_stops);
-  w.field("duplicate_starts", n.duplicate_starts);
-  w.field("missing_parents", n.missing_parents);
-  w.end_object();
+  w.object("unmatched", [&] {
+    w.field("stops_of_unknown_ids", n.stops_unknown_id);
+    w.field("states_of_unknown_ids", n.states_unknown_id);
+    w.field("double_stops", n.double_stops);
+    w.field("duplicate_starts", n.duplicate_starts);
+    w.field("missing_parents", n.missing_parents);
+  });
   write_clock_json(w, f);
   write_kernel_channels_json(w, f);
   if (d.has_event_streams() && d.comm.rank >= 0) write_event_records_json(w, loaded, d);

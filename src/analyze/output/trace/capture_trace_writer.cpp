@@ -557,24 +557,22 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
   w.field("source", source);
   w.field("time_origin_ns", origin);
   w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
-  w.key("gpu_clocks");
-  w.begin_object();
-  for (const RankCapture* c : captures) {
-    w.field(fmt::format("rank {}, comm {:016x}", c->rank(), c->dump.comm.comm_hash),
-            c->clock.describe());
-  }
-  w.end_object();
+  w.object("gpu_clocks", [&] {
+    for (const RankCapture* c : captures) {
+      w.field(fmt::format("rank {}, comm {:016x}", c->rank(), c->dump.comm.comm_hash),
+              c->clock.describe());
+    }
+  });
   const std::uint64_t without_clock = kernel_spans_without_clock(captures);
   w.field("kernel_spans_without_clock", without_clock);
   const std::uint64_t stale = kernel_spans_stale(captures);
   w.field("kernel_spans_stale", stale);
   if (events != nullptr && !events->empty()) {
-    w.key("event_streams");
-    w.begin_object();
-    w.field("host_time_base", host_streams);
-    w.field("own_time_base", own_streams);
-    w.field("left_out", left_out);
-    w.end_object();
+    w.object("event_streams", [&] {
+      w.field("host_time_base", host_streams);
+      w.field("own_time_base", own_streams);
+      w.field("left_out", left_out);
+    });
     // What a reader needs to give the spans their phases again: the base names in their
     // numbering, each with the phase hint its files carry ("" for none).
     w.key("event_names");

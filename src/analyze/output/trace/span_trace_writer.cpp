@@ -43,10 +43,9 @@ std::string other_data(const TraceOrigins& origins, const TraceMetadata& metadat
   w.field("gpu_clock", metadata.gpu_clock);
   w.field("time_origin_ns", origins.host_ns == INT64_MAX ? 0 : origins.host_ns);
   w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
-  w.key("gpu_counter_origin_ns");
-  w.begin_object();
-  for (const auto& [rank, ns] : origins.gpu_counter_ns) w.field(std::to_string(rank), ns);
-  w.end_object();
+  w.object("gpu_counter_origin_ns", [&] {
+    for (const auto& [rank, ns] : origins.gpu_counter_ns) w.field(std::to_string(rank), ns);
+  });
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
   return other;
