@@ -35,77 +35,46 @@ bool looks_numeric(std::string_view s) {
 
 void render_table(const Table& t, std::string& out) {
   out += "<div class=\"table-wrap\"><table class=\"data\">";
-  if (!t.table.title.empty()) {
-    out += "<caption>";
-    append_escaped(out, t.table.title);
-    out += "</caption>";
-  }
+  if (!t.table.title.empty()) out += fmt::format("<caption>{}</caption>", escape(t.table.title));
   out += "<thead><tr>";
-  for (const auto& c : t.table.columns) {
-    out += "<th>";
-    append_escaped(out, c);
-    out += "</th>";
-  }
+  for (const auto& c : t.table.columns) out += fmt::format("<th>{}</th>", escape(c));
   out += "</tr></thead>\n<tbody>\n";
   for (const auto& row : t.table.rows) {
     out += "<tr>";
     for (std::size_t i = 0; i < t.table.columns.size(); ++i) {
       const std::string& cell = i < row.size() ? row[i] : std::string();
-      out += looks_numeric(cell) ? "<td class=\"num\">" : "<td>";
-      append_escaped(out, cell);
-      out += "</td>";
+      out +=
+          fmt::format("<td{}>{}</td>", looks_numeric(cell) ? " class=\"num\"" : "", escape(cell));
     }
     out += "</tr>\n";
   }
   out += "</tbody></table></div>\n";
-  if (!t.note.empty()) {
-    out += "<p class=\"note\">";
-    append_escaped(out, t.note);
-    out += "</p>\n";
-  }
+  if (!t.note.empty()) out += fmt::format("<p class=\"note\">{}</p>\n", escape(t.note));
 }
 
 void figure_start(const std::string& title, const std::string& note, std::string& out) {
-  out += "<figure><figcaption><h3>";
-  append_escaped(out, title);
-  out += "</h3>";
-  if (!note.empty()) {
-    out += "<p class=\"note\">";
-    append_escaped(out, note);
-    out += "</p>";
-  }
+  out += fmt::format("<figure><figcaption><h3>{}</h3>", escape(title));
+  if (!note.empty()) out += fmt::format("<p class=\"note\">{}</p>", escape(note));
   out += "</figcaption>\n";
 }
 
 void render_findings(const FindingList& list, std::string& out) {
   if (list.findings.empty()) {
-    out += "<p class=\"no-findings\">";
-    append_escaped(out, list.empty_text);
-    out += "</p>\n";
+    out += fmt::format("<p class=\"no-findings\">{}</p>\n", escape(list.empty_text));
     return;
   }
   out += "<ul class=\"findings\">\n";
   for (const auto& f : list.findings) {
     out += "<li class=\"finding severity-";
     for (char c : f.severity) out += std::isalnum(static_cast<unsigned char>(c)) ? c : '-';
-    out += "\"><strong>";
-    append_escaped(out, f.severity);
-    out += ": ";
-    append_escaped(out, f.title);
-    out += "</strong>";
+    out += fmt::format("\"><strong>{}: {}</strong>", escape(f.severity), escape(f.title));
     if (!f.evidence.empty()) {
       out += "<ul class=\"evidence\">";
-      for (const auto& e : f.evidence) {
-        out += "<li>";
-        append_escaped(out, e);
-        out += "</li>";
-      }
+      for (const auto& e : f.evidence) out += fmt::format("<li>{}</li>", escape(e));
       out += "</ul>";
     }
     if (!f.next_step.empty()) {
-      out += "<p class=\"next-step\">Next step: ";
-      append_escaped(out, f.next_step);
-      out += "</p>";
+      out += fmt::format("<p class=\"next-step\">Next step: {}</p>", escape(f.next_step));
     }
     out += "</li>\n";
   }
@@ -116,11 +85,7 @@ void render_list(const char* cls, const char* heading, const std::vector<std::st
                  std::string& out) {
   if (items.empty()) return;
   out += fmt::format("<div class=\"{}\"><strong>{}</strong><ul>", cls, heading);
-  for (const auto& item : items) {
-    out += "<li>";
-    append_escaped(out, item);
-    out += "</li>";
-  }
+  for (const auto& item : items) out += fmt::format("<li>{}</li>", escape(item));
   out += "</ul></div>\n";
 }
 
@@ -131,9 +96,7 @@ void render_block(const Block& block, std::string& out, ColourBook* colours) {
       [&out, colours](const auto& b) {
         using T = std::decay_t<decltype(b)>;
         if constexpr (std::is_same_v<T, Paragraph>) {
-          out += "<p>";
-          append_escaped(out, b.text);
-          out += "</p>\n";
+          out += fmt::format("<p>{}</p>\n", escape(b.text));
         } else if constexpr (std::is_same_v<T, Table>) {
           render_table(b, out);
         } else if constexpr (std::is_same_v<T, FindingList>) {
@@ -159,28 +122,19 @@ std::string render_report_html(const ReportModel& model) {
   out.reserve(1 << 16);
   out += "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
-  out += "<meta name=\"generator\" content=\"npkit-analyze " NPKIT_VERSION_STRING "\">\n<title>";
-  append_escaped(out, model.title);
-  out += "</title>\n<script>";
+  out += "<meta name=\"generator\" content=\"npkit-analyze " NPKIT_VERSION_STRING "\">\n";
+  out += fmt::format("<title>{}</title>\n<script>", escape(model.title));
   out += kErrorScript;
   out += "</script>\n<style>";
   out += kPageStyle;
-  out += "</style>\n</head>\n<body>\n<header>\n<h1>";
-  append_escaped(out, model.title);
-  out += "</h1>\n";
+  out += fmt::format("</style>\n</head>\n<body>\n<header>\n<h1>{}</h1>\n", escape(model.title));
   if (!model.subtitle.empty()) {
-    out += "<p class=\"subtitle\">";
-    append_escaped(out, model.subtitle);
-    out += "</p>\n";
+    out += fmt::format("<p class=\"subtitle\">{}</p>\n", escape(model.subtitle));
   }
   if (!model.facts.empty()) {
     out += "<table class=\"facts\">\n";
     for (const auto& f : model.facts) {
-      out += "<tr><th>";
-      append_escaped(out, f.name);
-      out += "</th><td>";
-      append_escaped(out, f.value);
-      out += "</td></tr>\n";
+      out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", escape(f.name), escape(f.value));
     }
     out += "</table>\n";
   }
@@ -189,22 +143,14 @@ std::string render_report_html(const ReportModel& model) {
   if (!model.sections.empty()) {
     out += "<nav><strong>Contents</strong><ol>";
     for (const auto& s : model.sections) {
-      out += "<li><a href=\"#";
-      append_escaped(out, s.id);
-      out += "\">";
-      append_escaped(out, s.title);
-      out += "</a></li>";
+      out += fmt::format("<li><a href=\"#{}\">{}</a></li>", escape(s.id), escape(s.title));
     }
     out += "</ol></nav>\n";
   }
   out += "</header>\n<main>\n";
   ColourBook colours;  // one colour per phase name on every chart of the page
   for (const auto& s : model.sections) {
-    out += "<section id=\"";
-    append_escaped(out, s.id);
-    out += "\">\n<h2>";
-    append_escaped(out, s.title);
-    out += "</h2>\n";
+    out += fmt::format("<section id=\"{}\">\n<h2>{}</h2>\n", escape(s.id), escape(s.title));
     for (const auto& b : s.blocks) render_block(b, out, &colours);
     out += "</section>\n";
   }
