@@ -24,6 +24,7 @@
 #include "import/chrome_json/json_span_source.hpp"
 #include "import/legacy/clock_files.hpp"
 #include "import/legacy/legacy_dump.hpp"
+#include "import/legacy/span_reader.hpp"
 #include "support/real_dump.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_data.hpp"

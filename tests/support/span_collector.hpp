@@ -5,7 +5,7 @@
 
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit::test {
 

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "import/run_input.hpp"
 #include "output/json_writer.hpp"
 #include "output/render.hpp"
 #include "output/text_table.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 

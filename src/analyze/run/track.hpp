@@ -1,4 +1,5 @@
-// track.hpp — identity of one event stream (a track): rank × GPU buffer or rank × CPU channel.
+// track.hpp — identity of one event stream (a track): rank × GPU buffer or rank × CPU channel,
+// and the file (or stream) it was read from.
 // Contract: plain value types shared by every stage; no behaviour.
 #pragma once
 
@@ -15,6 +16,13 @@ struct TrackRef {
   std::uint32_t index = 0;  // GPU buffer index or CPU channel
 
   friend bool operator==(const TrackRef&, const TrackRef&) = default;
+};
+
+// A track and where its records came from: a legacy dump's file, a .npkt stream, a JSON trace.
+struct TrackFile {
+  TrackRef track;
+  std::string path;
+  std::uint64_t bytes = 0;
 };
 
 inline const char* track_kind_name(TrackKind kind) {

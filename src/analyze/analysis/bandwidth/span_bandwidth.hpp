@@ -14,8 +14,8 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 #include "util/quantile_sketch.hpp"
 #include "util/quantiles.hpp"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

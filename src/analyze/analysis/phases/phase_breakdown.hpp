@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "run/cross_rank_input.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

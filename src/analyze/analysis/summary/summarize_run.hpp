@@ -1,7 +1,7 @@
 // analysis/summary/summarize_run.hpp — the mergeable summary (run/summary/run_summary.hpp) of any
 // run, whatever it was read from.
 // Contract (the row definitions are run_summary.hpp's):
-// - SummarySpanSink is a SpanSink (import/legacy/span_reader.hpp): `report`'s phase attribution
+// - SummarySpanSink is a SpanSink (run/span_sink.hpp): `report`'s phase attribution
 //   per rank (analysis/phases/phase_breakdown.hpp) plus each span's exclusive time per (rank,
 //   domain, phase). Sinks fed disjoint runs of tracks merge into one (merge() in track order).
 // - summarize_run: config = run.config plus, per communicator (run/run_config.hpp's key), its
@@ -29,9 +29,9 @@
 #include <tuple>
 
 #include "analysis/phases/phase_breakdown.hpp"
-#include "import/legacy/span_reader.hpp"
 #include "import/run_input.hpp"
 #include "run/run.hpp"
+#include "run/span_sink.hpp"
 #include "run/summary/run_summary.hpp"
 
 namespace npkit {

@@ -25,8 +25,8 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

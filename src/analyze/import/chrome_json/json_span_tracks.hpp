@@ -14,8 +14,8 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "run/span.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit::ingest {
 

@@ -28,9 +28,9 @@
 #include <vector>
 
 #include "import/chrome_json/trace_event_reader.hpp"
-#include "import/legacy/span_reader.hpp"
 #include "run/phase_map.hpp"
 #include "run/rank_filter.hpp"
+#include "run/span_sink.hpp"
 #include "util/diagnostics.hpp"
 
 namespace npkit::ingest {

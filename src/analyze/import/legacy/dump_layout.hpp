@@ -23,12 +23,6 @@ enum class GpuFileNaming : std::uint8_t {
   kChannel,  // gpu_events_rank_R_channel_C (NPKit's first release, 2021)
 };
 
-struct TrackFile {
-  TrackRef track;
-  std::string path;
-  std::uint64_t bytes = 0;
-};
-
 struct RankFiles {
   std::uint32_t rank = 0;
   std::vector<TrackFile> gpu;

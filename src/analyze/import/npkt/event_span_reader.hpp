@@ -14,9 +14,9 @@
 
 #include <cstdint>
 
-#include "import/legacy/span_reader.hpp"
 #include "import/npkt/event_records.hpp"
 #include "import/npkt/event_stream_clock.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

@@ -14,9 +14,9 @@
 #include <cstdint>
 #include <string>
 
-#include "import/legacy/span_reader.hpp"
 #include "import/npkt/host_gpu_clock.hpp"
 #include "npkit/format.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

@@ -22,9 +22,9 @@
 #include <string>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "import/spans/occurrence_join.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit {
 

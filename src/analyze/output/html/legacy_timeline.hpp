@@ -17,10 +17,10 @@
 #include <string>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
 #include "output/html/instance_choice.hpp"
 #include "output/html/report_model.hpp"
 #include "run/phase_map.hpp"
+#include "run/span_sink.hpp"
 
 namespace npkit::html {
 
