@@ -329,6 +329,37 @@ bool known_stream(const format::StreamInfo& s) {
          s.clock >= format::kStreamClockGlobalTimer && s.clock <= format::kStreamClockHost;
 }
 
+struct SectionKind {
+  std::uint32_t kind;
+  const char* name;
+  Status (*decode)(const SectionView&, NpktDump&);
+};
+
+Status read_clock_samples(const SectionView& s, NpktDump& dump) {
+  return read_fixed(s, dump.clock_samples);
+}
+
+constexpr SectionKind kSectionKinds[] = {
+    {format::kSectionCommunicator, "Communicator", read_communicator},
+    {format::kSectionMetadata, "Metadata", read_metadata},
+    {format::kSectionClockSamples, "ClockSamples", read_clock_samples},
+    {format::kSectionNames, "Names", read_names},
+    {format::kSectionStrings, "Strings", read_strings},
+    {format::kSectionThreads, "Threads", read_threads},
+    {format::kSectionProfilerRecords, "ProfilerRecords", read_records},
+    {format::kSectionEventNames, "EventNames", read_event_names},
+    {format::kSectionStreams, "Streams", read_streams},
+    {format::kSectionEventRecords, "EventRecords", read_event_records},
+    {format::kSectionLiveStrings, "LiveStrings", read_live_strings},
+};
+
+const SectionKind* find_kind(std::uint32_t kind) {
+  for (const auto& k : kSectionKinds) {
+    if (k.kind == kind) return &k;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 Status check_event_streams(const std::string& file, bool streams_seen, std::uint64_t records_header,
@@ -409,66 +440,20 @@ Error error_at(const std::string& file, std::uint64_t offset, const std::string&
 }
 
 std::string section_name(std::uint32_t kind) {
-  switch (kind) {
-    case format::kSectionCommunicator:
-      return "Communicator section";
-    case format::kSectionMetadata:
-      return "Metadata section";
-    case format::kSectionClockSamples:
-      return "ClockSamples section";
-    case format::kSectionNames:
-      return "Names section";
-    case format::kSectionStrings:
-      return "Strings section";
-    case format::kSectionThreads:
-      return "Threads section";
-    case format::kSectionProfilerRecords:
-      return "ProfilerRecords section";
-    case format::kSectionEventNames:
-      return "EventNames section";
-    case format::kSectionStreams:
-      return "Streams section";
-    case format::kSectionEventRecords:
-      return "EventRecords section";
-    case format::kSectionLiveStrings:
-      return "LiveStrings section";
-    default:
-      return "section of kind " + std::to_string(kind);
-  }
+  const SectionKind* k = find_kind(kind);
+  return k ? std::string(k->name) + " section" : "section of kind " + std::to_string(kind);
 }
 
 bool is_known_section(std::uint32_t kind) {
-  return kind >= format::kSectionCommunicator && kind <= format::kSectionLiveStrings;
+  return find_kind(kind) != nullptr;
 }
 
 Status decode_section(const SectionView& section, NpktDump& dump) {
-  switch (section.kind) {
-    case format::kSectionCommunicator:
-      return read_communicator(section, dump);
-    case format::kSectionMetadata:
-      return read_metadata(section, dump);
-    case format::kSectionClockSamples:
-      return read_fixed(section, dump.clock_samples);
-    case format::kSectionNames:
-      return read_names(section, dump);
-    case format::kSectionStrings:
-      return read_strings(section, dump);
-    case format::kSectionThreads:
-      return read_threads(section, dump);
-    case format::kSectionLiveStrings:
-      return read_live_strings(section, dump);
-    case format::kSectionProfilerRecords:
-      return read_records(section, dump);
-    case format::kSectionEventNames:
-      return read_event_names(section, dump);
-    case format::kSectionStreams:
-      return read_streams(section, dump);
-    case format::kSectionEventRecords:
-      return read_event_records(section, dump);
-    default:
-      return section_error(section, section.header_offset,
-                           "not a section kind this reader decodes");
+  const SectionKind* k = find_kind(section.kind);
+  if (k == nullptr) {
+    return section_error(section, section.header_offset, "not a section kind this reader decodes");
   }
+  return k->decode(section, dump);
 }
 
 }  // namespace npkit::ingest::npkt
