@@ -10,19 +10,6 @@
 namespace npkit {
 namespace {
 
-std::string gbps(double v) {
-  return fmt::format("{:.2f}", v);
-}
-
-// A switch point's busbw: "-" where the row has no timed instance.
-std::string switch_gbps(double v) {
-  return v > 0 ? gbps(v) : "-";
-}
-
-std::string or_dash(const std::string& s) {
-  return s.empty() ? "-" : s;
-}
-
 const RunCommunicator* comm_of(const Run& run, const BandwidthRow& r) {
   for (const auto& c : run.comms) {
     if (c.hash == r.comm_hash) return &c;
@@ -144,7 +131,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       lines += fmt::format("{}{}: {}/{} up to {} B -> {}/{} from {} B (busbw {} -> {} GB/s)",
                            markdown ? "\n- " : "\n  ", s.func, s.from_algo, s.from_proto,
                            s.below_bytes, s.to_algo, s.to_proto, s.at_bytes,
-                           switch_gbps(s.busbw_below_gbps), switch_gbps(s.busbw_at_gbps));
+                           gbps_or_dash(s.busbw_below_gbps), gbps_or_dash(s.busbw_at_gbps));
     }
     if (!lines.empty()) {
       render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
@@ -372,8 +359,8 @@ void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_
   for (const auto& s : switches) {
     if (s.comm_hash != comm) continue;
     t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
-               switch_gbps(s.busbw_below_gbps), std::to_string(s.at_bytes),
-               s.to_algo + "/" + s.to_proto, switch_gbps(s.busbw_at_gbps)});
+               gbps_or_dash(s.busbw_below_gbps), std::to_string(s.at_bytes),
+               s.to_algo + "/" + s.to_proto, gbps_or_dash(s.busbw_at_gbps)});
   }
   if (t.rows.empty()) {
     render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",

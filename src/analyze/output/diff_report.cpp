@@ -4,6 +4,7 @@
 
 #include "output/json_writer.hpp"
 #include "output/markup_escape.hpp"
+#include "output/render.hpp"
 #include "output/text_table.hpp"
 
 namespace npkit {
@@ -13,10 +14,6 @@ using Out = std::back_insert_iterator<std::string>;
 
 std::string micros(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
-}
-
-std::string gbps(double v) {
-  return v > 0 ? fmt::format("{:.2f}", v) : "-";
 }
 
 std::string percent_of(double share) {
@@ -52,8 +49,8 @@ TextTable collective_table(const RunDiff& diff, bool changed_only) {
                d.base_time_ns > 0 ? micros(d.base_time_ns) : "-",
                d.cand_time_ns > 0 ? micros(d.cand_time_ns) : "-",
                medians ? signed_percent(j.pooled.change) : "-", medians ? p_label(j.pooled) : "-",
-               d.in_base ? gbps(d.base_busbw_gbps) : "-", d.in_cand ? gbps(d.cand_busbw_gbps) : "-",
-               row_detail(j, diff)});
+               d.in_base ? gbps_or_dash(d.base_busbw_gbps) : "-",
+               d.in_cand ? gbps_or_dash(d.cand_busbw_gbps) : "-", row_detail(j, diff)});
   }
   return t;
 }

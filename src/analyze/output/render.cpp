@@ -88,5 +88,14 @@ std::string us(double ns) {
 std::string percent(double f) {
   return fmt::format("{:.1f}%", 100.0 * f);
 }
+std::string gbps(double v) {
+  return fmt::format("{:.2f}", v);
+}
+std::string gbps_or_dash(double v) {
+  return v > 0 ? gbps(v) : "-";
+}
+std::string or_dash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
 
 }  // namespace npkit

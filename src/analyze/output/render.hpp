@@ -10,7 +10,8 @@
 //   `title` in bold above it. render_list: a heading and its items (text: indented by two
 //   spaces; Markdown: a bulleted list).
 // - Durations: us() microseconds with three decimals; TimeScale picks ms when the largest value
-//   shown is at least 10 ms, else us. percent() one decimal. describe_time: epoch nanoseconds
+//   shown is at least 10 ms, else us. percent() one decimal; gbps() GB/s with two decimals;
+//   or_dash() "-" for an empty text. describe_time: epoch nanoseconds
 //   after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a
 //   boot-relative steady clock.
 #pragma once
@@ -51,5 +52,8 @@ TimeScale time_scale_for(std::int64_t max_ns);
 std::string describe_time(std::int64_t ns);
 std::string us(double ns);
 std::string percent(double fraction);
+std::string gbps(double gb_per_s);
+std::string gbps_or_dash(double gb_per_s);  // "-" unless positive
+std::string or_dash(const std::string& text);
 
 }  // namespace npkit

@@ -6,30 +6,15 @@
 #include <utility>
 
 #include "output/html/svg.hpp"
+#include "output/render.hpp"
 #include "run/nccl_names.hpp"
 
 namespace npkit::html {
 namespace {
 
-std::string or_dash(const std::string& s) {
-  return s.empty() ? "-" : s;
-}
-
 std::string choice(const std::string& algo, const std::string& proto) {
   if (algo.empty() && proto.empty()) return "-";
   return or_dash(algo) + "/" + or_dash(proto);
-}
-
-std::string us(double ns) {
-  return fmt::format("{:.3f}", ns / 1e3);
-}
-std::string gbps(double v) {
-  return fmt::format("{:.2f}", v);
-}
-
-// A switch point's busbw: "-" where the row has no timed instance.
-std::string switch_gbps(double v) {
-  return v > 0 ? gbps(v) : "-";
 }
 
 // Series in order of first appearance.
@@ -115,7 +100,7 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
       markers.push_back({static_cast<double>(s.at_bytes), label});
       switch_text += fmt::format("{}{} from {} (busbw {} → {} GB/s)",
                                  switch_text.empty() ? "" : "; ", label, format_bytes(s.at_bytes),
-                                 switch_gbps(s.busbw_below_gbps), switch_gbps(s.busbw_at_gbps));
+                                 gbps_or_dash(s.busbw_below_gbps), gbps_or_dash(s.busbw_at_gbps));
     }
     std::string source = "a rank's time of an instance";
     for (const auto& c : run.comms) {

@@ -8,18 +8,12 @@
 
 #include "output/html/heatmap.hpp"
 #include "output/html/svg.hpp"
+#include "output/render.hpp"
 
 namespace npkit::html {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-std::string us(double ns) {
-  return fmt::format("{:.3f}", ns / 1e3);
-}
-std::string pct(double f) {
-  return fmt::format("{:.1f}%", 100.0 * f);
-}
 
 struct Heatmaps {
   Heatmap lateness;
@@ -80,10 +74,10 @@ TextTable rank_table(const CrossRankAnalysis& a) {
       if (info.rank == r.rank) host = info.host;
     }
     t.add_row({std::to_string(r.rank), host.empty() ? "-" : host, std::to_string(r.instances),
-               fmt::format("{} ({})", r.arrived_last, pct(r.arrived_last_share)),
+               fmt::format("{} ({})", r.arrived_last, percent(r.arrived_last_share)),
                us(r.skew_median_ns), us(static_cast<double>(r.skew_max_ns)),
                us(static_cast<double>(r.wait_ns)), us(static_cast<double>(r.busy_ns)),
-               pct(r.wait_share), r.arrived_last > 0 ? us(r.margin_median_ns) : "-"});
+               percent(r.wait_share), r.arrived_last > 0 ? us(r.margin_median_ns) : "-"});
   }
   return t;
 }
@@ -202,7 +196,7 @@ std::vector<Block> cross_rank_blocks(const CrossRankAnalysis& a,
       t.add_row({p.phase, std::to_string(p.ranks), us(static_cast<double>(p.min_ns)),
                  us(p.median_ns), us(static_cast<double>(p.max_ns)), std::to_string(p.max_rank),
                  fmt::format("{:.3f}", p.max_over_median), fmt::format("{:.3f}", p.cv),
-                 pct(p.share)});
+                 percent(p.share)});
     }
     out.emplace_back(Table{std::move(t), {}});
   }

@@ -8,6 +8,7 @@
 
 #include "output/diff_report.hpp"
 #include "output/html/svg.hpp"
+#include "output/render.hpp"
 
 namespace npkit::html {
 namespace {
@@ -18,13 +19,9 @@ std::string joined(const std::vector<std::string>& items) {
   return s;
 }
 
-std::string us_text(double ns) {
-  return fmt::format("{:.3f}", ns / 1000.0);
-}
-
 std::string median_text(const RowJudgement& j, bool base) {
   if (!j.compared) return "-";
-  return us_text(base ? j.pooled.base_time : j.pooled.cand_time);
+  return us(base ? j.pooled.base_time : j.pooled.cand_time);
 }
 
 // The change that decided the row (a rank's, when one did), as the text report shows it.
@@ -182,8 +179,8 @@ Section skew_section(const RunDiff& diff) {
   Table t;
   t.table.columns = {"ranks", "rank", "skew base (us)", "skew cand (us)", "last base", "last cand"};
   for (const auto& r : diff.sync) {
-    t.table.add_row({std::to_string(r.nranks), std::to_string(r.rank), us_text(r.base_skew_ns),
-                     us_text(r.cand_skew_ns), fmt::format("{:.1f}%", r.base_last_share * 100),
+    t.table.add_row({std::to_string(r.nranks), std::to_string(r.rank), us(r.base_skew_ns),
+                     us(r.cand_skew_ns), fmt::format("{:.1f}%", r.base_last_share * 100),
                      fmt::format("{:.1f}%", r.cand_last_share * 100)});
   }
   t.note = "GPU start minus the earliest rank's, median; skews near zero make changes meaningless.";

@@ -9,6 +9,7 @@
 #include "analysis/diff/run_diff.hpp"
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/svg.hpp"
+#include "output/render.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "util/lower_case.hpp"
 
@@ -19,10 +20,6 @@ std::string joined(const std::set<std::string>& items) {
   std::string s;
   for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
   return s.empty() ? "(not recorded)" : s;
-}
-
-std::string us_text(double ns) {
-  return fmt::format("{:.3f}", ns / 1000.0);
 }
 
 std::vector<Fact> facts(const RunSummary& s) {
@@ -78,9 +75,8 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
     const double busbw = convention && time > 0 ? gb_per_s(size, time) * convention->factor : 0.0;
     table.add_row({size_label(row->key.size_bytes, row->key.size_kind), choice,
                    std::to_string(row->instances), std::to_string(row->ranks.size()),
-                   time > 0 ? us_text(time) : "-",
-                   pooled.count() > 0 ? us_text(pooled.quantile(0)) : "-",
-                   pooled.count() > 0 ? us_text(pooled.quantile(1)) : "-",
+                   time > 0 ? us(time) : "-", pooled.count() > 0 ? us(pooled.quantile(0)) : "-",
+                   pooled.count() > 0 ? us(pooled.quantile(1)) : "-",
                    busbw > 0 ? fmt::format("{:.2f}", busbw) : "-"});
     if (pooled.count() == 0) continue;
     const std::string detail =
@@ -165,7 +161,7 @@ Section wait_section(const RunSummary& s) {
     const double last =
         r.instances > 0 ? 100.0 * static_cast<double>(r.arrived_last) / r.instances : 0.0;
     t.table.add_row({std::to_string(r.nranks), std::to_string(r.rank), std::to_string(r.instances),
-                     us_text(r.skew_ns.median()), us_text(r.skew_ns.quantile(1)),
+                     us(r.skew_ns.median()), us(r.skew_ns.quantile(1)),
                      fmt::format("{:.1f}%", last)});
   }
   t.note = "Skew = the rank's GPU start minus the earliest rank's, per instance.";

@@ -33,10 +33,6 @@ const char* never_stopped_note(std::uint32_t type) {
   return "";
 }
 
-std::string or_dash(const std::string& s) {
-  return s.empty() ? "-" : s;
-}
-
 std::uint64_t total_events(const ProfilerEventCounts& c) {
   std::uint64_t n = 0;
   for (auto v : c.started) n += v;
