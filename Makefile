@@ -31,9 +31,12 @@ demo: build
 	$(ANALYZER) bandwidth $(DEMO_DUMP) --coll allreduce
 	$(ANALYZER) bandwidth $(DEMO_CAPTURE) --coll allreduce
 
-# --no-tests=error: a suite that ran zero tests is a failure.
+# --no-tests=error: a suite that ran zero tests is a failure. A test that hangs fails after
+# TEST_TIMEOUT seconds, by name, instead of holding the run (the slowest takes 7 s under ASan).
+TEST_TIMEOUT ?= 300
+CTEST := ctest --output-on-failure --no-tests=error --timeout $(TEST_TIMEOUT) -j$(JOBS)
 test: build
-	ctest --test-dir $(BUILD_DIR) --output-on-failure --no-tests=error -j$(JOBS)
+	$(CTEST) --test-dir $(BUILD_DIR)
 
 # The sanitizer builds compile with -O1 and line tables only (-g1). With the tests' precompiled
 # header, the ASan build takes 18 instead of 32 minutes on 2 cores (against -O2 -g), its binaries
@@ -47,7 +50,7 @@ test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=address,undefined $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_DIR) -j$(JOBS)
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(SANITIZE_DIR) --output-on-failure --no-tests=error -j$(JOBS)
+	  $(CTEST) --test-dir $(SANITIZE_DIR)
 
 # The multi-threaded paths (parallel reading, background trace writer, the capture plugin's
 # buffers and callbacks from many threads) under ThreadSanitizer. die_after_fork=0: the capture
@@ -55,11 +58,13 @@ test-sanitize: deps
 # it would in a forked worker of a real job (TSan stops such a child otherwise).
 TSAN_DIR ?= build-tsan
 TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
+# Each binary runs its test cases in one process: a hang ends it after TSAN_TIMEOUT seconds.
+TSAN_TIMEOUT ?= 1200
 test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=thread $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 	set -e; for t in $(TSAN_TESTS); do \
-	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
+	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 timeout $(TSAN_TIMEOUT) $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
 	done
 
 # Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to

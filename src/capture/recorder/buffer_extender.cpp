@@ -21,8 +21,10 @@ constexpr std::chrono::milliseconds kPeriod{1};
 struct Extender {
   std::mutex mutex;
   std::condition_variable wake;
+  std::condition_variable looping;
   std::vector<RecordBuffer*> watched;
-  bool running = false;
+  bool running = false;  // the thread was started
+  bool in_loop = false;  // and has entered its loop
 };
 
 Extender* g_extender = nullptr;
@@ -45,6 +47,8 @@ void run(Extender* state) {
   sigfillset(&all);
   pthread_sigmask(SIG_BLOCK, &all, nullptr);
   std::unique_lock<std::mutex> lock(state->mutex);
+  state->in_loop = true;
+  state->looping.notify_all();
   for (;;) {
     if (state->watched.empty()) {
       state->wake.wait(lock);
@@ -59,7 +63,7 @@ void run(Extender* state) {
 
 void watch_buffer(RecordBuffer* buffer) {
   Extender& state = extender();
-  std::lock_guard<std::mutex> lock(state.mutex);
+  std::unique_lock<std::mutex> lock(state.mutex);
   if (!state.running) {
     try {
       std::thread(run, &state).detach();
@@ -68,6 +72,9 @@ void watch_buffer(RecordBuffer* buffer) {
       return;
     }
   }
+  // Until the thread is in its loop it may be inside the allocator (a sanitizer's thread start
+  // allocates); a fork() then would hand the child a lock that no thread releases.
+  state.looping.wait(lock, [&] { return state.in_loop; });
   state.watched.push_back(buffer);
   state.wake.notify_one();
 }
