@@ -34,13 +34,12 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
     if (!file) return Error{"--driver: " + file.error().message};
     driver = std::move(*file);
   }
-  auto input = open_input(o.common, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto input, open_input(o.common, context));
+  RunInput& in = *input;
   Run run;
-  auto events = read_run<SpanBandwidthSink>(
-      in, run, [&] { return SpanBandwidthSink(in.phases(), in.span_names(), o.coll); });
-  if (!events) return events.error();
+  NPKIT_ASSIGN(auto events, read_run<SpanBandwidthSink>(in, run, [&] {
+                 return SpanBandwidthSink(in.phases(), in.span_names(), o.coll);
+               }));
   BandwidthReport report;
   report.run = &run;
   report.coll = o.coll;
@@ -49,7 +48,7 @@ Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
   report.has_spans = in.has_spans();
   report.rows = bandwidth_rows(run, o.coll);
   report.switches = switch_points(report.rows);
-  report.events = events->summarise();
+  report.events = events.summarise();
   if (driver) report.driver = compare_with_driver(report.rows, driver->results, o.coll, o.driver);
   std::string text;
   render_bandwidth(report, in.diagnostics(), output_format(o.common), text);

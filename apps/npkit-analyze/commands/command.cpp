@@ -151,15 +151,12 @@ Status write_output(const CommonOptions& o, const std::string& text, CliContext&
 Status write_trace_output(const CommonOptions& o, CliContext& context,
                           const TraceOutputWriter& write) {
   if (to_standard_output(o)) {
-    auto events = write(context.out, "standard output");
-    if (!events) return events.error();
+    NPKIT_TRY(write(context.out, "standard output"));
     return Ok{};
   }
   std::uint64_t events = 0;
   NPKIT_TRY(write_replacing(o.output, [&](std::ostream& out) -> Status {
-    auto written = write(out, o.output);
-    if (!written) return written.error();
-    events = *written;
+    NPKIT_ASSIGN(events, write(out, o.output));
     return Ok{};
   }));
   if (!o.quiet) context.err << fmt::format("wrote {} events to {}\n", events, o.output);

@@ -117,11 +117,9 @@ Result<int> run_compare(const CompareOptions& o, CliContext& context) {
   if (o.paths.size() < 2) return Error{"compare needs at least two runs"};
   std::vector<RunSummary> runs;
   for (std::size_t i = 0; i < o.paths.size(); ++i) {
-    auto options = options_for_run(o.common, o.naming, i, o.paths.size(), false);
-    if (!options) return options.error();
-    auto run = load_run(o.paths[i], *options, context);
-    if (!run) return run.error();
-    runs.push_back(std::move(*run));
+    NPKIT_ASSIGN(auto options, options_for_run(o.common, o.naming, i, o.paths.size(), false));
+    NPKIT_ASSIGN(auto run, load_run(o.paths[i], options, context));
+    runs.push_back(std::move(run));
   }
   const RunComparison c = compare_runs(runs);
   std::string text;

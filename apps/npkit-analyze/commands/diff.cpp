@@ -74,35 +74,29 @@ Result<FailOn> parse_fail_on(const std::string& text, bool allow_missing) {
 }
 
 Result<int> run_diff(const DiffOptions& o, CliContext& context) {
-  auto threshold = parse_threshold(o.threshold);
-  if (!threshold) return threshold.error();
-  auto fail_on = parse_fail_on(o.fail_on, o.allow_missing);
-  if (!fail_on) return fail_on.error();
-  auto base_options = options_for_run(o.common, o.naming, 0, 2, false);
-  if (!base_options) return base_options.error();
-  auto cand_options = options_for_run(o.common, o.naming, 1, 2, false);
-  if (!cand_options) return cand_options.error();
-  auto base = load_run(o.base, *base_options, context);
-  if (!base) return base.error();
-  auto cand = load_run(o.cand, *cand_options, context);
-  if (!cand) return cand.error();
+  NPKIT_ASSIGN(auto threshold, parse_threshold(o.threshold));
+  NPKIT_ASSIGN(auto fail_on, parse_fail_on(o.fail_on, o.allow_missing));
+  NPKIT_ASSIGN(auto base_options, options_for_run(o.common, o.naming, 0, 2, false));
+  NPKIT_ASSIGN(auto cand_options, options_for_run(o.common, o.naming, 1, 2, false));
+  NPKIT_ASSIGN(auto base, load_run(o.base, base_options, context));
+  NPKIT_ASSIGN(auto cand, load_run(o.cand, cand_options, context));
   NoiseRule rule;
-  rule.min_effect = *threshold;
-  const RunDiff diff = diff_runs(*base, *cand, rule);
+  rule.min_effect = threshold;
+  const RunDiff diff = diff_runs(base, cand, rule);
   std::string text;
   if (o.common.format == "json") {
-    render_diff_json(diff, *fail_on, text);
+    render_diff_json(diff, fail_on, text);
   } else if (o.common.format == "junit") {
-    render_diff_junit(diff, *fail_on, text);
+    render_diff_junit(diff, fail_on, text);
   } else if (o.common.format == "html") {
-    text = html::render_report_html(html::build_diff_report_model(diff, *fail_on));
+    text = html::render_report_html(html::build_diff_report_model(diff, fail_on));
   } else {
-    render_diff_text(diff, *fail_on,
+    render_diff_text(diff, fail_on,
                      o.common.format == "md" ? DiffTextStyle::kMarkdown : DiffTextStyle::kText,
                      text);
   }
   NPKIT_TRY(write_output(o.common, text, context));
-  return should_fail(diff, *fail_on) ? 1 : 0;
+  return should_fail(diff, fail_on) ? 1 : 0;
 }
 
 }  // namespace

@@ -11,12 +11,10 @@ namespace npkit::cli {
 namespace {
 
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  RunInput& in = *input;
   Run run;
-  auto spans = read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; });  // spans play no part
-  if (!spans) return spans.error();
+  NPKIT_TRY(read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; }));  // spans play no part
   const HangAnalysis hang = analyze_hang(run);
   if (!hang.judged) {
     return Error{o.path +

@@ -73,15 +73,14 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
     return Ok{};
   }
   const auto& instances = c->cross.input.instances;
-  auto index = html::choose_instance(instances, iteration);
-  if (!index) return index.error();
-  const JoinedInstance& inst = instances[*index];
+  NPKIT_ASSIGN(auto index, html::choose_instance(instances, iteration));
+  const JoinedInstance& inst = instances[index];
   const html::InstanceWindow window = *html::window_of(inst);
   std::string title = fmt::format("Timeline of {} ({}", inst.label,
                                   html::format_bytes(static_cast<double>(inst.bytes)));
   title += report.comms.size() > 1 ? ", " + c->cross.input.scope + ")" : ")";
   const std::string choice =
-      html::describe_choice(inst, *index, instances.size(), iteration.has_value());
+      html::describe_choice(inst, index, instances.size(), iteration.has_value());
   if (c->comm->hash != 0) {
     for (const auto& comm : npkt->captures().comms) {
       if (comm.comm_hash == c->comm->hash) {
@@ -89,17 +88,16 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
       }
     }
   } else {
-    auto again = open_input(o, context);
-    if (!again) return again.error();
+    NPKIT_ASSIGN(auto again, open_input(o, context));
     Run unused;
-    auto spans = read_run<html::WindowSpans>(
-        **again, unused, [&] { return html::WindowSpans(window.start_ns, window.end_ns); });
-    if (!spans) return spans.error();
+    NPKIT_ASSIGN(auto spans, read_run<html::WindowSpans>(*again, unused, [&] {
+                   return html::WindowSpans(window.start_ns, window.end_ns);
+                 }));
     model.timeline =
-        html::legacy_timeline(*spans, in.span_names(), in.phases(), window, title, choice);
+        html::legacy_timeline(spans, in.span_names(), in.phases(), window, title, choice);
   }
   model.reduction.push_back(fmt::format(
-      "Timeline: one collective instance only (#{} of {}), {}.", *index, instances.size(),
+      "Timeline: one collective instance only (#{} of {}), {}.", index, instances.size(),
       iteration ? "chosen with --iteration" : "the one of median duration"));
   return Ok{};
 }
@@ -107,17 +105,15 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
 // Any input: `report`'s one result (analysis/report/run_report.hpp) and its timeline.
 Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
                                     Diagnostics& diagnostics) {
-  auto thresholds = parse_thresholds(o.thresholds);
-  if (!thresholds) return thresholds.error();
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto thresholds, parse_thresholds(o.thresholds));
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  RunInput& in = *input;
   Run run;
-  auto sink = read_run<RunReportSink>(
-      in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
-  if (!sink) return sink.error();
-  const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
-                                            in.span_names(), *thresholds, in.diagnostics());
+  NPKIT_ASSIGN(auto sink, read_run<RunReportSink>(in, run, [&] {
+                 return RunReportSink(in.phases(), in.span_names().size());
+               }));
+  const RunReport report = build_run_report(run, std::move(sink), in.has_spans(), in.phases(),
+                                            in.span_names(), thresholds, in.diagnostics());
   html::RunReportInput model;
   model.path = o.path;
   model.facts = in.facts();
@@ -131,9 +127,8 @@ Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
 }
 
 Result<html::ReportModel> summary_model(const CommonOptions& o) {
-  auto summary = read_summary_file(o.path);
-  if (!summary) return summary.error();
-  return html::build_summary_report_model(*summary);
+  NPKIT_ASSIGN(auto summary, read_summary_file(o.path));
+  return html::build_summary_report_model(summary);
 }
 
 }  // namespace
@@ -148,9 +143,9 @@ void add_html_report_options(CLI::App& report) {
 
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
   Diagnostics diagnostics;
-  auto model = is_summary_file(o.path) ? summary_model(o) : run_model(o, context, diagnostics);
-  if (!model) return model.error();
-  NPKIT_TRY(write_output(o, html::render_report_html(*model), context));
+  NPKIT_ASSIGN(auto model,
+               is_summary_file(o.path) ? summary_model(o) : run_model(o, context, diagnostics));
+  NPKIT_TRY(write_output(o, html::render_report_html(model), context));
   print_warnings(diagnostics, o, context);
   return 0;
 }

@@ -10,24 +10,23 @@ namespace npkit::cli {
 namespace {
 
 Result<int> run_info(const CommonOptions& o, CliContext& context) {
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  RunInput& in = *input;
   Run run;
-  auto spans = read_run<InventorySink>(in, run, [&] { return InventorySink(in.span_names()); });
-  if (!spans) return spans.error();
+  NPKIT_ASSIGN(auto spans,
+               read_run<InventorySink>(in, run, [&] { return InventorySink(in.span_names()); }));
   std::string text;
   switch (output_format(o)) {
     case OutputFormat::kJson:
-      write_info_json(o.path, in, run, *spans, text);
+      write_info_json(o.path, in, run, spans, text);
       break;
     case OutputFormat::kCsv:
-      render_info_csv(in, *spans, text);
+      render_info_csv(in, spans, text);
       break;
     case OutputFormat::kTable:
     case OutputFormat::kMarkdown:
     case OutputFormat::kHtml:
-      render_info(o.path, in, run, *spans, output_format(o), text);
+      render_info(o.path, in, run, spans, output_format(o), text);
       break;
   }
   NPKIT_TRY(write_output(o, text, context));

@@ -23,12 +23,10 @@ Result<int> run_instances(const InstancesOptions& o, CliContext& context) {
   if (!valid_coll_option(o.coll)) {
     return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
   }
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  RunInput& in = *input;
   Run run;
-  auto spans = read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; });
-  if (!spans) return spans.error();
+  NPKIT_TRY(read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; }));
   const auto records = instance_records(run, o.coll);
   std::string text;
   append_instance_jsonl(records, run.label.empty() ? o.path : run.label, text);

@@ -14,17 +14,15 @@ namespace npkit::cli {
 namespace {
 
 Result<int> report_run(const CommonOptions& o, CliContext& context) {
-  auto thresholds = parse_thresholds(o.thresholds);
-  if (!thresholds) return thresholds.error();
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto thresholds, parse_thresholds(o.thresholds));
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  RunInput& in = *input;
   Run run;
-  auto sink = read_run<RunReportSink>(
-      in, run, [&] { return RunReportSink(in.phases(), in.span_names().size()); });
-  if (!sink) return sink.error();
-  const RunReport report = build_run_report(run, std::move(*sink), in.has_spans(), in.phases(),
-                                            in.span_names(), *thresholds, in.diagnostics());
+  NPKIT_ASSIGN(auto sink, read_run<RunReportSink>(in, run, [&] {
+                 return RunReportSink(in.phases(), in.span_names().size());
+               }));
+  const RunReport report = build_run_report(run, std::move(sink), in.has_spans(), in.phases(),
+                                            in.span_names(), thresholds, in.diagnostics());
   const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names()};
   std::string text;
   const OutputFormat f = output_format(o);

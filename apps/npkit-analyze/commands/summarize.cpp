@@ -19,11 +19,10 @@ namespace {
 constexpr std::size_t kSniffBytes = 64;
 
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
-  auto input = open_input(o, context);
-  if (!input) return input.error();
-  auto summary = summarize_input(**input);
+  NPKIT_ASSIGN(auto input, open_input(o, context));
+  auto summary = summarize_input(*input);
   if (!summary) return summary;
-  print_warnings((*input)->diagnostics(), o, context);
+  print_warnings(input->diagnostics(), o, context);
   return summary;
 }
 
@@ -36,11 +35,9 @@ struct SummarizeOptions {
 Result<int> run_summarize(const SummarizeOptions& o, CliContext& context) {
   RunSummary merged;
   for (std::size_t i = 0; i < o.paths.size(); ++i) {
-    auto options = options_for_run(o.common, o.naming, i, o.paths.size(), true);
-    if (!options) return options.error();
-    auto run = load_run(o.paths[i], *options, context);
-    if (!run) return run.error();
-    merge_into(merged, *run);
+    NPKIT_ASSIGN(auto options, options_for_run(o.common, o.naming, i, o.paths.size(), true));
+    NPKIT_ASSIGN(auto run, load_run(o.paths[i], options, context));
+    merge_into(merged, run);
   }
   std::string text;
   write_summary_json(merged, text);
@@ -68,9 +65,8 @@ Result<RunSummary> load_run(const std::string& path, const CommonOptions& option
   auto summary = read_summary_file(path);
   if (!summary) return summary;
   if (!options.env_file.empty() && options.env_file != "none") {
-    auto env = read_environment_file(options.env_file);
-    if (!env) return env.error();
-    for (const auto& conflict : apply_environment(*env, summary->config)) {
+    NPKIT_ASSIGN(auto env, read_environment_file(options.env_file));
+    for (const auto& conflict : apply_environment(env, summary->config)) {
       if (!options.quiet) context.err << "npkit-analyze: warning: " << conflict << "\n";
     }
   }

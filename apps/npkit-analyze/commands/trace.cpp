@@ -54,34 +54,29 @@ Result<double> scaled(const std::string& option, const std::string& text,
 }
 
 Result<std::int64_t> time_after_origin(const std::string& option, const std::string& text) {
-  auto v = scaled(option, text, {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}, 1e3,
-                  "a time after the trace's origin, e.g. 1500us, 12.5ms or 2s (a bare number "
-                  "is microseconds, as the trace's ts)");
-  if (!v) return v.error();
-  return static_cast<std::int64_t>(std::llround(*v));
+  NPKIT_ASSIGN(auto v,
+               scaled(option, text, {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}, 1e3,
+                      "a time after the trace's origin, e.g. 1500us, 12.5ms or 2s (a bare number "
+                      "is microseconds, as the trace's ts)"));
+  return static_cast<std::int64_t>(std::llround(v));
 }
 
 Result<TraceLimits> limits_of(const TraceOptions& o) {
   TraceLimits limits;
   if (!o.from.empty()) {
-    auto from = time_after_origin("--from", o.from);
-    if (!from) return from.error();
-    limits.from_ns = *from;
+    NPKIT_ASSIGN(limits.from_ns, time_after_origin("--from", o.from));
   }
   if (!o.to.empty()) {
-    auto to = time_after_origin("--to", o.to);
-    if (!to) return to.error();
-    limits.to_ns = *to;
+    NPKIT_ASSIGN(limits.to_ns, time_after_origin("--to", o.to));
   }
   if (limits.from_ns && limits.to_ns && *limits.to_ns < *limits.from_ns) {
     return Error{"--to " + o.to + " lies before --from " + o.from};
   }
-  auto size = scaled("--max-size", o.max_size,
-                     {{"K", 1024.0}, {"M", 1024.0 * 1024}, {"G", 1024.0 * 1024 * 1024}}, 1.0,
-                     "a size such as 512M or 2G (0: no limit)");
-  if (!size) return size.error();
-  if (*size < 0) return Error{"--max-size " + o.max_size + ": expected a size of 0 or more"};
-  limits.max_bytes = static_cast<std::uint64_t>(*size);
+  NPKIT_ASSIGN(auto size, scaled("--max-size", o.max_size,
+                                 {{"K", 1024.0}, {"M", 1024.0 * 1024}, {"G", 1024.0 * 1024 * 1024}},
+                                 1.0, "a size such as 512M or 2G (0: no limit)"));
+  if (size < 0) return Error{"--max-size " + o.max_size + ": expected a size of 0 or more"};
+  limits.max_bytes = static_cast<std::uint64_t>(size);
   return limits;
 }
 
@@ -106,15 +101,13 @@ Result<std::pair<std::uint64_t, std::uint64_t>> seq_range(const std::string& tex
 Status add_collective_window(const TraceOptions& o, const Run& run, TraceLimits& limits,
                              CliContext& context) {
   if (o.coll.empty()) return Ok{};
-  auto seqs = seq_range(o.seq);
-  if (!seqs) return seqs.error();
-  auto window = collective_window(run, o.coll, seqs->first, seqs->second);
-  if (!window) return window.error();
-  limits.from_host_ns = window->from_ns;
-  limits.to_host_ns = window->to_ns;
+  NPKIT_ASSIGN(auto seqs, seq_range(o.seq));
+  NPKIT_ASSIGN(auto window, collective_window(run, o.coll, seqs.first, seqs.second));
+  limits.from_host_ns = window.from_ns;
+  limits.to_host_ns = window.to_ns;
   if (!o.quiet) {
-    context.err << fmt::format("window: {} {} instance(s), {:.3f} us\n", window->instances, o.coll,
-                               static_cast<double>(window->to_ns - window->from_ns) / 1e3);
+    context.err << fmt::format("window: {} {} instance(s), {:.3f} us\n", window.instances, o.coll,
+                               static_cast<double>(window.to_ns - window.from_ns) / 1e3);
   }
   return Ok{};
 }
@@ -162,13 +155,11 @@ Status write_trace(
 // process (output/trace/capture_trace_writer.hpp).
 Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected, TraceLimits limits,
                            CliContext& context) {
-  auto input = open_input(o, context, detected);
-  if (!input) return input.error();
+  NPKIT_ASSIGN(auto input, open_input(o, context, detected));
   Run run;
-  auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
-  if (!read) return read.error();
+  NPKIT_TRY(read_run<IgnoreSpans>(*input, run, [] { return IgnoreSpans{}; }));
   NPKIT_TRY(add_collective_window(o, run, limits, context));
-  const auto& npkt = dynamic_cast<NpktInput&>(**input);
+  const auto& npkt = dynamic_cast<NpktInput&>(*input);
   const LoadedCaptures& loaded = npkt.captures();
   std::vector<const RankCapture*> captures;
   for (const auto& comm : loaded.comms) {
@@ -184,7 +175,7 @@ Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected,
         auto written = write_capture_trace(captures, &loaded.events, &run, o.path, encoder, name);
         return written ? Status{Ok{}} : Status{written.error()};
       }));
-  print_warnings((*input)->diagnostics(), o, context);
+  print_warnings(input->diagnostics(), o, context);
   return 0;
 }
 
@@ -192,17 +183,15 @@ Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected,
 // (output/trace/instance_trace_writer.hpp).
 Result<int> trace_instances(const TraceOptions& o, const DetectedInput& detected,
                             TraceLimits limits, CliContext& context) {
-  auto input = open_input(o, context, detected);
-  if (!input) return input.error();
+  NPKIT_ASSIGN(auto input, open_input(o, context, detected));
   Run run;
-  auto read = read_run<IgnoreSpans>(**input, run, [] { return IgnoreSpans{}; });
-  if (!read) return read.error();
+  NPKIT_TRY(read_run<IgnoreSpans>(*input, run, [] { return IgnoreSpans{}; }));
   if (!o.coll.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
   NPKIT_TRY(
       write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
         return write_instance_trace(run, encoder, name);
       }));
-  print_warnings((*input)->diagnostics(), o, context);
+  print_warnings(input->diagnostics(), o, context);
   return 0;
 }
 
@@ -221,48 +210,46 @@ Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, Tr
                         CliContext& context) {
   CommonOptions all_cores = o;  // for small dumps too: pass 1 is most of their fixed cost
   all_cores.threads = trace_threads(o);
-  auto first = open_input(all_cores, context, detected);
-  if (!first) return first.error();
-  if (!(*first)->has_spans()) {
+  NPKIT_ASSIGN(auto first, open_input(all_cores, context, detected));
+  if (!first->has_spans()) {
     return Error{o.path +
                  " holds profiler-plugin events already in the Chrome trace format: open it in "
                  "Perfetto as it is (trace converts NPKit and .npkt dumps and NPKit event traces)"};
   }
   Run run;
-  auto origins = read_run<TraceOriginSink>(**first, run, [] { return TraceOriginSink(); });
-  if (!origins) return origins.error();
+  NPKIT_ASSIGN(auto origins,
+               read_run<TraceOriginSink>(*first, run, [] { return TraceOriginSink(); }));
   NPKIT_TRY(add_collective_window(o, run, limits, context));
-  const TraceMetadata meta{o.path, (*first)->event_table(), (*first)->span_clock(),
-                           (*first)->cpu_record_size()};
-  if ((*first)->reads_span_chunks()) {
+  const TraceMetadata meta{o.path, first->event_table(), first->span_clock(),
+                           first->cpu_record_size()};
+  if (first->reads_span_chunks()) {
     NPKIT_TRY(write_trace(
         o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
-          begin_span_trace(encoder, origins->origins(), meta);
+          begin_span_trace(encoder, origins.origins(), meta);
           SpanChunks chunks;
           chunks.threads = trace_threads(o);
           chunks.window = 2 * chunks.threads;  // memory: threads × the largest chunk
           Diagnostics repeated;                // pass 1 found the same warnings
           NPKIT_TRY(write_span_trace_in_chunks(
-              **first, chunks, origins->origins(), meta, encoder,
-              [&] { return encoder.exceeded(); }, repeated));
-          write_span_busbw_counters(run, origins->origins(), encoder);
+              *first, chunks, origins.origins(), meta, encoder, [&] { return encoder.exceeded(); },
+              repeated));
+          write_span_busbw_counters(run, origins.origins(), encoder);
           return encoder.finish(name);
         }));
-    print_warnings((*first)->diagnostics(), o, context);
+    print_warnings(first->diagnostics(), o, context);
     return 0;
   }
   CommonOptions one = o;
   one.threads = 1;
-  auto input = open_input(one, context, detected);
-  if (!input) return input.error();
-  RunInput& in = **input;
+  NPKIT_ASSIGN(auto input, open_input(one, context, detected));
+  RunInput& in = *input;
   NPKIT_TRY(write_trace(
       o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
-        begin_span_trace(encoder, origins->origins(), meta);
-        SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins->origins(), meta);
+        begin_span_trace(encoder, origins.origins(), meta);
+        SpanTraceWriter writer(encoder, in.span_names(), in.phases(), origins.origins(), meta);
         auto read = in.read({&writer});
         if (!read) return Status{read.error()};
-        write_span_busbw_counters(run, origins->origins(), encoder);
+        write_span_busbw_counters(run, origins.origins(), encoder);
         return encoder.finish(name);
       }));
   print_warnings(in.diagnostics(), o, context);
@@ -283,22 +270,20 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (!o.seq.empty() && o.coll.empty()) {
     return Error{"--seq " + o.seq + " needs --coll: the seq numbers of which collective?"};
   }
-  auto limits = limits_of(o);
-  if (!limits) return limits.error();
-  auto detected = detect_input(o.path);
-  if (!detected) return detected.error();
-  if (detected->kind == DetectedKind::kNpkt) return trace_captures(o, *detected, *limits, context);
-  if (detected->kind == DetectedKind::kInspector)
-    return trace_instances(o, *detected, *limits, context);
-  if (detected->kind == DetectedKind::kSummary) {
+  NPKIT_ASSIGN(auto limits, limits_of(o));
+  NPKIT_ASSIGN(auto detected, detect_input(o.path));
+  if (detected.kind == DetectedKind::kNpkt) return trace_captures(o, detected, limits, context);
+  if (detected.kind == DetectedKind::kInspector)
+    return trace_instances(o, detected, limits, context);
+  if (detected.kind == DetectedKind::kSummary) {
     return Error{o.path + " is an npkit summary: it holds no events to trace"};
   }
-  if (detected->kind == DetectedKind::kNcclTests) {
+  if (detected.kind == DetectedKind::kNcclTests) {
     return Error{o.path +
                  " is a nccl-tests results file: it holds one averaged time per size, no "
                  "timestamps to trace"};
   }
-  return trace_spans(o, *detected, *limits, context);
+  return trace_spans(o, detected, limits, context);
 }
 
 }  // namespace

@@ -87,14 +87,13 @@ std::optional<std::string> only_empty_logs(const std::string& path,
 
 // What a directory holds, in the order of precedence.
 Result<DetectedInput> detect_directory(const std::string& path) {
-  auto entries = io::list_directory(path, io::EntrySizes::kSkip);
-  if (!entries) return entries.error();
+  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
   bool legacy = false;
   bool npkt = false;
   bool json = false;
   bool inspector = false;
   std::vector<std::string> results_files;
-  for (const auto& e : *entries) {
+  for (const auto& e : entries) {
     if (!e.regular) continue;
     if (ends_with(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
       results_files.push_back(e.name);
@@ -110,7 +109,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
                       ingest::is_inspector_log(io::join_path(path, e.name)));
   }
   if (!legacy && !npkt && !json && !inspector) {
-    if (auto empty_logs = only_empty_logs(path, *entries)) return Error{*empty_logs};
+    if (auto empty_logs = only_empty_logs(path, entries)) return Error{*empty_logs};
   }
   DetectedInput d;
   std::vector<DetectedKind> present;
@@ -127,7 +126,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
                     path, fmt::join(results_files, ", "))};
   }
   for (std::size_t i = 1; i < present.size(); ++i) d.ignored.push_back(kind_name(present[i]));
-  d.listing = std::move(*entries);
+  d.listing = std::move(entries);
   return d;
 }
 
@@ -157,9 +156,8 @@ Result<DetectedInput> detect_input(const std::string& path) {
 
 Result<PhaseMap> read_phase_map_file(const std::string& path) {
   if (path.empty()) return PhaseMap{};
-  auto text = io::read_text_file(path, 1 << 20);
-  if (!text) return text.error();
-  return PhaseMap::parse(*text, path);
+  NPKIT_ASSIGN(auto text, io::read_text_file(path, 1 << 20));
+  return PhaseMap::parse(text, path);
 }
 
 std::vector<InputFact> RunInput::facts() const {
@@ -201,9 +199,8 @@ Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& optio
   const std::string path =
       options.env_file.empty() ? find_environment_file(options.path) : options.env_file;
   if (path.empty()) return std::optional<EnvironmentFile>{};
-  auto file = read_environment_file(path);
-  if (!file) return file.error();
-  return std::optional<EnvironmentFile>(std::move(*file));
+  NPKIT_ASSIGN(auto file, read_environment_file(path));
+  return std::optional<EnvironmentFile>(std::move(file));
 }
 
 }  // namespace
@@ -211,13 +208,11 @@ Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& optio
 Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
   ImportOptions options = given;
   if (!options.detected) {
-    auto found = detect_input(options.path);
-    if (!found) return found.error();
-    options.detected = std::move(*found);  // a legacy dump's layout reuses its listing
+    // A legacy dump's layout reuses the listing.
+    NPKIT_ASSIGN(options.detected, detect_input(options.path));
   }
   const DetectedInput& detected = *options.detected;
-  auto user = read_phase_map_file(options.phase_map);
-  if (!user) return user.error();
+  NPKIT_ASSIGN(auto user, read_phase_map_file(options.phase_map));
   if (options.nranks != 0 && detected.kind != DetectedKind::kLegacyDump) {
     return Error{
         fmt::format("--nranks {}: {} records its communicators' sizes; --nranks applies "
@@ -231,43 +226,29 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
                    " is an npkit summary: diff or compare it with another run, or draw it with "
                    "report --format html"};
     case DetectedKind::kLegacyDump: {
-      auto legacy = LegacyInput::open(options, *user);
-      if (!legacy) return legacy.error();
-      input = std::move(*legacy);
+      NPKIT_ASSIGN(input, LegacyInput::open(options, user));
       break;
     }
     case DetectedKind::kNcclTests: {
-      auto results = NcclTestsInput::open(options);
-      if (!results) return results.error();
-      input = std::move(*results);
+      NPKIT_ASSIGN(input, NcclTestsInput::open(options));
       break;
     }
     case DetectedKind::kNpkt: {
-      auto npkt = NpktInput::open(options, *user);
-      if (!npkt) return npkt.error();
-      input = std::move(*npkt);
+      NPKIT_ASSIGN(input, NpktInput::open(options, user));
       break;
     }
     case DetectedKind::kChromeTrace: {
-      auto files = chrome_trace_files(options.path);
-      if (!files) return files.error();
-      auto profiler = is_profiler_trace(*files);
-      if (!profiler) return profiler.error();
-      if (*profiler) {
-        auto opened = ChromeProfilerInput::open(options, *files, *user);
-        if (!opened) return opened.error();
-        input = std::move(*opened);
+      NPKIT_ASSIGN(auto files, chrome_trace_files(options.path));
+      NPKIT_ASSIGN(auto profiler, is_profiler_trace(files));
+      if (profiler) {
+        NPKIT_ASSIGN(input, ChromeProfilerInput::open(options, files, user));
       } else {
-        auto opened = ChromeSpanInput::open(options, *files, *user);
-        if (!opened) return opened.error();
-        input = std::move(*opened);
+        NPKIT_ASSIGN(input, ChromeSpanInput::open(options, files, user));
       }
       break;
     }
     case DetectedKind::kInspector: {
-      auto opened = InspectorInput::open(options);
-      if (!opened) return opened.error();
-      input = std::move(*opened);
+      NPKIT_ASSIGN(input, InspectorInput::open(options));
       break;
     }
   }
@@ -275,9 +256,8 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
     input->diagnostics().warn("ignored files",
                               options.path + ": also holds " + what + ", which were not read");
   }
-  auto environment = environment_of(options);
-  if (!environment) return environment.error();
-  input->set_environment(std::move(*environment), options.label);
+  NPKIT_ASSIGN(auto environment, environment_of(options));
+  input->set_environment(std::move(environment), options.label);
   return input;
 }
 

@@ -140,9 +140,7 @@ Result<Sink> read_run(RunInput& input, Run& run, MakeSink make_sink) {
     sinks.push_back(std::make_unique<Sink>(make_sink()));
     raw.push_back(sinks.back().get());
   }
-  auto read = input.read(raw);
-  if (!read) return read.error();
-  run = std::move(*read);
+  NPKIT_ASSIGN(run, input.read(raw));
   for (unsigned i = 1; i < n; ++i) sinks[0]->merge(std::move(*sinks[i]));
   return std::move(*sinks[0]);
 }

@@ -25,9 +25,8 @@ namespace npkit {
 template <typename T, typename Produce, typename Consume>
 Status run_in_order_here(std::size_t n, Produce& produce, Consume& consume) {
   for (std::size_t i = 0; i < n; ++i) {
-    Result<T> result = produce(i);
-    if (!result) return result.error();
-    NPKIT_TRY(consume(i, *result));
+    NPKIT_ASSIGN(T result, produce(i));
+    NPKIT_TRY(consume(i, result));
   }
   return Ok{};
 }

@@ -48,3 +48,15 @@ using Status = Result<Ok>;
     auto&& npkit_try_result_ = (expr);                             \
     if (!npkit_try_result_.ok()) return npkit_try_result_.error(); \
   } while (0)
+
+// Returns the error of `expr` (a Result) from the enclosing function if it holds one, else moves
+// its value into `lhs`, which may declare a variable: NPKIT_ASSIGN(auto text, read(path)).
+// Expands to several statements: not for the body of an unbraced if or loop.
+#define NPKIT_ASSIGN(lhs, expr) \
+  NPKIT_ASSIGN_IMPL_(NPKIT_CONCAT_(npkit_assign_, __LINE__), lhs, expr)
+#define NPKIT_ASSIGN_IMPL_(tmp, lhs, expr) \
+  auto tmp = (expr);                       \
+  if (!tmp.ok()) return tmp.error();       \
+  lhs = std::move(tmp).value()
+#define NPKIT_CONCAT_(a, b) NPKIT_CONCAT_INNER_(a, b)
+#define NPKIT_CONCAT_INNER_(a, b) a##b

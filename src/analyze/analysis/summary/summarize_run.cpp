@@ -182,10 +182,9 @@ RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
 
 Result<RunSummary> summarize_input(RunInput& input) {
   Run run;
-  auto spans =
-      read_run<SummarySpanSink>(input, run, [&] { return SummarySpanSink(input.phases()); });
-  if (!spans) return spans.error();
-  RunSummary s = summarize_run(run, *spans);
+  NPKIT_ASSIGN(auto spans, read_run<SummarySpanSink>(
+                               input, run, [&] { return SummarySpanSink(input.phases()); }));
+  RunSummary s = summarize_run(run, spans);
   s.warnings = input.diagnostics().total();
   return s;
 }

@@ -70,10 +70,9 @@ std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& tra
 
 Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
   if (!io::is_directory(path)) return std::vector<std::string>{path};
-  auto entries = io::list_directory(path, io::EntrySizes::kSkip);
-  if (!entries) return entries.error();
+  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
   std::vector<std::string> files;
-  for (const auto& e : *entries) {
+  for (const auto& e : entries) {
     if (e.regular && ends_with(e.name, kJsonExtension)) {
       files.push_back(io::join_path(path, e.name));
     }
@@ -83,9 +82,8 @@ Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
 }
 
 Result<bool> is_profiler_trace(const std::vector<std::string>& files) {
-  auto identity = ingest::identify_trace(files.front());
-  if (!identity) return identity.error();
-  const auto p = identity->producer;
+  NPKIT_ASSIGN(auto identity, ingest::identify_trace(files.front()));
+  const auto p = identity.producer;
   return p == ingest::TraceProducer::kNcclExample || p == ingest::TraceProducer::kOwnProfiler;
 }
 
@@ -98,14 +96,11 @@ Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
   auto input = std::make_unique<ChromeSpanInput>();
   input->path_ = o.path;
   input->ranks_ = o.ranks;
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
-  input->read_.ranks = *filter;
+  NPKIT_ASSIGN(input->read_.ranks, RankFilter::parse(o.ranks));
   input->read_.progress = o.progress;
-  auto spans = ingest::open_json_span_input(
-      files, o.event_table, PhaseMap::builtin().with_user_rules(user), input->diagnostics_);
-  if (!spans) return spans.error();
-  input->input_ = std::move(*spans);
+  NPKIT_ASSIGN(input->input_, ingest::open_json_span_input(
+                                  files, o.event_table, PhaseMap::builtin().with_user_rules(user),
+                                  input->diagnostics_));
   return input;
 }
 
@@ -154,12 +149,10 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
     const ImportOptions& o, const std::vector<std::string>& files, const PhaseMap& user) {
   auto input = std::make_unique<ChromeProfilerInput>();
   for (const auto& f : files) {
-    auto identity = ingest::identify_trace(f);
-    if (!identity) return identity.error();
-    if (identity->producer != ingest::TraceProducer::kOwnProfiler) continue;
-    auto names = ingest::read_trace_event_names(identity->header, f);
-    if (!names) return names.error();
-    ingest::merge_trace_event_names(input->event_names_, *names);
+    NPKIT_ASSIGN(auto identity, ingest::identify_trace(f));
+    if (identity.producer != ingest::TraceProducer::kOwnProfiler) continue;
+    NPKIT_ASSIGN(auto names, ingest::read_trace_event_names(identity.header, f));
+    ingest::merge_trace_event_names(input->event_names_, names);
   }
   const char* option = nullptr;
   if (o.event_table != "auto") option = "--event-table";
@@ -171,17 +164,15 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
                  o.path + " holds profiler-plugin traces" +
                  (option == std::string_view("--phase-map") ? " without event records" : "")};
   }
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
+  NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
   input->path_ = o.path;
   input->files_ = files;
   input->ranks_ = o.ranks;
-  auto traces = ingest::read_profiler_traces(files, input->diagnostics_);
-  if (!traces) return traces.error();
+  NPKIT_ASSIGN(auto traces, ingest::read_profiler_traces(files, input->diagnostics_));
   std::set<std::int32_t> seen;
-  for (auto& t : *traces) {
+  for (auto& t : traces) {
     seen.insert(t.rank);
-    if (t.rank >= 0 && filter->contains(static_cast<std::uint32_t>(t.rank))) {
+    if (t.rank >= 0 && filter.contains(static_cast<std::uint32_t>(t.rank))) {
       input->traces_.push_back(std::move(t));
     }
   }
@@ -239,17 +230,14 @@ Result<Run> ChromeProfilerInput::read_input(const std::vector<SpanSink*>& sinks)
 }
 
 Status ChromeProfilerInput::read_event_spans(SpanSink& sink, Run& run) {
-  auto filter = RankFilter::parse(ranks_);
-  if (!filter) return filter.error();
+  NPKIT_ASSIGN(auto filter, RankFilter::parse(ranks_));
   CollectiveSpans collectives(phases_, event_names_.bases, "stream");
   WithCollectiveSpans tee(sink, collectives);
   for (const auto& f : files_) {
-    auto identity = ingest::identify_trace(f);
-    if (!identity) return identity.error();
-    if (identity->producer != ingest::TraceProducer::kOwnProfiler) continue;
-    ingest::OwnEventSpanDecoder decoder(f, event_names_, phases_, *filter, tee, diagnostics_);
-    auto read = ingest::read_trace_file(f, decoder, ingest::TraceReadOptions{}, diagnostics_);
-    if (!read) return read.error();
+    NPKIT_ASSIGN(auto identity, ingest::identify_trace(f));
+    if (identity.producer != ingest::TraceProducer::kOwnProfiler) continue;
+    ingest::OwnEventSpanDecoder decoder(f, event_names_, phases_, filter, tee, diagnostics_);
+    NPKIT_TRY(ingest::read_trace_file(f, decoder, ingest::TraceReadOptions{}, diagnostics_));
     decoder.finish();
   }
   std::map<std::int32_t, std::string> hosts;

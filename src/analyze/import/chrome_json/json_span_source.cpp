@@ -19,9 +19,8 @@ bool is_builtin_table(const std::string& name) {
 
 Result<EventTable> load_table(const std::string& spec, Diagnostics& diagnostics) {
   if (spec.find('/') != std::string::npos || spec.find(".h") != std::string::npos) {
-    auto text = io::read_text_file(spec, 1 << 20);
-    if (!text) return text.error();
-    return parse_event_header(*text, spec, diagnostics);
+    NPKIT_ASSIGN(auto text, io::read_text_file(spec, 1 << 20));
+    return parse_event_header(text, spec, diagnostics);
   }
   return builtin_event_table(spec);
 }
@@ -34,21 +33,20 @@ Result<JsonSpanInput> open_json_span_input(const std::vector<std::string>& paths
   JsonSpanInput input;
   std::string recorded_table;
   for (const auto& path : paths) {
-    auto identity = identify_trace(path);
-    if (!identity) return identity.error();
-    const TraceProducer p = identity->producer;
+    NPKIT_ASSIGN(auto identity, identify_trace(path));
+    const TraceProducer p = identity.producer;
     if (p != TraceProducer::kNpkitGenerator && p != TraceProducer::kOwnLegacy) {
       return Error{path + ": written by " + trace_producer_name(p) +
                    "; it cannot be read together with NPKit event traces"};
     }
-    if (const std::string* t = identity->header.other("event_table");
+    if (const std::string* t = identity.header.other("event_table");
         t != nullptr && recorded_table.empty()) {
       recorded_table = *t;
     }
     struct stat st {};
     const std::uint64_t bytes =
         ::stat(path.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
-    input.files.push_back(JsonSpanFile{path, std::move(*identity), bytes});
+    input.files.push_back(JsonSpanFile{path, std::move(identity), bytes});
   }
   std::string spec = event_table;
   if (spec == "auto") {
@@ -66,9 +64,8 @@ Result<JsonSpanInput> open_json_span_input(const std::vector<std::string>& paths
   } else {
     input.table_reason = "set with --event-table; names the table lacks are added from the trace";
   }
-  auto table = load_table(spec, diagnostics);
-  if (!table) return table.error();
-  input.names = std::make_unique<EventNameBook>(std::move(*table), phase_map);
+  NPKIT_ASSIGN(auto table, load_table(spec, diagnostics));
+  input.names = std::make_unique<EventNameBook>(std::move(table), phase_map);
   return input;
 }
 
@@ -86,17 +83,15 @@ Status read_json_spans(JsonSpanInput& input, const JsonSpanReadOptions& options,
     }
     if (f.identity.producer == TraceProducer::kOwnLegacy) {
       OwnTraceSpanDecoder decoder(f.path, *input.names, tracks, options.ranks, target, diagnostics);
-      auto summary = read_trace_file(f.path, decoder, read, diagnostics);
-      if (!summary) return summary.error();
+      NPKIT_ASSIGN(auto summary, read_trace_file(f.path, decoder, read, diagnostics));
       decoder.finish();
-      f.events = summary->events;
+      f.events = summary.events;
     } else {
       GeneratorSpanDecoder decoder(f.path, *input.names, tracks, options.ranks, target,
                                    diagnostics);
-      auto summary = read_trace_file(f.path, decoder, read, diagnostics);
-      if (!summary) return summary.error();
+      NPKIT_ASSIGN(auto summary, read_trace_file(f.path, decoder, read, diagnostics));
       decoder.finish();
-      f.events = summary->events;
+      f.events = summary.events;
     }
     before += f.bytes;
     if (options.progress) options.progress(before, total);

@@ -283,18 +283,15 @@ Result<std::vector<PluginRankTrace>> read_profiler_traces(const std::vector<std:
                                                           Diagnostics& diagnostics) {
   std::vector<PluginRankTrace> traces;
   for (const auto& path : paths) {
-    auto identity = identify_trace(path);
-    if (!identity) return identity.error();
-    const TraceProducer p = identity->producer;
+    NPKIT_ASSIGN(auto identity, identify_trace(path));
+    const TraceProducer p = identity.producer;
     if (p == TraceProducer::kNcclExample) {
       ExamplePluginDecoder decoder(path, diagnostics);
-      auto read = read_trace_file(path, decoder, TraceReadOptions{}, diagnostics);
-      if (!read) return read.error();
+      NPKIT_TRY(read_trace_file(path, decoder, TraceReadOptions{}, diagnostics));
       traces.push_back(decoder.finish());
     } else if (p == TraceProducer::kOwnProfiler) {
       OwnProfilerTraceDecoder decoder(path, diagnostics);
-      auto read = read_trace_file(path, decoder, TraceReadOptions{}, diagnostics);
-      if (!read) return read.error();
+      NPKIT_TRY(read_trace_file(path, decoder, TraceReadOptions{}, diagnostics));
       for (auto& t : decoder.finish()) traces.push_back(std::move(t));
     } else {
       return Error{path + ": written by " + trace_producer_name(p) +

@@ -170,9 +170,8 @@ class Reader {
   Result<TraceReadSummary> run() {
     NPKIT_TRY(need(chunk_));
     if (end_ - pos_ >= 3 && std::memcmp(buf_.data() + pos_, "\xEF\xBB\xBF", 3) == 0) pos_ += 3;
-    auto more = skip_ws();
-    if (!more) return more.error();
-    if (!*more) return Error{name_ + ": empty file (a Chrome trace is a JSON array or object)"};
+    NPKIT_ASSIGN(auto more, skip_ws());
+    if (!more) return Error{name_ + ": empty file (a Chrome trace is a JSON array or object)"};
     const char first = buf_[pos_];
     if (first == '[') {
       ++pos_;
@@ -221,10 +220,9 @@ class Reader {
       buf_.resize(kSlack + cap_ + kPadding, '\0');
     }
     while (!eof_ && end_ - pos_ < bytes) {
-      auto got = source_.read(buf_.data() + end_, kSlack + cap_ - end_);
-      if (!got) return got.error();
-      if (*got == 0) eof_ = true;
-      end_ += *got;
+      NPKIT_ASSIGN(auto got, source_.read(buf_.data() + end_, kSlack + cap_ - end_));
+      if (got == 0) eof_ = true;
+      end_ += got;
     }
     std::memset(buf_.data() + end_, 0, kPadding);
     return Ok{};
@@ -608,13 +606,12 @@ class Reader {
             pos_, fmt::format("more than {} MiB after the event array", kMaxOutsideBytes >> 20));
       }
     }
-    auto more = skip_ws();
-    if (!more) return more.error();
+    NPKIT_ASSIGN(auto more, skip_ws());
     if (!summary_.header.object_form) {
-      if (*more) return error_at(pos_, "content after the event array");
+      if (more) return error_at(pos_, "content after the event array");
       return Ok{};
     }
-    if (!*more) {
+    if (!more) {
       warn_at("unterminated trace", pos_, "the trace object is not closed ('}' missing)");
       return Ok{};
     }
@@ -629,9 +626,8 @@ class Reader {
     }
     if (buf_[pos_] != '}') return error_at(pos_, "expected ',' or '}' after the event array");
     ++pos_;
-    more = skip_ws();
-    if (!more) return more.error();
-    if (*more) return error_at(pos_, "content after the trace object");
+    NPKIT_ASSIGN(more, skip_ws());
+    if (more) return error_at(pos_, "content after the trace object");
     return Ok{};
   }
 
@@ -662,9 +658,8 @@ class Reader {
   Status read_events() {
     while (!finished_ && !stopped_) {
       if (!eof_ && end_ - pos_ < chunk_) NPKIT_TRY(need(chunk_));
-      auto more = skip_ws();
-      if (!more) return more.error();
-      if (!*more) return finish_unterminated();
+      NPKIT_ASSIGN(auto more, skip_ws());
+      if (!more) return finish_unterminated();
       if (buf_[pos_] == ']') return finish_array(pos_);
       if (eof_) {
         const ArrayScan s = scan_array(buf_.data(), pos_, end_);

@@ -28,11 +28,10 @@ bool is_recorded_kind(std::string_view name) {
 }  // namespace
 
 Result<EnvironmentFile> read_environment_file(const std::string& path) {
-  auto text = io::read_text_file(path, kMaxBytes);
-  if (!text) return text.error();
+  NPKIT_ASSIGN(auto text, io::read_text_file(path, kMaxBytes));
   EnvironmentFile file;
   file.path = path;
-  std::string_view rest = *text;
+  std::string_view rest = text;
   std::size_t line_number = 0;
   while (!rest.empty()) {
     ++line_number;

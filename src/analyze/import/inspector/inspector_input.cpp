@@ -84,19 +84,16 @@ void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRan
 
 Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions& o) {
   NPKIT_TRY(refuse_span_options(o, "NCCL Inspector logs, which have no spans"));
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
+  NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
   auto input = std::make_unique<InspectorInput>();
   input->path_ = o.path;
-  auto files = ingest::inspector_log_files(o.path, input->diagnostics_);
-  if (!files) return files.error();
-  auto logs = ingest::read_inspector_logs(*files, input->diagnostics_);
-  if (!logs) return logs.error();
+  NPKIT_ASSIGN(auto files, ingest::inspector_log_files(o.path, input->diagnostics_));
+  NPKIT_ASSIGN(auto logs, ingest::read_inspector_logs(files, input->diagnostics_));
   std::set<std::int32_t> seen;
-  input->logs_.files = std::move(logs->files);
-  for (auto& log : logs->ranks) {
+  input->logs_.files = std::move(logs.files);
+  for (auto& log : logs.ranks) {
     seen.insert(log.trace.rank);
-    if (filter->contains(static_cast<std::uint32_t>(log.trace.rank))) {
+    if (filter.contains(static_cast<std::uint32_t>(log.trace.rank))) {
       input->logs_.ranks.push_back(std::move(log));
     }
   }

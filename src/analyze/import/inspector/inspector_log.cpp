@@ -103,15 +103,14 @@ class LogBook {
       ++log.p2p_records;
       return Ok{};
     }
-    auto func = intern(log.trace, r.func);
-    if (!func) return func.error();
+    NPKIT_ASSIGN(auto func, intern(log.trace, r.func));
     const std::string source = r.timing_source.empty() ? "not recorded" : r.timing_source;
     if (log.timing_sources.size() < kMaxNames || log.timing_sources.count(source) > 0) {
       ++log.timing_sources[source];
     }
     PluginColl c;
     c.seq = r.seq;
-    c.func = *func;
+    c.func = func;
     c.bytes = r.bytes;
     c.channels = static_cast<std::uint32_t>(r.channels.size());
     log.max_channels = std::max<std::uint64_t>(log.max_channels, r.channels.size());
@@ -190,11 +189,10 @@ bool is_inspector_log(const std::string& path) {
 Result<std::vector<std::string>> inspector_log_files(const std::string& path,
                                                      Diagnostics& diagnostics) {
   if (!io::is_directory(path)) return std::vector<std::string>{path};
-  auto entries = io::list_directory(path, io::EntrySizes::kSkip);
-  if (!entries) return entries.error();
+  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
   std::vector<std::string> files;
   std::vector<std::string> others;
-  for (const auto& e : *entries) {
+  for (const auto& e : entries) {
     if (!e.regular) continue;
     const std::string file = io::join_path(path, e.name);
     (is_inspector_log(file) ? files : others).push_back(e.name);

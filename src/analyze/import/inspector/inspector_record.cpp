@@ -47,11 +47,10 @@ Result<dom::element> member(dom::object obj, std::string_view where, std::string
 }
 
 Result<dom::object> object_member(dom::object obj, std::string_view where, std::string_view key) {
-  auto v = member(obj, where, key, "an object");
-  if (!v) return v.error();
+  NPKIT_ASSIGN(auto v, member(obj, where, key, "an object"));
   dom::object out;
-  if (v->get(out) != simdjson::SUCCESS) {
-    return wrong_type(fmt::format("{}.{}", where, key), "an object", *v);
+  if (v.get(out) != simdjson::SUCCESS) {
+    return wrong_type(fmt::format("{}.{}", where, key), "an object", v);
   }
   return out;
 }
@@ -69,33 +68,30 @@ Result<std::uint64_t> as_uint(dom::element v, std::string_view where) {
 }
 
 Result<std::uint64_t> uint_member(dom::object obj, std::string_view where, std::string_view key) {
-  auto v = member(obj, where, key, "an integer");
-  if (!v) return v.error();
-  return as_uint(*v, fmt::format("{}.{}", where, key));
+  NPKIT_ASSIGN(auto v, member(obj, where, key, "an integer"));
+  return as_uint(v, fmt::format("{}.{}", where, key));
 }
 
 Result<std::int32_t> int_member(dom::object obj, std::string_view where, std::string_view key) {
-  auto v = member(obj, where, key, "an integer");
-  if (!v) return v.error();
+  NPKIT_ASSIGN(auto v, member(obj, where, key, "an integer"));
   std::int64_t x = 0;
-  if (!v->is_int64() || v->get(x) != simdjson::SUCCESS ||
+  if (!v.is_int64() || v.get(x) != simdjson::SUCCESS ||
       x < std::numeric_limits<std::int32_t>::min() ||
       x > std::numeric_limits<std::int32_t>::max()) {
-    if (v->is_int64() || v->is_uint64()) {
+    if (v.is_int64() || v.is_uint64()) {
       return Error{fmt::format("{}.{}: expected a 32-bit integer", where, key)};
     }
-    return wrong_type(fmt::format("{}.{}", where, key), "an integer", *v);
+    return wrong_type(fmt::format("{}.{}", where, key), "an integer", v);
   }
   return static_cast<std::int32_t>(x);
 }
 
 Result<std::string_view> string_member(dom::object obj, std::string_view where,
                                        std::string_view key) {
-  auto v = member(obj, where, key, "a string");
-  if (!v) return v.error();
+  NPKIT_ASSIGN(auto v, member(obj, where, key, "a string"));
   std::string_view s;
-  if (v->get(s) != simdjson::SUCCESS) {
-    return wrong_type(fmt::format("{}.{}", where, key), "a string", *v);
+  if (v.get(s) != simdjson::SUCCESS) {
+    return wrong_type(fmt::format("{}.{}", where, key), "a string", v);
   }
   return s;
 }
@@ -152,50 +148,37 @@ Result<std::uint32_t> minor_of(std::string_view version) {
 }
 
 Status read_header(dom::object root, InspectorRecord& r) {
-  auto header = object_member(root, "record", "header");
-  if (!header) return header.error();
-  auto id = string_member(*header, "header", "id");
-  if (!id) return id.error();
-  auto hash = comm_hash_of(*id);
-  if (!hash) return hash.error();
-  r.comm_hash = *hash;
-  auto name = optional_string(*header, "header", "comm_name");
-  if (!name) return name.error();
-  r.comm_name = *name == "unknown" ? std::string() : std::string(*name);
-  auto rank = int_member(*header, "header", "rank");
-  if (!rank) return rank.error();
-  auto nranks = int_member(*header, "header", "n_ranks");
-  if (!nranks) return nranks.error();
-  if (*nranks > kInspectorMaxRanks) {
+  NPKIT_ASSIGN(auto header, object_member(root, "record", "header"));
+  NPKIT_ASSIGN(auto id, string_member(header, "header", "id"));
+  NPKIT_ASSIGN(r.comm_hash, comm_hash_of(id));
+  NPKIT_ASSIGN(auto name, optional_string(header, "header", "comm_name"));
+  r.comm_name = name == "unknown" ? std::string() : std::string(name);
+  NPKIT_ASSIGN(auto rank, int_member(header, "header", "rank"));
+  NPKIT_ASSIGN(auto nranks, int_member(header, "header", "n_ranks"));
+  if (nranks > kInspectorMaxRanks) {
     return Error{
-        fmt::format("header.n_ranks {}: expected at most {} ranks", *nranks, kInspectorMaxRanks)};
+        fmt::format("header.n_ranks {}: expected at most {} ranks", nranks, kInspectorMaxRanks)};
   }
-  if (*nranks <= 0 || *rank < 0 || *rank >= *nranks) {
+  if (nranks <= 0 || rank < 0 || rank >= nranks) {
     return Error{
-        fmt::format("header: rank {} of n_ranks {}: expected 0 <= rank < n_ranks", *rank, *nranks)};
+        fmt::format("header: rank {} of n_ranks {}: expected 0 <= rank < n_ranks", rank, nranks)};
   }
-  r.rank = *rank;
-  r.nranks = *nranks;
+  r.rank = rank;
+  r.nranks = nranks;
   return Ok{};
 }
 
 Status read_metadata(dom::object root, InspectorRecord& r) {
-  auto meta = object_member(root, "record", "metadata");
-  if (!meta) return meta.error();
-  auto version = string_member(*meta, "metadata", "inspector_output_format_version");
-  if (!version) return version.error();
-  auto minor = minor_of(*version);
-  if (!minor) return minor.error();
-  r.version = std::string(*version);
-  r.minor = *minor;
-  auto host = optional_string(*meta, "metadata", "hostname");
-  if (!host) return host.error();
-  r.host = std::string(*host);
+  NPKIT_ASSIGN(auto meta, object_member(root, "record", "metadata"));
+  NPKIT_ASSIGN(auto version, string_member(meta, "metadata", "inspector_output_format_version"));
+  NPKIT_ASSIGN(auto minor, minor_of(version));
+  r.version = std::string(version);
+  r.minor = minor;
+  NPKIT_ASSIGN(r.host, optional_string(meta, "metadata", "hostname"));
   dom::element pid;
-  if ((*meta)["pid"].get(pid) == simdjson::SUCCESS) {
-    auto p = as_uint(pid, "metadata.pid");
-    if (!p) return p.error();
-    r.pid = static_cast<std::int64_t>(std::min<std::uint64_t>(*p, INT64_MAX));
+  if (meta["pid"].get(pid) == simdjson::SUCCESS) {
+    NPKIT_ASSIGN(auto p, as_uint(pid, "metadata.pid"));
+    r.pid = static_cast<std::int64_t>(std::min<std::uint64_t>(p, INT64_MAX));
   }
   return Ok{};
 }
@@ -208,40 +191,30 @@ Status read_event_trace(dom::object perf, std::string_view where, std::string_vi
   const std::string at = fmt::format("{}.event_trace_ts", where);
   dom::object obj;
   if (trace.get(obj) != simdjson::SUCCESS) return wrong_type(at, "an object", trace);
-  auto start = uint_member(obj, at, fmt::format("{}_start_ts", prefix));
-  if (!start) return start.error();
-  auto stop = uint_member(obj, at, fmt::format("{}_stop_ts", prefix));
-  if (!stop) return stop.error();
-  auto kernels = member(obj, at, "kernel_events", "an array");
-  if (!kernels) return kernels.error();
+  NPKIT_ASSIGN(auto start, uint_member(obj, at, fmt::format("{}_start_ts", prefix)));
+  NPKIT_ASSIGN(auto stop, uint_member(obj, at, fmt::format("{}_stop_ts", prefix)));
+  NPKIT_ASSIGN(auto kernels, member(obj, at, "kernel_events", "an array"));
   dom::array list;
-  if (kernels->get(list) != simdjson::SUCCESS) {
-    return wrong_type(at + ".kernel_events", "an array", *kernels);
+  if (kernels.get(list) != simdjson::SUCCESS) {
+    return wrong_type(at + ".kernel_events", "an array", kernels);
   }
   r.verbose = true;
-  r.op_start_us = *start;
-  r.op_stop_us = *stop;
+  r.op_start_us = start;
+  r.op_stop_us = stop;
   std::size_t i = 0;
   for (dom::element k : list) {
     const std::string kat = fmt::format("{}.kernel_events[{}]", at, i++);
     dom::object ko;
     if (k.get(ko) != simdjson::SUCCESS) return wrong_type(kat, "an object", k);
     InspectorChannel ch;
-    auto id = uint_member(ko, kat, "channel_id");
-    if (!id) return id.error();
-    if (*id > std::numeric_limits<std::uint32_t>::max()) {
+    NPKIT_ASSIGN(auto id, uint_member(ko, kat, "channel_id"));
+    if (id > std::numeric_limits<std::uint32_t>::max()) {
       return Error{fmt::format("{}.channel_id: expected a channel number", kat)};
     }
-    ch.channel = static_cast<std::uint32_t>(*id);
-    auto ks = uint_member(ko, kat, "kernel_start_ts");
-    if (!ks) return ks.error();
-    auto kp = uint_member(ko, kat, "kernel_stop_ts");
-    if (!kp) return kp.error();
-    auto kr = uint_member(ko, kat, "kernel_record_ts");
-    if (!kr) return kr.error();
-    ch.start_us = *ks;
-    ch.stop_us = *kp;
-    ch.record_us = *kr;
+    ch.channel = static_cast<std::uint32_t>(id);
+    NPKIT_ASSIGN(ch.start_us, uint_member(ko, kat, "kernel_start_ts"));
+    NPKIT_ASSIGN(ch.stop_us, uint_member(ko, kat, "kernel_stop_ts"));
+    NPKIT_ASSIGN(ch.record_us, uint_member(ko, kat, "kernel_record_ts"));
     r.channels.push_back(ch);
   }
   return Ok{};
@@ -261,25 +234,14 @@ Status read_perf(dom::object root, InspectorRecord& r) {
   dom::object perf;
   if (v.get(perf) != simdjson::SUCCESS) return wrong_type(key, "an object", v);
   const std::string_view prefix = r.p2p ? "p2p" : "coll";
-  auto func = string_member(perf, key, prefix);
-  if (!func) return func.error();
-  r.func = std::string(*func);
-  auto seq = uint_member(perf, key, fmt::format("{}_sn", prefix));
-  if (!seq) return seq.error();
-  r.seq = *seq;
-  auto bytes = uint_member(perf, key, fmt::format("{}_msg_size_bytes", prefix));
-  if (!bytes) return bytes.error();
-  r.bytes = *bytes;
-  auto time = uint_member(perf, key, fmt::format("{}_exec_time_us", prefix));
-  if (!time) return time.error();
-  r.exec_time_us = *time;
-  auto source = optional_string(perf, key, fmt::format("{}_timing_source", prefix));
-  if (!source) return source.error();
-  r.timing_source = std::string(*source);
+  NPKIT_ASSIGN(r.func, string_member(perf, key, prefix));
+  NPKIT_ASSIGN(r.seq, uint_member(perf, key, fmt::format("{}_sn", prefix)));
+  NPKIT_ASSIGN(r.bytes, uint_member(perf, key, fmt::format("{}_msg_size_bytes", prefix)));
+  NPKIT_ASSIGN(r.exec_time_us, uint_member(perf, key, fmt::format("{}_exec_time_us", prefix)));
+  NPKIT_ASSIGN(r.timing_source,
+               optional_string(perf, key, fmt::format("{}_timing_source", prefix)));
   if (r.p2p) {
-    auto peer = int_member(perf, key, "p2p_peer");
-    if (!peer) return peer.error();
-    r.peer = *peer;
+    NPKIT_ASSIGN(r.peer, int_member(perf, key, "p2p_peer"));
   }
   return read_event_trace(perf, key, prefix, r);
 }

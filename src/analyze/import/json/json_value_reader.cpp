@@ -192,9 +192,8 @@ Status JsonValueReader::array(Value& v, std::string_view what,
 
 Status JsonValueReader::string_set(Value& v, std::string_view what, std::set<std::string>& out) {
   return array(v, what, [&](Value& e) -> Status {
-    auto s = str(e, what);
-    if (!s) return s.error();
-    out.insert(std::move(*s));
+    NPKIT_ASSIGN(auto s, str(e, what));
+    out.insert(std::move(s));
     return Ok{};
   });
 }

@@ -53,8 +53,7 @@ Result<unsigned> detect_cpu_record_size(const DumpLayout& layout, std::string& r
         if (f.bytes % kCandidates[c] != 0) possible[c] = false;
       }
       if (nonempty > 64) continue;  // enough evidence
-      auto st = io::read_prefix_into(f.path, kSampleBytes, sample);
-      if (!st) return st.error();
+      NPKIT_TRY(io::read_prefix_into(f.path, kSampleBytes, sample));
       for (std::size_t c = 0; c < kCandidates.size(); ++c)
         score_sample(sample, kCandidates[c], scores[c]);
     }

@@ -67,9 +67,7 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
   if (listing) {
     NPKIT_TRY(io::read_entry_sizes(dir, *listing));
   } else {
-    auto listed = io::list_directory(dir);
-    if (!listed) return listed.error();
-    listing = std::move(*listed);
+    NPKIT_ASSIGN(listing, io::list_directory(dir));
   }
 
   DumpLayout layout;

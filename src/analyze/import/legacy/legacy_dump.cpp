@@ -19,8 +19,7 @@ Result<LeadingIds> leading_gpu_ids(const DumpLayout& layout) {
   for (const auto& rank : layout.ranks) {
     for (const auto& f : rank.gpu) {
       if (f.bytes < 2 * kLegacyRecordSize) continue;
-      auto st = io::read_prefix_into(f.path, 2 * kLegacyRecordSize, bytes);
-      if (!st) return st.error();
+      NPKIT_TRY(io::read_prefix_into(f.path, 2 * kLegacyRecordSize, bytes));
       if (bytes.size() < 2 * kLegacyRecordSize) continue;
       return LeadingIds{bytes[0], bytes[kLegacyRecordSize]};
     }
@@ -47,12 +46,11 @@ Result<TableChoice> choose_table(const LegacyDump& dump) {
     return TableChoice{"nccl-2.20-port",
                        std::to_string(dump.cpu_record_size) + "-byte CPU records (NCCL 2.20 port)"};
   }
-  auto ids = leading_gpu_ids(dump.layout);
-  if (!ids) return ids.error();
-  if (ids->first == 0x02 && ids->second == 0x01) {
+  NPKIT_ASSIGN(auto ids, leading_gpu_ids(dump.layout));
+  if (ids.first == 0x02 && ids.second == 0x01) {
     return TableChoice{"mscclpp", "GPU buffers start with ids 0x02/0x01 (MSCCL++ TIME_SYNC)"};
   }
-  if (ids->first == 0x2C && ids->second == 0x2B) {
+  if (ids.first == 0x2C && ids.second == 0x2B) {
     return TableChoice{"msccl-0.1", "GPU buffers start with ids 0x2C/0x2B (msccl 0.1 TIME_SYNC)"};
   }
   std::size_t max_gpu_files = 0;
@@ -67,16 +65,15 @@ Result<TableChoice> choose_table(const LegacyDump& dump) {
     return TableChoice{"rccl", std::to_string(max_gpu_files) + " GPU buffer files per rank (RCCL)"};
   }
   std::string why = "standard NCCL NPKit table";
-  if (ids->first == 0x34 && ids->second == 0x33)
+  if (ids.first == 0x34 && ids.second == 0x33)
     why += " (GPU buffers start with TIME_SYNC 0x34/0x33)";
   return TableChoice{"nccl", why};
 }
 
 Result<EventTable> load_table(const std::string& spec, Diagnostics& diagnostics) {
   if (spec.find('/') != std::string::npos || spec.find(".h") != std::string::npos) {
-    auto text = io::read_text_file(spec, 1 << 20);
-    if (!text) return text.error();
-    return parse_event_header(*text, spec, diagnostics);
+    NPKIT_ASSIGN(auto text, io::read_text_file(spec, 1 << 20));
+    return parse_event_header(text, spec, diagnostics);
   }
   return builtin_event_table(spec);
 }
@@ -100,10 +97,9 @@ std::string describe_variant(const LegacyDump& d) {
 
 Result<LegacyDump> open_legacy_dump(const std::string& dir, const LegacyDumpOptions& options,
                                     Diagnostics& diagnostics) {
-  auto layout = scan_dump_layout(dir, diagnostics, options.listing);
-  if (!layout) return layout.error();
+  NPKIT_ASSIGN(auto layout, scan_dump_layout(dir, diagnostics, options.listing));
   LegacyDump dump;
-  dump.layout = std::move(*layout);
+  dump.layout = std::move(layout);
   dump.clocks = read_rank_clocks(dump.layout, diagnostics);
 
   if (options.cpu_record_size != 0) {
@@ -114,23 +110,19 @@ Result<LegacyDump> open_legacy_dump(const std::string& dir, const LegacyDumpOpti
     dump.cpu_record_size = s;
     dump.cpu_record_reason = std::to_string(s) + " bytes (set with --cpu-record-size)";
   } else {
-    auto size = detect_cpu_record_size(dump.layout, dump.cpu_record_reason, diagnostics);
-    if (!size) return size.error();
-    dump.cpu_record_size = *size;
+    NPKIT_ASSIGN(dump.cpu_record_size,
+                 detect_cpu_record_size(dump.layout, dump.cpu_record_reason, diagnostics));
   }
 
   std::string table_spec = options.event_table;
   if (table_spec == "auto") {
-    auto choice = choose_table(dump);
-    if (!choice) return choice.error();
-    table_spec = choice->name;
-    dump.table_reason = "auto: " + choice->reason;
+    NPKIT_ASSIGN(auto choice, choose_table(dump));
+    table_spec = choice.name;
+    dump.table_reason = "auto: " + choice.reason;
   } else {
     dump.table_reason = "set with --event-table";
   }
-  auto table = load_table(table_spec, diagnostics);
-  if (!table) return table.error();
-  dump.table = std::move(*table);
+  NPKIT_ASSIGN(dump.table, load_table(table_spec, diagnostics));
 
   if (dump.layout.naming == GpuFileNaming::kChannel) {
     dump.gpu_buffer_capacity = 1u << 20;

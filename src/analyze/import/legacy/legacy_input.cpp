@@ -30,20 +30,17 @@ Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
                                                        const PhaseMap& user) {
   auto input = std::make_unique<LegacyInput>();
   input->path_ = o.path;
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
-  input->read_.ranks = *filter;
+  NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
+  input->read_.ranks = filter;
   input->read_.progress = o.progress;
   LegacyDumpOptions options;
   options.event_table = o.event_table;
   options.cpu_record_size = o.cpu_record_size;
   if (o.detected) options.listing = o.detected->listing;
-  auto dump = open_legacy_dump(o.path, options, input->diagnostics_);
-  if (!dump) return dump.error();
-  input->dump_ = std::move(*dump);
+  NPKIT_ASSIGN(input->dump_, open_legacy_dump(o.path, options, input->diagnostics_));
   const auto& ranks = input->dump_.layout.ranks;
   if (std::none_of(ranks.begin(), ranks.end(),
-                   [&](const RankFiles& r) { return filter->contains(r.rank); })) {
+                   [&](const RankFiles& r) { return filter.contains(r.rank); })) {
     return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
                  std::to_string(ranks.front().rank) + ".." + std::to_string(ranks.back().rank) +
                  ")"};

@@ -36,10 +36,9 @@ class Reader : public JsonValueReader {
         if (v.get_double().get(x) == simdjson::SUCCESS) return x;
       } else if (t == od::json_type::string) {
         const std::size_t where = offset(v);
-        auto s = str(v, what);
-        if (!s) return s.error();
-        if (*s == "nan") return std::numeric_limits<double>::quiet_NaN();
-        return at(where, fmt::format("{}: expected a number, got the string \"{}\"", what, *s));
+        NPKIT_ASSIGN(auto s, str(v, what));
+        if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+        return at(where, fmt::format("{}: expected a number, got the string \"{}\"", what, s));
       }
     }
     return type_error(v, what, "a number");
@@ -67,9 +66,8 @@ class Reader : public JsonValueReader {
 
   Status strings(Value& v, const std::string& what, std::vector<std::string>& out) {
     return array(v, what, [&](Value& e) -> Status {
-      auto s = str(e, what + "[]");
-      if (!s) return s.error();
-      out.push_back(std::move(*s));
+      NPKIT_ASSIGN(auto s, str(e, what + "[]"));
+      out.push_back(std::move(s));
       return Ok{};
     });
   }
@@ -87,15 +85,12 @@ class Reader : public JsonValueReader {
  private:
   template <typename T>
   Status integer(Value& v, const std::string& what, std::int64_t min, std::int64_t max, T& out) {
-    auto x = i64(v, what, min, max);
-    if (!x) return x.error();
-    out = static_cast<T>(*x);
+    NPKIT_ASSIGN(auto x, i64(v, what, min, max));
+    out = static_cast<T>(x);
     return Ok{};
   }
   Status unsigned_integer(Value& v, const std::string& what, std::uint64_t& out) {
-    auto x = u64(v, what);
-    if (!x) return x.error();
-    out = *x;
+    NPKIT_ASSIGN(out, u64(v, what));
     return Ok{};
   }
 };
@@ -108,11 +103,10 @@ Status Reader::device(Value& v, const std::string& what, NcclTestsDevice& d) {
     if (k == "pid") return integer(e, key, 0, kInt64Max, d.pid);
     if (k == "device") return integer(e, key, -kInt32Max, kInt32Max, d.device);
     if (k == "hostname" || k == "device_hex" || k == "device_info") {
-      auto s = str(e, key);
-      if (!s) return s.error();
+      NPKIT_ASSIGN(auto s, str(e, key));
       (k == "hostname"     ? d.hostname
        : k == "device_hex" ? d.device_hex
-                           : d.device_info) = std::move(*s);
+                           : d.device_info) = std::move(s);
     }
     return Ok{};
   });
@@ -142,9 +136,7 @@ Status Reader::config(Value& v, NcclTestsFile& f) {
                   if (k == "validation") return integer(e, key, 0, kInt32Max, f.validation);
                   if (k == "graph") return integer(e, key, 0, kInt32Max, f.graph);
                   if (k == "per_iter_timing") {
-                    auto b = flag(e, key);
-                    if (!b) return b.error();
-                    f.per_iter_timing = *b;
+                    NPKIT_ASSIGN(f.per_iter_timing, flag(e, key));
                     return Ok{};
                   }
                   if (k != "devices") return Ok{};
@@ -163,28 +155,26 @@ Status Reader::placement(Value& v, const std::string& what, DriverTiming& t, boo
       object(v, what, {"alg_bw", "bus_bw", "nwrong"}, [&](std::string_view k, Value& e) -> Status {
         const std::string key = what + "." + std::string(k);
         if (k == "time" || k == "cpu_time" || k == "alg_bw" || k == "bus_bw") {
-          auto x = number(e, key);
-          if (!x) return x.error();
-          if (std::isnan(*x) && nan_member.empty()) nan_member = key;
+          NPKIT_ASSIGN(auto x, number(e, key));
+          if (std::isnan(x) && nan_member.empty()) nan_member = key;
           if (k == "time" || k == "cpu_time") {
             if (has_time) return at(offset(e), key + ": a placement holds one of time, cpu_time");
             has_time = true;
-            t.time_ns = *x * kNsPerUs;
+            t.time_ns = x * kNsPerUs;
             (k == "time" ? event_time_ : cpu_time_) = true;
           } else {
-            (k == "alg_bw" ? t.algbw_gbps : t.busbw_gbps) = *x;
+            (k == "alg_bw" ? t.algbw_gbps : t.busbw_gbps) = x;
           }
           return Ok{};
         }
         if (k != "nwrong") return Ok{};
         if (is_null(e)) return Ok{};
         const std::size_t where = offset(e);
-        auto x = number(e, key);
-        if (!x) return x.error();
-        if (!(*x >= 0) || *x != std::floor(*x) || *x > 9e18) {
+        NPKIT_ASSIGN(auto x, number(e, key));
+        if (!(x >= 0) || x != std::floor(x) || x > 9e18) {
           return at(where, key + ": expected a whole number of wrong elements ≥ 0");
         }
-        t.wrong = static_cast<std::uint64_t>(*x);
+        t.wrong = static_cast<std::uint64_t>(x);
         return Ok{};
       }));
   if (!has_time) {
@@ -202,10 +192,9 @@ Status Reader::per_iteration(Value& v, const std::string& what, DriverTiming& t)
     if (k != "times_us") return Ok{};
     return array(e, key, [&](Value& x) -> Status {
       const std::size_t where = offset(x);
-      auto us = number(x, key + "[]");
-      if (!us) return us.error();
-      if (!(*us >= 0)) return at(where, key + "[]: expected a time ≥ 0");
-      t.iteration_ns.push_back(*us * kNsPerUs);
+      NPKIT_ASSIGN(auto us, number(x, key + "[]"));
+      if (!(us >= 0)) return at(where, key + "[]: expected a time ≥ 0");
+      t.iteration_ns.push_back(us * kNsPerUs);
       return Ok{};
     });
   });
@@ -235,16 +224,14 @@ Status Reader::result(Value& v, const std::string& what, DriverResult& r, NcclTe
         if (k == "count") return unsigned_integer(e, key, r.count);
         if (k == "actual_iterations") return integer(e, key, 0, kInt32Max, r.iterations);
         if (k == "type" || k == "redop") {
-          auto s = str(e, key);
-          if (!s) return s.error();
-          (k == "type" ? r.type : r.redop) = std::move(*s);
+          NPKIT_ASSIGN(auto s, str(e, key));
+          (k == "type" ? r.type : r.redop) = std::move(s);
           return Ok{};
         }
         if (k == "root") {
           const std::size_t where = offset(e);
-          auto s = str(e, key);
-          if (!s) return s.error();
-          auto root = parse_root(*s);
+          NPKIT_ASSIGN(auto s, str(e, key));
+          auto root = parse_root(s);
           if (!root) return at(where, key + ": expected an integer (as \"    -1\")");
           r.root = *root;
           return Ok{};
@@ -293,20 +280,18 @@ Status Reader::file(Value& v, NcclTestsFile& f) {
         const std::string key(k);
         if (k == "version") {
           const std::size_t where = offset(e);
-          auto x = i64(e, key, 1, kInt64Max);
-          if (!x) return x.error();
-          if (*x > kNcclTestsNewestVersion) {
+          NPKIT_ASSIGN(auto x, i64(e, key, 1, kInt64Max));
+          if (x > kNcclTestsNewestVersion) {
             return at(where, fmt::format("version {} is newer than the nccl-tests results "
                                          "versions this reader knows (1 to {})",
-                                         *x, kNcclTestsNewestVersion));
+                                         x, kNcclTestsNewestVersion));
           }
-          f.version = *x;
+          f.version = x;
           return Ok{};
         }
         if (k == "start_time" || k == "end_time") {
-          auto s = str(e, key);
-          if (!s) return s.error();
-          (k == "start_time" ? f.start_time : f.end_time) = std::move(*s);
+          NPKIT_ASSIGN(auto s, str(e, key));
+          (k == "start_time" ? f.start_time : f.end_time) = std::move(s);
           return Ok{};
         }
         if (k == "args") return strings(e, key, f.args);
@@ -332,19 +317,15 @@ Status Reader::file(Value& v, NcclTestsFile& f) {
         if (k == "average_bus_bandwidth") {
           return object(e, key, {"bandwidth"}, [&](std::string_view bk, Value& be) -> Status {
             if (bk == "bandwidth") {
-              auto x = number(be, key + ".bandwidth");
-              if (!x) return x.error();
-              if (!std::isnan(*x)) f.average_busbw_gbps = *x;
+              NPKIT_ASSIGN(auto x, number(be, key + ".bandwidth"));
+              if (!std::isnan(x)) f.average_busbw_gbps = x;
             } else if (bk == "okay") {
               od::json_type t;
               if (be.type().get(t) == simdjson::SUCCESS && t == od::json_type::string) {
-                auto s = str(be, key + ".okay");
-                if (!s) return s.error();
-                f.average_busbw_check = std::move(*s);
+                NPKIT_ASSIGN(f.average_busbw_check, str(be, key + ".okay"));
               } else {
-                auto b = flag(be, key + ".okay");
-                if (!b) return b.error();
-                f.average_busbw_check = *b ? "true" : "false";
+                NPKIT_ASSIGN(auto b, flag(be, key + ".okay"));
+                f.average_busbw_check = b ? "true" : "false";
               }
             }
             return Ok{};

@@ -69,11 +69,10 @@ Result<std::unique_ptr<NcclTestsInput>> NcclTestsInput::open(const ImportOptions
     return Error{"--ranks " + o.ranks + ": " + o.path +
                  " is a nccl-tests results file, whose times are over all ranks together"};
   }
-  auto file = read_nccl_tests_file(o.path);
-  if (!file) return file.error();
+  NPKIT_ASSIGN(auto file, read_nccl_tests_file(o.path));
   auto input = std::make_unique<NcclTestsInput>();
   input->path_ = o.path;
-  input->file_ = std::move(*file);
+  input->file_ = std::move(file);
   input->phases_ = assign_phases(PhaseMap{}, EventTable{});
   warn_about(input->file_, o.path, input->diagnostics_);
   return input;

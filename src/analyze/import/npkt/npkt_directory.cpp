@@ -9,15 +9,14 @@
 namespace npkit::ingest {
 
 Result<std::vector<std::string>> find_npkt_files(const std::string& dir) {
-  auto entries = io::list_directory(dir, io::EntrySizes::kSkip);
-  if (!entries) return entries.error();
+  NPKIT_ASSIGN(auto entries, io::list_directory(dir, io::EntrySizes::kSkip));
   const std::string_view extension = format::kFileExtension;
   const std::string_view live = format::kLiveFileExtension;
   auto ends_with = [](std::string_view name, std::string_view tail) {
     return name.size() > tail.size() && name.substr(name.size() - tail.size()) == tail;
   };
   std::set<std::string> names;
-  for (const auto& e : *entries) {
+  for (const auto& e : entries) {
     if (e.regular && ends_with(e.name, extension)) names.insert(e.name);
   }
   std::vector<std::string> paths;

@@ -211,8 +211,7 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
   NpktDump dump;
   dump.path = name;
   dump.strings.assign(1, std::string());
-  auto framing = check_header(name, data, size, dump);
-  if (!framing) return framing.error();
+  NPKIT_ASSIGN(auto framing, check_header(name, data, size, dump));
 
   npkt::SectionView view;
   view.file = &name;
@@ -221,11 +220,10 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
   std::uint64_t records_header = 0;
   std::uint64_t unknown_sections = 0;
   std::vector<std::uint32_t> unknown_kinds;
-  std::uint64_t offset = framing->header_size;
-  for (std::uint32_t i = 0; i < framing->section_count; ++i) {
-    auto next = check_section_bounds(name, data, size, offset, i, framing->section_count,
-                                     dump.is_live(), view);
-    if (!next) return next.error();
+  std::uint64_t offset = framing.header_size;
+  for (std::uint32_t i = 0; i < framing.section_count; ++i) {
+    NPKIT_ASSIGN(auto next, check_section_bounds(name, data, size, offset, i, framing.section_count,
+                                                 dump.is_live(), view));
     if (!npkt::is_known_section(view.kind)) {
       ++unknown_sections;
       if (unknown_kinds.size() < kListedUnknownKinds &&
@@ -240,17 +238,17 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
       if (view.kind == format::kSectionEventRecords) records_header = offset;
       NPKIT_TRY(npkt::decode_section(view, dump));
     }
-    offset = *next;
+    offset = next;
   }
   if (offset != size && !dump.is_live()) {
     return error_at(name, offset,
-                    "expected the end of the file after " + std::to_string(framing->section_count) +
+                    "expected the end of the file after " + std::to_string(framing.section_count) +
                         " sections, found " + std::to_string(size - offset) + " more bytes");
   }
   if (!seen[format::kSectionCommunicator]) {
     return error_at(name, size,
                     "expected a Communicator section (kind 1); none among the " +
-                        std::to_string(framing->section_count) + " sections");
+                        std::to_string(framing.section_count) + " sections");
   }
   if (dump.is_live()) finish_live_dump(seen[format::kSectionProfilerRecords], dump);
   NPKIT_TRY(npkt::check_event_streams(name, seen[format::kSectionStreams], records_header, dump));

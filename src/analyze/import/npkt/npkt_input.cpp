@@ -130,13 +130,10 @@ std::string comm_hex(std::uint64_t hash) {
 
 Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const PhaseMap& user) {
   NPKIT_TRY(reject_legacy_options(o));
-  auto filter = RankFilter::parse(o.ranks);
-  if (!filter) return filter.error();
+  NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
   std::vector<std::string> paths;
   if (io::is_directory(o.path)) {
-    auto found = ingest::find_npkt_files(o.path);
-    if (!found) return found.error();
-    paths = std::move(*found);
+    NPKIT_ASSIGN(paths, ingest::find_npkt_files(o.path));
   } else {
     paths.push_back(o.path);
   }
@@ -165,7 +162,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
     seen_ranks.push_back(rank);
     any_event_records = any_event_records || dump->has_event_streams();
     const bool selected =
-        rank < 0 ? filter->selects_all() : filter->contains(static_cast<std::uint32_t>(rank));
+        rank < 0 ? filter.selects_all() : filter.contains(static_cast<std::uint32_t>(rank));
     if (!selected) continue;
     loaded.files.push_back(build_rank_capture(std::move(*dump)));
     warn_stale_channels(*loaded.files.back(), diagnostics);

@@ -46,23 +46,17 @@ Status Reader::sample(od::value& v, std::string_view what, DurationSample& out) 
   NPKIT_TRY(object(
       v, what, {"count", "min", "max", "sum"}, [&](std::string_view k, od::value& e) -> Status {
         if (k == "count") {
-          auto x = u64(e, "count");
-          if (!x) return x.error();
-          count = *x;
+          NPKIT_ASSIGN(count, u64(e, "count"));
         } else if (k == "min" || k == "max") {
-          auto x = i64(e, k, 0, kInt64Max);
-          if (!x) return x.error();
-          (k == "min" ? min : max) = *x;
+          NPKIT_ASSIGN(auto x, i64(e, k, 0, kInt64Max));
+          (k == "min" ? min : max) = x;
         } else if (k == "sum") {
-          auto x = u64(e, "sum");
-          if (!x) return x.error();
-          sum = *x;
+          NPKIT_ASSIGN(sum, u64(e, "sum"));
         } else if (k == "values") {
           has_values = true;
           return array(e, "values", [&](od::value& x) -> Status {
-            auto n = i64(x, "value", 0, kInt64Max);
-            if (!n) return n.error();
-            values.push_back(*n);
+            NPKIT_ASSIGN(auto n, i64(x, "value", 0, kInt64Max));
+            values.push_back(n);
             return Ok{};
           });
         } else if (k == "buckets") {
@@ -72,9 +66,8 @@ Status Reader::sample(od::value& v, std::string_view what, DurationSample& out) 
             const std::size_t pair_at = offset(pair);
             std::vector<std::uint64_t> fields;
             NPKIT_TRY(array(pair, "bucket", [&](od::value& x) -> Status {
-              auto n = u64(x, "bucket");
-              if (!n) return n.error();
-              fields.push_back(*n);
+              NPKIT_ASSIGN(auto n, u64(x, "bucket"));
+              fields.push_back(n);
               return Ok{};
             }));
             if (fields.size() != 2 || fields[0] > static_cast<std::uint64_t>(kInt64Max) ||
@@ -138,9 +131,7 @@ Status Reader::config(od::value& v, RunConfig& c) {
         if (k == "env_files") return string_set(e, "env_files", c.env_files);
         if (k == "capture") return set_map(e, "capture", c.capture);
         if (k == "files") {
-          auto n = u64(e, "files");
-          if (!n) return n.error();
-          c.files = *n;
+          NPKIT_ASSIGN(c.files, u64(e, "files"));
           return Ok{};
         }
         if (k != "communicators") return Ok{};
@@ -151,18 +142,14 @@ Status Reader::config(od::value& v, RunConfig& c) {
           NPKIT_TRY(object(comm, "communicator", {"hash", "nranks", "ranks"},
                            [&](std::string_view ck, od::value& ce) -> Status {
                              if (ck == "hash") {
-                               auto s = str(ce, "hash");
-                               if (!s) return s.error();
-                               hash = std::move(*s);
+                               NPKIT_ASSIGN(hash, str(ce, "hash"));
                              } else if (ck == "nranks") {
-                               auto n = i64(ce, "nranks", 0, kInt32Max);
-                               if (!n) return n.error();
-                               ranks.nranks = static_cast<std::int32_t>(*n);
+                               NPKIT_ASSIGN(auto n, i64(ce, "nranks", 0, kInt32Max));
+                               ranks.nranks = static_cast<std::int32_t>(n);
                              } else if (ck == "ranks") {
                                return array(ce, "ranks", [&](od::value& r) -> Status {
-                                 auto n = i64(r, "rank", 0, kInt32Max);
-                                 if (!n) return n.error();
-                                 ranks.ranks.insert(static_cast<std::int32_t>(*n));
+                                 NPKIT_ASSIGN(auto n, i64(r, "rank", 0, kInt32Max));
+                                 ranks.ranks.insert(static_cast<std::int32_t>(n));
                                  return Ok{};
                                });
                              }
@@ -183,41 +170,36 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                  "untimed_instances", "bytes_sum", "ranks"},
                 [&](std::string_view k, od::value& e) -> Status {
                   if (k == "collective" || k == "algo" || k == "proto") {
-                    auto s = str(e, k);
-                    if (!s) return s.error();
+                    NPKIT_ASSIGN(auto s, str(e, k));
                     (k == "collective" ? row.key.collective
                      : k == "algo"     ? row.key.algo
-                                       : row.key.proto) = std::move(*s);
+                                       : row.key.proto) = std::move(s);
                   } else if (k == "nranks") {
-                    auto n = i64(e, "nranks", 0, kInt32Max);
-                    if (!n) return n.error();
-                    row.key.nranks = static_cast<std::int32_t>(*n);
+                    NPKIT_ASSIGN(auto n, i64(e, "nranks", 0, kInt32Max));
+                    row.key.nranks = static_cast<std::int32_t>(n);
                   } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
                              k == "stale_instances" || k == "bytes_sum") {
-                    auto n = u64(e, k);
-                    if (!n) return n.error();
+                    NPKIT_ASSIGN(auto n, u64(e, k));
                     (k == "size_bytes"        ? row.key.size_bytes
                      : k == "instances"       ? row.instances
                      : k == "bytes_sum"       ? row.bytes_sum
                      : k == "stale_instances" ? row.stale_instances
-                                              : row.untimed_instances) = *n;
+                                              : row.untimed_instances) = n;
                   } else if (k == "size_kind") {
                     const std::size_t kind_at = offset(e);
-                    auto s = str(e, "size_kind");
-                    if (!s) return s.error();
-                    if (*s != "exact" && *s != "pow2") {
+                    NPKIT_ASSIGN(auto s, str(e, "size_kind"));
+                    if (s != "exact" && s != "pow2") {
                       return at(kind_at, "size_kind: expected \"exact\" or \"pow2\"");
                     }
-                    row.key.size_kind = *s == "exact" ? SizeKind::kExact : SizeKind::kPow2;
+                    row.key.size_kind = s == "exact" ? SizeKind::kExact : SizeKind::kPow2;
                   } else if (k == "ranks") {
                     return array(e, "ranks", [&](od::value& r) -> Status {
                       RankDurations d;
                       NPKIT_TRY(object(r, "rank entry", {"rank", "time_ns"},
                                        [&](std::string_view rk, od::value& re) -> Status {
                                          if (rk == "rank") {
-                                           auto n = i64(re, "rank", -1, kInt32Max);
-                                           if (!n) return n.error();
-                                           d.rank = static_cast<std::int32_t>(*n);
+                                           NPKIT_ASSIGN(auto n, i64(re, "rank", -1, kInt32Max));
+                                           d.rank = static_cast<std::int32_t>(n);
                                          } else if (rk == "time_ns") {
                                            return sample(re, "time_ns", d.time_ns);
                                          }
@@ -236,28 +218,23 @@ Status Reader::phase(od::value& v, PhaseRow& row) {
       v, "phase row", {"source", "domain", "phase", "ranks"},
       [&](std::string_view k, od::value& e) -> Status {
         if (k == "source" || k == "domain" || k == "phase") {
-          auto s = str(e, k);
-          if (!s) return s.error();
+          NPKIT_ASSIGN(auto s, str(e, k));
           (k == "source"   ? row.key.source
            : k == "domain" ? row.key.domain
-                           : row.key.phase) = std::move(*s);
+                           : row.key.phase) = std::move(s);
         } else if (k == "ranks") {
           return array(e, "ranks", [&](od::value& r) -> Status {
             RankPhase p;
             NPKIT_TRY(object(r, "rank entry", {"rank", "ns", "reference_ns", "count", "span_ns"},
                              [&](std::string_view rk, od::value& re) -> Status {
                                if (rk == "rank") {
-                                 auto n = i64(re, "rank", -1, kInt32Max);
-                                 if (!n) return n.error();
-                                 p.rank = static_cast<std::int32_t>(*n);
+                                 NPKIT_ASSIGN(auto n, i64(re, "rank", -1, kInt32Max));
+                                 p.rank = static_cast<std::int32_t>(n);
                                } else if (rk == "ns" || rk == "reference_ns") {
-                                 auto n = i64(re, rk, 0, kInt64Max);
-                                 if (!n) return n.error();
-                                 (rk == "ns" ? p.ns : p.reference_ns) = *n;
+                                 NPKIT_ASSIGN(auto n, i64(re, rk, 0, kInt64Max));
+                                 (rk == "ns" ? p.ns : p.reference_ns) = n;
                                } else if (rk == "count") {
-                                 auto n = u64(re, "count");
-                                 if (!n) return n.error();
-                                 p.count = *n;
+                                 NPKIT_ASSIGN(p.count, u64(re, "count"));
                                } else if (rk == "span_ns") {
                                  return sample(re, "span_ns", p.span_ns);
                                }
@@ -275,13 +252,11 @@ Status Reader::sync(od::value& v, SyncRank& s) {
   return object(v, "sync row", {"nranks", "rank", "instances", "arrived_last", "skew_ns"},
                 [&](std::string_view k, od::value& e) -> Status {
                   if (k == "nranks" || k == "rank") {
-                    auto n = i64(e, k, 0, kInt32Max);
-                    if (!n) return n.error();
-                    (k == "nranks" ? s.nranks : s.rank) = static_cast<std::int32_t>(*n);
+                    NPKIT_ASSIGN(auto n, i64(e, k, 0, kInt32Max));
+                    (k == "nranks" ? s.nranks : s.rank) = static_cast<std::int32_t>(n);
                   } else if (k == "instances" || k == "arrived_last") {
-                    auto n = u64(e, k);
-                    if (!n) return n.error();
-                    (k == "instances" ? s.instances : s.arrived_last) = *n;
+                    NPKIT_ASSIGN(auto n, u64(e, k));
+                    (k == "instances" ? s.instances : s.arrived_last) = n;
                   } else if (k == "skew_ns") {
                     return sample(e, "skew_ns", s.skew_ns);
                   }
@@ -331,25 +306,18 @@ Status Reader::summary(od::value& v, RunSummary& s) {
              [&](std::string_view k, od::value& e) -> Status {
                if (k == "schema") {
                  schema_at = offset(e);
-                 auto x = str(e, "schema");
-                 if (!x) return x.error();
-                 schema = std::move(*x);
+                 NPKIT_ASSIGN(schema, str(e, "schema"));
                } else if (k == "schema_version") {
                  version_at = offset(e);
-                 auto x = i64(e, "schema_version", 1, kInt32Max);
-                 if (!x) return x.error();
-                 version = *x;
+                 NPKIT_ASSIGN(version, i64(e, "schema_version", 1, kInt32Max));
                } else if (k == "inputs") {
                  return array(e, "inputs", [&](od::value& x) -> Status {
-                   auto in = str(x, "input");
-                   if (!in) return in.error();
-                   s.inputs.push_back(std::move(*in));
+                   NPKIT_ASSIGN(auto in, str(x, "input"));
+                   s.inputs.push_back(std::move(in));
                    return Ok{};
                  });
                } else if (k == "warnings") {
-                 auto x = u64(e, "warnings");
-                 if (!x) return x.error();
-                 s.warnings = *x;
+                 NPKIT_ASSIGN(s.warnings, u64(e, "warnings"));
                } else if (k == "config") {
                  return config(e, s.config);
                } else if (k == "collectives") {
