@@ -1,9 +1,17 @@
 #include "run/nccl_tests_convention.hpp"
 
+#include <algorithm>
 #include <array>
 
 namespace npkit {
 namespace {
+
+// n for the collectives whose S counts every rank's part, else 1.
+std::uint64_t rank_parts(NcclFunc func, std::int32_t nranks) {
+  const bool gathered = func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
+                        func == NcclFunc::kAllToAll;
+  return gathered ? static_cast<std::uint64_t>(std::max(nranks, 1)) : 1;
+}
 
 constexpr std::array<std::string_view, 8> kCollOptions = {"all",           "allreduce", "allgather",
                                                           "reducescatter", "alltoall",  "broadcast",
@@ -21,6 +29,17 @@ std::optional<BusConvention> nccl_tests_convention(std::string_view func, std::u
   if (func == "broadcast" || func == "reduce" || func == "sendrecv")
     return BusConvention{false, 1.0};
   return std::nullopt;
+}
+
+std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
+                               std::int32_t nranks) {
+  return count * element_size * rank_parts(func, nranks);
+}
+
+std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t element_size,
+                               std::int32_t nranks) {
+  const std::uint64_t per = std::uint64_t{element_size} * rank_parts(func, nranks);
+  return per == 0 ? 0 : bytes / per;
 }
 
 double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks) {

@@ -3,12 +3,17 @@
 // depend on the collective (docs/phases.md, "Bandwidth"): AllReduce S = bytes, factor
 // 2(n−1)/n; AllGather, ReduceScatter, AlltoAll S = per-rank bytes × n, factor (n−1)/n;
 // Broadcast, Reduce, SendRecv S = bytes, factor 1.
+// nccl_tests_bytes is S of one rank's operation of `count` elements; nccl_tests_count is
+// nccl-tests' count(elements) column of an S: S / element size, / n for AllGather, ReduceScatter
+// and AlltoAll. Both are 0 when the element size is 0 (unknown).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "run/nccl_names.hpp"
 
 namespace npkit {
 
@@ -22,6 +27,11 @@ std::optional<BusConvention> nccl_tests_convention(std::string_view func, std::u
 
 // The bytes nccl-tests divides by time for a collective whose event carries `size_field` bytes.
 double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks);
+
+std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
+                               std::int32_t nranks);
+std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t element_size,
+                               std::int32_t nranks);
 
 // Bytes per nanosecond = GB/s; 0 when the duration is not positive.
 inline double gb_per_s(double bytes, double ns) {

@@ -7,7 +7,6 @@
 #include <string_view>
 #include <tuple>
 
-#include "import/npkt/profiler_collectives.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "util/saturating.hpp"
@@ -76,17 +75,6 @@ bool same_operation(const Member& a, const Member& b) {
          a.trace->name(a.coll->datatype) == b.trace->name(b.coll->datatype) &&
          a.trace->name(a.coll->algo) == b.trace->name(b.coll->algo) &&
          a.trace->name(a.coll->proto) == b.trace->name(b.coll->proto);
-}
-
-// nccl-tests' count(elements) of a collective of S bytes.
-std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t element_size,
-                               std::int32_t nranks) {
-  std::uint64_t per = element_size;
-  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
-      func == NcclFunc::kAllToAll) {
-    per *= static_cast<std::uint64_t>(std::max(nranks, 1));
-  }
-  return per == 0 ? 0 : bytes / per;
 }
 
 void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {

@@ -9,6 +9,7 @@
 #include "import/npkt/profiler_alltoall.hpp"
 #include "import/npkt/proxy_step_breakdown.hpp"
 #include "run/nccl_names.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 namespace npkit {
 namespace {
@@ -41,17 +42,6 @@ std::string member_values(const CollectiveInstance& inst) {
                      op.datatype, op.algo, op.proto);
   }
   return s;
-}
-
-// nccl-tests' count(elements) of an operation of S bytes.
-std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::string_view type,
-                               std::int32_t nranks) {
-  std::uint64_t per = nccl_datatype_size(type);
-  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
-      func == NcclFunc::kAllToAll) {
-    per *= static_cast<std::uint64_t>(std::max(nranks, 1));
-  }
-  return per == 0 ? 0 : bytes / per;
 }
 
 void add_seq_jumps(const std::string& scope, const RankCapture& r, std::vector<JoinGap>& gaps) {
@@ -125,7 +115,7 @@ RunInstance run_instance(const Communicator& comm, const CollectiveInstance& ins
   out.receiver = inst.receiver;
   out.bytes = first.bytes;
   out.count = nccl_tests_count(inst.is_pair() ? NcclFunc::kSendRecv : inst.func, first.bytes,
-                               first.type, comm.nranks);
+                               nccl_datatype_size(first.type), comm.nranks);
   out.type = std::string(first.type);
   if (!inst.is_pair()) {
     out.algo = std::string(first.algo);

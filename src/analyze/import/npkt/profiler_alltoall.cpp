@@ -1,4 +1,5 @@
 #include "import/npkt/profiler_alltoall.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 #include <algorithm>
 #include <map>

@@ -1,4 +1,5 @@
 #include "import/npkt/profiler_collectives.hpp"
+#include "run/nccl_tests_convention.hpp"
 
 #include <algorithm>
 #include <bitset>
@@ -47,16 +48,6 @@ std::uint32_t group_api_of(const ProfilerEvents& ev, std::uint32_t e) {
 }
 
 }  // namespace
-
-std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
-                               std::int32_t nranks) {
-  std::uint64_t bytes = count * element_size;
-  if (func == NcclFunc::kAllGather || func == NcclFunc::kReduceScatter ||
-      func == NcclFunc::kAllToAll) {
-    bytes *= static_cast<std::uint64_t>(std::max(nranks, 1));
-  }
-  return bytes;
-}
 
 void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
                   const KernelChannelCheck& check, std::span<const std::uint32_t> kernel_channels,

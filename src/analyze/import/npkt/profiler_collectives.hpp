@@ -84,10 +84,6 @@ struct ProfilerCollective {
   std::int64_t gpu_duration_ns() const { return sat_sub(gpu_stop_ns, gpu_start_ns); }
 };
 
-// nccl-tests' S for one rank's event (see the contract); 0 when `element_size` is 0.
-std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
-                               std::int32_t nranks);
-
 std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump,
                                                     const ProfilerEvents& events,
                                                     const HostGpuClock& clock,

@@ -13,6 +13,7 @@
 #include "output/trace/busbw_counters.hpp"
 #include "output/trace/event_record_trace_items.hpp"
 #include "output/trace/trace_lanes.hpp"
+#include "run/nccl_tests_convention.hpp"
 #include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
