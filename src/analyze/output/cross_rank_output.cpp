@@ -1,6 +1,7 @@
 #include "output/cross_rank_output.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -8,9 +9,7 @@ namespace npkit {
 namespace {
 
 std::string rank_list(const std::vector<std::int32_t>& ranks, const char* separator = ",") {
-  std::string s;
-  for (auto r : ranks) s += (s.empty() ? "" : separator) + std::to_string(r);
-  return s;
+  return fmt::format("{}", fmt::join(ranks, separator));
 }
 
 std::string alignment_line(const CrossRankAnalysis& a) {

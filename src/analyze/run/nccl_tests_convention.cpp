@@ -1,5 +1,8 @@
 #include "run/nccl_tests_convention.hpp"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <array>
 
@@ -61,9 +64,7 @@ bool valid_coll_option(std::string_view option) {
 }
 
 std::string coll_option_list() {
-  std::string s;
-  for (auto o : kCollOptions) s += (s.empty() ? "" : ", ") + std::string(o);
-  return s;
+  return fmt::format("{}", fmt::join(kCollOptions, ", "));
 }
 
 }  // namespace npkit

@@ -1,6 +1,7 @@
 #include "analysis/hang/stall.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -65,11 +66,9 @@ std::string in_flight_detail(Progress p, const InFlightDetail* d) {
       out = "enqueued; no channel of its kernel started";
       break;
     case Progress::kKernelRunning: {
-      std::string channels;
-      if (d != nullptr) {
-        for (auto c : d->running) channels += (channels.empty() ? "" : ", ") + std::to_string(c);
-      }
-      out = channels.empty() ? "kernel running" : "kernel running on channel(s) " + channels;
+      out = d == nullptr || d->running.empty()
+                ? "kernel running"
+                : fmt::format("kernel running on channel(s) {}", fmt::join(d->running, ", "));
       if (d != nullptr) {
         out += d->channels > 0 ? fmt::format(" ({} of {} finished)", d->finished, d->channels)
                                : fmt::format(" ({} finished)", d->finished);

@@ -1,6 +1,7 @@
 #include "import/chrome_json/chrome_input.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -200,9 +201,8 @@ std::vector<InputFact> ChromeProfilerInput::input_facts() const {
   out.push_back({"traces", fmt::format("{} rank trace(s) in {} file(s), {} communicator(s)",
                                        traces_.size(), files.size(), comms_.size())});
   out.push_back({"clock", time_source_});
-  std::string host_list;
-  for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ", ") + h;
-  out.push_back({"hosts", hosts.empty() ? "not recorded in the trace" : host_list});
+  out.push_back({"hosts", hosts.empty() ? "not recorded in the trace"
+                                        : fmt::format("{}", fmt::join(hosts, ", "))});
   if (has_spans()) {
     out.push_back(
         {"event records", fmt::format("spans of {} event name(s) (otherData.event_names), "

@@ -1,6 +1,7 @@
 #include "import/inspector/inspector_input.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <set>
 
@@ -127,9 +128,7 @@ std::vector<InputFact> InspectorInput::input_facts() const {
     versions.insert(f.versions.begin(), f.versions.end());
     records += f.records;
   }
-  std::string version_list;
-  for (const auto& v : versions) version_list += (version_list.empty() ? "" : ", ") + v;
-  out.push_back({"version", version_list});
+  out.push_back({"version", fmt::format("{}", fmt::join(versions, ", "))});
   std::uint64_t colls = 0;
   std::uint64_t p2p = 0;
   std::uint64_t verbose = 0;
@@ -146,9 +145,8 @@ std::vector<InputFact> InspectorInput::input_facts() const {
   out.push_back({"clock",
                  "each host's gettimeofday, in whole µs (verbose records' event traces); "
                  "execution times from NCCL's GPU timer, whole µs"});
-  std::string host_list;
-  for (const auto& h : hosts) host_list += (host_list.empty() ? "" : ", ") + h;
-  out.push_back({"hosts", hosts.empty() ? "not recorded in the logs" : host_list});
+  out.push_back({"hosts", hosts.empty() ? "not recorded in the logs"
+                                        : fmt::format("{}", fmt::join(hosts, ", "))});
   return out;
 }
 

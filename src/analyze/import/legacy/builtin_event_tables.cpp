@@ -1,6 +1,9 @@
 // The built-in event-id tables, one per documented NPKit variant (docs/formats.md lists their
 // sources). Each is written as data: (ENTRY id, base) pairs whose EXIT is ENTRY + 1, and
 // single instants.
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <utility>
 
 #include "run/event_table.hpp"
@@ -236,10 +239,10 @@ Result<EventTable> builtin_event_table(std::string_view name) {
   if (name == "mscclpp") return mscclpp_table();
   if (name == "npkit-2021") return npkit_2021_table();
   if (name == "nccl-2.20-port") return nccl_220_port_table();
-  std::string known;
-  for (const auto& n : builtin_event_table_names()) known += (known.empty() ? "" : ", ") + n;
-  return Error{"unknown event table '" + std::string(name) + "': expected one of " + known +
-               ", or the path of an npkit_event.h"};
+  return Error{
+      fmt::format("unknown event table '{}': expected one of {}, or the path of an "
+                  "npkit_event.h",
+                  name, fmt::join(builtin_event_table_names(), ", "))};
 }
 
 }  // namespace npkit

@@ -3,6 +3,7 @@
 // streams, the GPU-to-host clocks, capture time and the NCCL_* environment (the first file's, and
 // which variables differ between files).
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -63,9 +64,7 @@ std::string environment(const Files& files) {
     }
   }
   if (env.empty() || differ.empty()) return env;
-  std::string d;
-  for (const auto& k : differ) d += (d.empty() ? "" : ", ") + k;
-  return env + " — differs between files: " + d;
+  return fmt::format("{} — differs between files: {}", env, fmt::join(differ, ", "));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "import/npkt/npkt_run.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -147,10 +148,8 @@ void add_instance_gaps(RunCommunicator& out, const Communicator& comm) {
     const CollectiveInstance& inst = comm.instances[i];
     if (inst.is_pair()) continue;
     if (!inst.missing_ranks.empty() && missing++ < kNamedExamples) {
-      std::string ranks;
-      for (auto r : inst.missing_ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
       examples += fmt::format("{}{} lacks rank {}", examples.empty() ? "" : "; ",
-                              out.instances[i].label, ranks);
+                              out.instances[i].label, fmt::join(inst.missing_ranks, ","));
     }
     if (!out.instances[i].agree) {
       out.gaps.push_back(
@@ -225,10 +224,9 @@ RunCommunicator run_communicator(const Communicator& comm) {
     add_seq_jumps(out.scope, *r, out.gaps);
   }
   if (!comm.absent_ranks.empty()) {
-    std::string list;
-    for (auto r : comm.absent_ranks) list += (list.empty() ? "" : ", ") + std::to_string(r);
     out.gaps.push_back({out.scope, "absent ranks",
-                        fmt::format("no file for rank(s) {} of {}", list, comm.nranks)});
+                        fmt::format("no file for rank(s) {} of {}",
+                                    fmt::join(comm.absent_ranks, ", "), comm.nranks)});
   }
   const auto order = stream_order(comm);
   for (const auto& inst : comm.instances) out.instances.push_back(run_instance(comm, inst, order));

@@ -1,6 +1,7 @@
 #include "output/html/cross_rank_blocks.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cmath>
@@ -169,8 +170,7 @@ std::vector<Block> cross_rank_blocks(const CrossRankAnalysis& a,
     out.emplace_back(std::move(h.lateness));
     out.emplace_back(std::move(h.wait));
   }
-  std::string order;
-  for (auto r : a.sync.straggler_order) order += (order.empty() ? "" : ", ") + std::to_string(r);
+  const std::string order = fmt::format("{}", fmt::join(a.sync.straggler_order, ", "));
   out.emplace_back(Table{rank_table(a), order.empty() ? std::string()
                                                       : "Straggler order (arrived last most "
                                                         "often first): " +

@@ -1,6 +1,7 @@
 #include "output/html/diff_report_model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -14,9 +15,7 @@ namespace npkit::html {
 namespace {
 
 std::string joined(const std::vector<std::string>& items) {
-  std::string s;
-  for (const auto& item : items) s += (s.empty() ? "" : ", ") + item;
-  return s;
+  return fmt::format("{}", fmt::join(items, ", "));
 }
 
 std::string median_text(const RowJudgement& j, bool base) {

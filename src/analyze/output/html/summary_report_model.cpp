@@ -1,6 +1,7 @@
 #include "output/html/summary_report_model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -23,10 +24,8 @@ std::string joined(const std::set<std::string>& items) {
 }
 
 std::vector<Fact> facts(const RunSummary& s) {
-  std::string inputs;
-  for (const auto& i : s.inputs) inputs += (inputs.empty() ? "" : ", ") + i;
   std::vector<Fact> out = {
-      {"inputs", inputs},
+      {"inputs", fmt::format("{}", fmt::join(s.inputs, ", "))},
       {"formats", joined(s.config.formats)},
       {"NCCL", joined(s.config.nccl_versions)},
       {"GPUs", joined(s.config.gpus)},
@@ -173,9 +172,7 @@ Section wait_section(const RunSummary& s) {
 
 ReportModel build_summary_report_model(const RunSummary& summary) {
   ReportModel m;
-  std::string inputs;
-  for (const auto& i : summary.inputs) inputs += (inputs.empty() ? "" : ", ") + i;
-  m.title = "npkit-analyze report: summary of " + inputs;
+  m.title = fmt::format("npkit-analyze report: summary of {}", fmt::join(summary.inputs, ", "));
   m.subtitle = "npkit summary (summarize)";
   m.facts = facts(summary);
   m.sections.push_back(bandwidth_section(summary));
