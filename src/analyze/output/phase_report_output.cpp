@@ -7,10 +7,6 @@
 namespace npkit {
 namespace {
 
-double share(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
-}
-
 struct Totals {
   std::int64_t gpu = 0;
   std::int64_t cpu = 0;

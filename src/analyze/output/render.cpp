@@ -85,6 +85,9 @@ std::string describe_time(std::int64_t ns) {
 std::string us(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
 }
+double share(std::int64_t part, std::int64_t whole) {
+  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
 std::string percent(double f) {
   return fmt::format("{:.1f}%", 100.0 * f);
 }

@@ -10,7 +10,8 @@
 //   `title` in bold above it. render_list: a heading and its items (text: indented by two
 //   spaces; Markdown: a bulleted list).
 // - Durations: us() microseconds with three decimals; TimeScale picks ms when the largest value
-//   shown is at least 10 ms, else us. percent() one decimal; gbps() GB/s with two decimals;
+//   shown is at least 10 ms, else us. share() part / whole, 0 when whole is not positive;
+//   percent() one decimal; gbps() GB/s with two decimals;
 //   or_dash() "-" for an empty text. describe_time: epoch nanoseconds
 //   after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a
 //   boot-relative steady clock.
@@ -51,6 +52,7 @@ TimeScale time_scale_for(std::int64_t max_ns);
 
 std::string describe_time(std::int64_t ns);
 std::string us(double ns);
+double share(std::int64_t part, std::int64_t whole);
 std::string percent(double fraction);
 std::string gbps(double gb_per_s);
 std::string gbps_or_dash(double gb_per_s);  // "-" unless positive

@@ -101,10 +101,8 @@ void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
       w.instances);
   t.columns = {"rank", "phase", ms.header("time"), ms.header("waiting"), "share"};
   for (const auto& r : w.ranks) {
-    t.add_row(
-        {std::to_string(r.rank), r.phase, ms(r.time_ns), ms(r.wait_ns),
-         percent(r.time_ns > 0 ? static_cast<double>(r.wait_ns) / static_cast<double>(r.time_ns)
-                               : 0.0)});
+    t.add_row({std::to_string(r.rank), r.phase, ms(r.time_ns), ms(r.wait_ns),
+               percent(share(r.wait_ns, r.time_ns))});
   }
   render_block(t, f, out);
   TextTable s;
@@ -128,9 +126,7 @@ void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
       s.add_row({std::to_string(w.by_size[i].size), phase, std::to_string(ranks.size()),
                  us(static_cast<double>(total)), std::to_string(most->rank),
                  us(static_cast<double>(most->wait_ns)),
-                 percent(most->time_ns > 0 ? static_cast<double>(most->wait_ns) /
-                                                 static_cast<double>(most->time_ns)
-                                           : 0.0)});
+                 percent(share(most->wait_ns, most->time_ns))});
     }
     i = j;
   }
@@ -146,10 +142,6 @@ void write_wait_rows(JsonWriter& w, const char* key, const std::vector<PhaseWait
     w.field("time_ns", r.time_ns);
     w.field("wait_ns", r.wait_ns);
   });
-}
-
-double share(std::int64_t part, std::int64_t whole) {
-  return whole > 0 ? static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
 std::string with_share(std::int64_t ns, std::int64_t whole) {
