@@ -49,7 +49,7 @@ TextTable rows_table(const RunComparison& c) {
       const CompareCell& best = r.runs[*r.best];
       const CompareCell& first = r.runs.front();
       row.push_back(fmt::format("[{}]", *r.best + 1));
-      row.push_back(best.busbw_gbps > 0 ? fmt::format("{:.2f}", best.busbw_gbps) : "-");
+      row.push_back(gbps_or_dash(best.busbw_gbps));
       row.push_back(first.count > 0 && first.time_ns > 0
                         ? fmt::format("{:+.1f}%", 100.0 * (best.time_ns / first.time_ns - 1))
                         : "-");

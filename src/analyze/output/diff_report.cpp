@@ -12,14 +12,6 @@ namespace {
 
 using Out = std::back_insert_iterator<std::string>;
 
-std::string micros(double ns) {
-  return fmt::format("{:.3f}", ns / 1e3);
-}
-
-std::string percent_of(double share) {
-  return fmt::format("{:.1f}%", 100.0 * share);
-}
-
 // A change to show: both sides timed on the same ranks (a missing row's sides differ).
 bool has_medians(const RowJudgement& j) {
   return j.pooled.base_count > 0 && j.pooled.cand_count > 0 && j.verdict != Verdict::kMissing;
@@ -46,8 +38,8 @@ TextTable collective_table(const RunDiff& diff, bool changed_only) {
     const bool medians = has_medians(j);
     t.add_row({verdict_name(j.verdict), d.collective, std::to_string(d.nranks),
                size_label(d.size_bytes, d.size_kind), choice_text(d), timed_cell(d),
-               d.base_time_ns > 0 ? micros(d.base_time_ns) : "-",
-               d.cand_time_ns > 0 ? micros(d.cand_time_ns) : "-",
+               d.base_time_ns > 0 ? us(d.base_time_ns) : "-",
+               d.cand_time_ns > 0 ? us(d.cand_time_ns) : "-",
                medians ? signed_percent(j.pooled.change) : "-", medians ? p_label(j.pooled) : "-",
                d.in_base ? gbps_or_dash(d.base_busbw_gbps) : "-",
                d.in_cand ? gbps_or_dash(d.cand_busbw_gbps) : "-", row_detail(j, diff)});
@@ -64,9 +56,8 @@ TextTable phase_table(const RunDiff& diff, bool changed_only) {
     if (changed_only && j.verdict == Verdict::kUnchanged) continue;
     const bool spans = j.pooled.base_count > 0 && j.pooled.cand_count > 0;
     t.add_row({verdict_name(j.verdict), d.key.source, d.key.domain, d.key.phase,
-               d.in_base ? percent_of(d.base_share) : "-",
-               d.in_cand ? percent_of(d.cand_share) : "-", spans ? micros(j.pooled.base_time) : "-",
-               spans ? micros(j.pooled.cand_time) : "-",
+               d.in_base ? percent(d.base_share) : "-", d.in_cand ? percent(d.cand_share) : "-",
+               spans ? us(j.pooled.base_time) : "-", spans ? us(j.pooled.cand_time) : "-",
                spans ? signed_percent(j.pooled.change) : "-", spans ? p_label(j.pooled) : "-",
                spans || !j.compared ? row_detail(j, diff)
                                     : "totals only: shown for attribution, not tested"});
@@ -79,9 +70,9 @@ TextTable sync_table(const RunDiff& diff) {
   t.columns = {"ranks", "rank", "skew base (us)", "skew cand (us)", "last base", "last cand"};
   for (const auto& d : diff.sync) {
     t.add_row({std::to_string(d.nranks), std::to_string(d.rank),
-               d.in_base ? micros(d.base_skew_ns) : "-", d.in_cand ? micros(d.cand_skew_ns) : "-",
-               d.in_base ? percent_of(d.base_last_share) : "-",
-               d.in_cand ? percent_of(d.cand_last_share) : "-"});
+               d.in_base ? us(d.base_skew_ns) : "-", d.in_cand ? us(d.cand_skew_ns) : "-",
+               d.in_base ? percent(d.base_last_share) : "-",
+               d.in_cand ? percent(d.cand_last_share) : "-"});
   }
   return t;
 }
@@ -296,9 +287,8 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
 std::string case_message(const RowJudgement& j, const RunDiff& diff) {
   std::string m = verdict_name(j.verdict);
   if (has_medians(j)) {
-    m +=
-        fmt::format(": time {} → {} us ({}, p {})", micros(j.pooled.base_time),
-                    micros(j.pooled.cand_time), signed_percent(j.pooled.change), p_label(j.pooled));
+    m += fmt::format(": time {} → {} us ({}, p {})", us(j.pooled.base_time), us(j.pooled.cand_time),
+                     signed_percent(j.pooled.change), p_label(j.pooled));
   }
   const std::string detail = row_detail(j, diff);
   if (!detail.empty()) m += "; " + detail;

@@ -207,10 +207,6 @@ void render_proxy_steps(const RunCommunicator& comm, OutputFormat f, std::string
   if (!ring.rows.empty()) render_block(ring, f, out);
 }
 
-std::string gbps(double v) {
-  return fmt::format("{:.2f}", v);
-}
-
 void render_alltoall(const RunCommunicator& comm, OutputFormat f, std::string& out) {
   TextTable t;
   t.title =

@@ -159,8 +159,7 @@ Section rows_section(const RunDiff& diff) {
     for (const auto& row : diff.phases) {
       const RowJudgement& j = row.judgement;
       phases.table.add_row({verdict_name(j.verdict), row.key.source, row.key.domain, row.key.phase,
-                            fmt::format("{:.1f}%", row.base_share * 100),
-                            fmt::format("{:.1f}%", row.cand_share * 100),
+                            percent(row.base_share), percent(row.cand_share),
                             j.compared ? signed_percent(shown_change(j)) : "-", p_label(j.pooled),
                             row_detail(j, diff)});
     }
@@ -179,8 +178,7 @@ Section skew_section(const RunDiff& diff) {
   t.table.columns = {"ranks", "rank", "skew base (us)", "skew cand (us)", "last base", "last cand"};
   for (const auto& r : diff.sync) {
     t.table.add_row({std::to_string(r.nranks), std::to_string(r.rank), us(r.base_skew_ns),
-                     us(r.cand_skew_ns), fmt::format("{:.1f}%", r.base_last_share * 100),
-                     fmt::format("{:.1f}%", r.cand_last_share * 100)});
+                     us(r.cand_skew_ns), percent(r.base_last_share), percent(r.cand_last_share)});
   }
   t.note = "GPU start minus the earliest rank's, median; skews near zero make changes meaningless.";
   s.blocks.emplace_back(std::move(t));

@@ -75,8 +75,7 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
     table.add_row({size_label(row->key.size_bytes, row->key.size_kind), choice,
                    std::to_string(row->instances), std::to_string(row->ranks.size()),
                    time > 0 ? us(time) : "-", pooled.count() > 0 ? us(pooled.quantile(0)) : "-",
-                   pooled.count() > 0 ? us(pooled.quantile(1)) : "-",
-                   busbw > 0 ? fmt::format("{:.2f}", busbw) : "-"});
+                   pooled.count() > 0 ? us(pooled.quantile(1)) : "-", gbps_or_dash(busbw)});
     if (pooled.count() == 0) continue;
     const std::string detail =
         fmt::format("{} instance(s) on {} rank(s)", row->instances, row->ranks.size());
