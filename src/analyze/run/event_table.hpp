@@ -66,6 +66,10 @@ Result<EventTable> builtin_event_table(std::string_view name);
 Result<EventTable> parse_event_header(std::string_view text, const std::string& source,
                                       Diagnostics& diagnostics);
 
+// `--event-table SPEC`: a path (it holds '/' or ".h") is read and parsed as an npkit_event.h,
+// anything else names a built-in table.
+Result<EventTable> load_event_table(const std::string& spec, Diagnostics& diagnostics);
+
 // Strips NPKIT_EVENT_ and _ENTRY/_EXIT from a full event name.
 std::string event_base_name(std::string_view full_name);
 

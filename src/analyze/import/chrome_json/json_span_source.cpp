@@ -5,7 +5,6 @@
 #include "import/chrome_json/generator_span_decoder.hpp"
 #include "import/chrome_json/own_trace_span_decoder.hpp"
 #include "import/chrome_json/trace_event_reader.hpp"
-#include "util/file_io.hpp"
 
 namespace npkit::ingest {
 namespace {
@@ -15,14 +14,6 @@ bool is_builtin_table(const std::string& name) {
     if (n == name) return true;
   }
   return false;
-}
-
-Result<EventTable> load_table(const std::string& spec, Diagnostics& diagnostics) {
-  if (spec.find('/') != std::string::npos || spec.find(".h") != std::string::npos) {
-    NPKIT_ASSIGN(auto text, io::read_text_file(spec, 1 << 20));
-    return parse_event_header(text, spec, diagnostics);
-  }
-  return builtin_event_table(spec);
 }
 
 }  // namespace
@@ -64,7 +55,7 @@ Result<JsonSpanInput> open_json_span_input(const std::vector<std::string>& paths
   } else {
     input.table_reason = "set with --event-table; names the table lacks are added from the trace";
   }
-  NPKIT_ASSIGN(auto table, load_table(spec, diagnostics));
+  NPKIT_ASSIGN(auto table, load_event_table(spec, diagnostics));
   input.names = std::make_unique<EventNameBook>(std::move(table), phase_map);
   return input;
 }

@@ -7,11 +7,6 @@ namespace {
 
 constexpr std::uint64_t kMaxMantissa = 1000000000000000000ULL;  // 1e18
 
-Rational reduced(std::uint64_t num, std::uint64_t den) {
-  const std::uint64_t g = std::gcd(num, den);
-  return g == 0 ? Rational{num, den} : Rational{num / g, den / g};
-}
-
 std::int64_t round_div(__int128 a, __int128 b) {
   if (b == 0) return a < 0 ? INT64_MIN : INT64_MAX;
   const bool neg = (a < 0) != (b < 0);
@@ -25,6 +20,11 @@ std::int64_t round_div(__int128 a, __int128 b) {
 }
 
 }  // namespace
+
+Rational reduced(std::uint64_t num, std::uint64_t den) {
+  const std::uint64_t g = std::gcd(num, den);
+  return g == 0 ? Rational{num, den} : Rational{num / g, den / g};
+}
 
 Result<Rational> parse_decimal_rational(std::string_view text, const std::string& what) {
   std::string_view s = text;

@@ -26,6 +26,9 @@ Result<Rational> parse_decimal_rational(std::string_view text, const std::string
 
 std::string format_rational(const Rational& r);
 
+// num/den divided by their greatest common divisor (unchanged when both are 0).
+Rational reduced(std::uint64_t num, std::uint64_t den);
+
 struct RankClocks {
   Rational cpu_tick_seconds{1, 1000000000};  // seconds per CPU timestamp tick (num/den files)
   std::optional<Rational> gpu_khz;           // GPU counter rate in kHz

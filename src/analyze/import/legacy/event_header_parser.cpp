@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "run/event_table.hpp"
+#include "util/file_io.hpp"
 
 namespace npkit {
 
@@ -86,6 +87,14 @@ Result<EventTable> parse_event_header(std::string_view text, const std::string& 
     return Error{source + ": no '#define NPKIT_EVENT_<NAME> <id>' lines: not an npkit_event.h"};
   }
   return table;
+}
+
+Result<EventTable> load_event_table(const std::string& spec, Diagnostics& diagnostics) {
+  if (spec.find('/') != std::string::npos || spec.find(".h") != std::string::npos) {
+    NPKIT_ASSIGN(auto text, io::read_text_file(spec, 1 << 20));
+    return parse_event_header(text, spec, diagnostics);
+  }
+  return builtin_event_table(spec);
 }
 
 }  // namespace npkit

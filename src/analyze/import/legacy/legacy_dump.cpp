@@ -70,14 +70,6 @@ Result<TableChoice> choose_table(const LegacyDump& dump) {
   return TableChoice{"nccl", why};
 }
 
-Result<EventTable> load_table(const std::string& spec, Diagnostics& diagnostics) {
-  if (spec.find('/') != std::string::npos || spec.find(".h") != std::string::npos) {
-    NPKIT_ASSIGN(auto text, io::read_text_file(spec, 1 << 20));
-    return parse_event_header(text, spec, diagnostics);
-  }
-  return builtin_event_table(spec);
-}
-
 std::string describe_variant(const LegacyDump& d) {
   std::size_t gpu = 0;
   std::size_t cpu = 0;
@@ -122,7 +114,7 @@ Result<LegacyDump> open_legacy_dump(const std::string& dir, const LegacyDumpOpti
   } else {
     dump.table_reason = "set with --event-table";
   }
-  NPKIT_ASSIGN(dump.table, load_table(table_spec, diagnostics));
+  NPKIT_ASSIGN(dump.table, load_event_table(table_spec, diagnostics));
 
   if (dump.layout.naming == GpuFileNaming::kChannel) {
     dump.gpu_buffer_capacity = 1u << 20;

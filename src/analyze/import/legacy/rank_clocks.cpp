@@ -1,7 +1,6 @@
 // Reads each rank's clock files; a rank missing a file borrows the value the other ranks agree
 // on (with a warning); differing values across ranks are reported but kept per rank.
 #include <map>
-#include <numeric>
 
 #include "import/legacy/legacy_dump.hpp"
 #include "util/file_io.hpp"
@@ -23,11 +22,6 @@ std::optional<Rational> read_rational(const std::optional<std::string>& path,
     return std::nullopt;
   }
   return *value;
-}
-
-Rational reduced(std::uint64_t num, std::uint64_t den) {
-  const std::uint64_t g = std::gcd(num, den);
-  return g == 0 ? Rational{num, den} : Rational{num / g, den / g};
 }
 
 // The value every rank that has one agrees on, if any.
