@@ -12,15 +12,13 @@
 #include <string>
 
 #include "commands/command.hpp"
+#include "import/summary/summary_json_reader.hpp"
 #include "run/summary/run_summary.hpp"
 
 namespace npkit::cli {
 
 Result<RunSummary> load_run(const std::string& path, const CommonOptions& options,
                             CliContext& context);
-
-// True when `path` is a regular file that starts like an npkit-summary JSON file.
-bool is_summary_file(const std::string& path);
 
 // The options of command.hpp that say how dumps are read (--ranks, -q, --event-table, ...).
 void add_dump_options(CLI::App& cmd, CommonOptions& options);

@@ -11,12 +11,9 @@
 #include "import/environment/environment_file.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
-#include "util/file_io.hpp"
 
 namespace npkit::cli {
 namespace {
-
-constexpr std::size_t kSniffBytes = 64;
 
 Result<RunSummary> summarize_dump(const CommonOptions& o, CliContext& context) {
   NPKIT_ASSIGN(auto input, open_input(o, context));
@@ -46,14 +43,6 @@ Result<int> run_summarize(const SummarizeOptions& o, CliContext& context) {
 }
 
 }  // namespace
-
-bool is_summary_file(const std::string& path) {
-  if (!io::path_exists(path) || io::is_directory(path) || io::is_special_file(path)) return false;
-  std::vector<std::uint8_t> prefix;
-  if (!io::read_prefix_into(path, kSniffBytes, prefix)) return false;
-  return looks_like_summary(
-      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
-}
 
 Result<RunSummary> load_run(const std::string& path, const CommonOptions& options,
                             CliContext& context) {

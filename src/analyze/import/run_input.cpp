@@ -23,13 +23,6 @@ bool ends_with(std::string_view s, std::string_view suffix) {
   return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
 }
 
-bool is_summary_file(const std::string& path) {
-  std::vector<std::uint8_t> prefix;
-  if (!io::read_prefix_into(path, kSummarySniffBytes, prefix)) return false;
-  return looks_like_summary(
-      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
-}
-
 bool is_nccl_tests_file(const std::string& path) {
   std::vector<std::uint8_t> prefix;
   if (!io::read_prefix_into(path, kSummarySniffBytes, prefix)) return false;
@@ -138,7 +131,7 @@ Result<DetectedInput> detect_input(const std::string& path) {
   DetectedInput d;
   if (is_npkt_path(path)) {
     d.kind = DetectedKind::kNpkt;
-  } else if (!io::is_special_file(path) && is_summary_file(path)) {
+  } else if (is_summary_file(path)) {
     d.kind = DetectedKind::kSummary;
   } else if (!io::is_special_file(path) && is_nccl_tests_file(path)) {
     d.kind = DetectedKind::kNcclTests;

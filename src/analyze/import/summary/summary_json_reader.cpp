@@ -18,6 +18,9 @@ namespace {
 
 namespace od = simdjson::ondemand;
 
+// The bytes looks_like_summary needs to tell a summary.
+constexpr std::size_t kSummaryPrefixBytes = 64;
+
 class Reader : public JsonValueReader {
  public:
   using JsonValueReader::JsonValueReader;
@@ -391,6 +394,14 @@ Result<RunSummary> read_summary_file(const std::string& path) {
 bool looks_like_summary(std::string_view prefix) {
   JsonPrefix p(prefix);
   return p.take("{") && p.take("\"schema\"") && p.take(":") && p.take("\"npkit-summary\"");
+}
+
+bool is_summary_file(const std::string& path) {
+  if (!io::path_exists(path) || io::is_directory(path) || io::is_special_file(path)) return false;
+  std::vector<std::uint8_t> prefix;
+  if (!io::read_prefix_into(path, kSummaryPrefixBytes, prefix)) return false;
+  return looks_like_summary(
+      std::string_view(reinterpret_cast<const char*>(prefix.data()), prefix.size()));
 }
 
 }  // namespace npkit

@@ -29,4 +29,8 @@ Result<RunSummary> read_summary_file(const std::string& path);
 // trace, say) is not taken for a summary.
 bool looks_like_summary(std::string_view prefix);
 
+// True when `path` is a regular file (not a directory, FIFO or device) whose first bytes
+// looks_like_summary.
+bool is_summary_file(const std::string& path);
+
 }  // namespace npkit

@@ -1,11 +1,13 @@
 // npkit-summary JSON: what is written reads back equal; malformed summaries give errors naming
 // the file and the byte offset of the offending token (offsets found in the text itself).
+#include <sys/stat.h>
 #include <catch2/catch.hpp>
 
 #include <fmt/format.h>
 
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
+#include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 #include "unit/run/summary/summary_test_support.hpp"
 
@@ -166,4 +168,19 @@ TEST_CASE("summary sniffing: only an object whose first key names the summary sc
   CHECK_FALSE(npkit::looks_like_summary("{\"schema\": \"npkit-analyze.diff\"}"));
   CHECK_FALSE(npkit::looks_like_summary("{\"schema\": \"npkit-summ"));
   CHECK_FALSE(npkit::looks_like_summary(""));
+}
+
+TEST_CASE("summary sniffing: a regular file that starts like a summary, never a FIFO",
+          "[summary]") {
+  const npkit::test::TempDir tmp;
+  CHECK(npkit::is_summary_file(
+      tmp.write_file("run.json", "{\"schema\": \"npkit-summary\", \"schema_version\": 1}")));
+  CHECK_FALSE(npkit::is_summary_file(tmp.write_file("trace.json", "[{\"ph\":\"B\"}]")));
+  CHECK_FALSE(npkit::is_summary_file(tmp.write_file("empty.json", "")));
+  CHECK_FALSE(npkit::is_summary_file(tmp.file("missing.json")));
+  CHECK_FALSE(npkit::is_summary_file(tmp.make_dir("run.json.d")));
+  // A FIFO is never opened: reading it would wait for a writer.
+  const std::string fifo = tmp.file("pipe.json");
+  REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+  CHECK_FALSE(npkit::is_summary_file(fifo));
 }
