@@ -21,6 +21,16 @@ bool RunCommunicator::one_clock() const {
   return true;
 }
 
+void RunCommunicator::order_instances_by_start() {
+  const auto earliest = [](const RunInstance& i) {
+    std::int64_t t = INT64_MAX;
+    for (const auto& m : i.members) t = std::min(t, m.start_ns);
+    return t;
+  };
+  std::stable_sort(instances.begin(), instances.end(),
+                   [&](const auto& a, const auto& b) { return earliest(a) < earliest(b); });
+}
+
 bool RunCommunicator::hosts_known() const {
   return !ranks.empty() &&
          std::all_of(ranks.begin(), ranks.end(), [](const RunRank& r) { return !r.host.empty(); });

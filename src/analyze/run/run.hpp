@@ -149,6 +149,8 @@ struct RunCommunicator {
   bool hosts_known() const;
   // Every rank names the same host (or none does): the ranks' times are on one clock.
   bool one_clock() const;
+  // Sorts the instances by their earliest member start (stable; no members: last).
+  void order_instances_by_start();
 };
 
 struct Run {

@@ -228,15 +228,7 @@ void GeneratorSpanDecoder::finish() {
   };
   for (auto& g : gpu_) drain(g->track, g->pairer.drain_unmatched());
   for (auto& c : cpu_) drain(c->track, c->pairer.drain_unmatched());
-  for (const auto& t : tracks_.tracks()) {
-    if (t.path != path_) continue;
-    const TrackStats& s = t.stats;
-    if (s.unmatched_entries + s.unmatched_exits == 0) continue;
-    diagnostics_.warn("unmatched events",
-                      fmt::format("{} ({}): {} ENTRY without EXIT, {} EXIT without ENTRY", path_,
-                                  describe_track(t.track), s.unmatched_entries, s.unmatched_exits),
-                      s.unmatched_entries + s.unmatched_exits);
-  }
+  tracks_.warn_unmatched(path_, diagnostics_);
   if (negative_sizes_ > 0) {
     diagnostics_.warn("negative sizes",
                       fmt::format("{}: {} step event(s) carry a negative byte count (a channel "

@@ -1,5 +1,7 @@
 #include "import/chrome_json/json_span_tracks.hpp"
 
+#include <fmt/format.h>
+
 namespace npkit::ingest {
 
 JsonTrack& TrackBook::at(const TrackRef& track, TimeDomain domain, const std::string& path) {
@@ -27,6 +29,18 @@ std::vector<std::uint32_t> TrackBook::ranks() const {
     if (out.empty() || out.back() != t.track.rank) out.push_back(t.track.rank);
   }
   return out;
+}
+
+void TrackBook::warn_unmatched(const std::string& path, Diagnostics& diagnostics) const {
+  for (const auto& [key, t] : tracks_) {
+    if (t.path != path) continue;
+    const TrackStats& s = t.stats;
+    if (s.unmatched_entries + s.unmatched_exits == 0) continue;
+    diagnostics.warn("unmatched events",
+                     fmt::format("{} ({}): {} ENTRY without EXIT, {} EXIT without ENTRY", path,
+                                 describe_track(t.track), s.unmatched_entries, s.unmatched_exits),
+                     s.unmatched_entries + s.unmatched_exits);
+  }
 }
 
 }  // namespace npkit::ingest

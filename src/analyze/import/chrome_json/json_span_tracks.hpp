@@ -16,6 +16,7 @@
 
 #include "run/span.hpp"
 #include "run/span_sink.hpp"
+#include "util/diagnostics.hpp"
 
 namespace npkit::ingest {
 
@@ -57,6 +58,8 @@ class TrackBook {
       cpu_record_size_ = 18;
   }
   unsigned cpu_record_size() const { return cpu_record_size_; }
+  // One "unmatched events" warning per track of `path` with an ENTRY or EXIT left unpaired.
+  void warn_unmatched(const std::string& path, Diagnostics& diagnostics) const;
 
  private:
   std::map<std::tuple<std::uint32_t, int, std::uint32_t>, JsonTrack> tracks_;

@@ -323,15 +323,7 @@ void OwnTraceSpanDecoder::finish() {
   for (auto& [key, g] : groups_) {
     if (!g.held.empty()) flush(g, false);
   }
-  for (const auto& t : tracks_.tracks()) {
-    if (t.path != path_) continue;
-    const TrackStats& s = t.stats;
-    if (s.unmatched_entries + s.unmatched_exits == 0) continue;
-    diagnostics_.warn("unmatched events",
-                      fmt::format("{} ({}): {} ENTRY without EXIT, {} EXIT without ENTRY", path_,
-                                  describe_track(t.track), s.unmatched_entries, s.unmatched_exits),
-                      s.unmatched_entries + s.unmatched_exits);
-  }
+  tracks_.warn_unmatched(path_, diagnostics_);
 }
 
 }  // namespace npkit::ingest

@@ -165,14 +165,7 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
                                  run.scope, mismatched),
                      mismatched);
   }
-  auto earliest = [](const RunInstance& i) {
-    std::int64_t t = INT64_MAX;
-    for (const auto& m : i.members) t = std::min(t, m.start_ns);
-    return t;
-  };
-  std::stable_sort(
-      run.instances.begin(), run.instances.end(),
-      [&](const RunInstance& a, const RunInstance& b) { return earliest(a) < earliest(b); });
+  run.order_instances_by_start();
 }
 
 }  // namespace

@@ -243,14 +243,7 @@ RunCommunicator OccurrenceTable::join(std::string scope, std::string time_source
       out.instances.push_back(std::move(inst));
     }
   }
-  auto earliest = [](const RunInstance& i) {
-    std::int64_t t = INT64_MAX;
-    for (const auto& m : i.members) t = std::min(t, m.start_ns);
-    return t;
-  };
-  std::stable_sort(
-      out.instances.begin(), out.instances.end(),
-      [&](const RunInstance& a, const RunInstance& b) { return earliest(a) < earliest(b); });
+  out.order_instances_by_start();
   assign_order(out.instances);
   return out;
 }
