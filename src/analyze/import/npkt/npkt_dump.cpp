@@ -12,6 +12,7 @@ namespace npkit::ingest {
 namespace {
 
 using npkt::error_at;
+using npkt::load;
 
 constexpr std::uint64_t kHeaderSize = sizeof(format::FileHeader);
 constexpr std::uint64_t kSectionHeaderSize = sizeof(format::SectionHeader);
@@ -19,13 +20,6 @@ constexpr std::uint64_t kSectionHeaderSize = sizeof(format::SectionHeader);
 constexpr std::uint32_t kKnownKinds = format::kSectionLiveStrings + 1;
 // How many distinct unknown kinds the warning lists.
 constexpr std::size_t kListedUnknownKinds = 8;
-
-template <typename T>
-T load(const std::uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
 
 std::string hex(std::uint32_t v, int digits) {
   char buf[16];

@@ -18,13 +18,6 @@ constexpr std::uint32_t kMaxStringId = 0xFFFF;
 constexpr std::uint8_t kMaxRecordKind = format::kRecordDetail;
 constexpr std::uint8_t kMaxEventType = 15;
 
-template <typename T>
-T load(const std::uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
 Error section_error(const SectionView& s, std::uint64_t offset, const std::string& what) {
   return error_at(*s.file, offset, section_name(s.kind) + ": " + what);
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "import/npkt/npkt_dump.hpp"
@@ -29,6 +30,14 @@ struct SectionView {
   std::uint64_t payload_offset() const { return header_offset + 16; }
   const std::uint8_t* payload() const { return image + payload_offset(); }
 };
+
+// The T at `p` (little-endian on every host the format is read on), whatever p's alignment.
+template <typename T>
+T load(const std::uint8_t* p) {
+  T value;
+  std::memcpy(&value, p, sizeof(T));
+  return value;
+}
 
 // "<file>: offset <offset>: <what>".
 Error error_at(const std::string& file, std::uint64_t offset, const std::string& what);
