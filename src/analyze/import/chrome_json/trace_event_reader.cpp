@@ -1,19 +1,15 @@
 #include "import/chrome_json/trace_event_reader.hpp"
 
-#include <fcntl.h>
 #include <simdjson.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
-#include <memory>
 #include <vector>
 
 #include "import/chrome_json/json_number.hpp"
+#include "import/chrome_json/trace_byte_source.hpp"
 
 namespace npkit::ingest {
 namespace {
@@ -35,53 +31,6 @@ std::string_view trim_end(std::string_view s) {
   while (!s.empty() && is_ws(s.back())) s.remove_suffix(1);
   return s;
 }
-
-class ByteSource {
- public:
-  virtual ~ByteSource() = default;
-  // Up to `n` bytes into `dst`; 0 at the end of the input.
-  virtual Result<std::size_t> read(char* dst, std::size_t n) = 0;
-  virtual std::uint64_t size() const = 0;
-};
-
-class FileSource : public ByteSource {
- public:
-  FileSource(std::string path, int fd, std::uint64_t size)
-      : path_(std::move(path)), fd_(fd), size_(size) {}
-  ~FileSource() override { ::close(fd_); }
-  FileSource(const FileSource&) = delete;
-  FileSource& operator=(const FileSource&) = delete;
-
-  Result<std::size_t> read(char* dst, std::size_t n) override {
-    for (;;) {
-      const ssize_t got = ::read(fd_, dst, n);
-      if (got >= 0) return static_cast<std::size_t>(got);
-      if (errno != EINTR) return Error{"cannot read " + path_ + ": " + std::strerror(errno)};
-    }
-  }
-  std::uint64_t size() const override { return size_; }
-
- private:
-  std::string path_;
-  int fd_;
-  std::uint64_t size_;
-};
-
-class MemorySource : public ByteSource {
- public:
-  explicit MemorySource(std::string_view bytes) : bytes_(bytes) {}
-  Result<std::size_t> read(char* dst, std::size_t n) override {
-    const std::size_t k = std::min(n, bytes_.size() - at_);
-    std::memcpy(dst, bytes_.data() + at_, k);
-    at_ += k;
-    return k;
-  }
-  std::uint64_t size() const override { return bytes_.size(); }
-
- private:
-  std::string_view bytes_;
-  std::size_t at_ = 0;
-};
 
 // An exact walk over array elements: strings (with escapes) and nesting.
 struct ArrayScan {
@@ -704,16 +653,8 @@ class Reader {
 Result<TraceReadSummary> read_trace_file(const std::string& path, TraceEventVisitor& visitor,
                                          const TraceReadOptions& options,
                                          Diagnostics& diagnostics) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return Error{"cannot open " + path + ": " + std::strerror(errno)};
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    return Error{"cannot read " + path + ": not a regular file"};
-  }
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-  FileSource source(path, fd, static_cast<std::uint64_t>(st.st_size));
-  Reader reader(path, source, visitor, options, diagnostics);
+  NPKIT_ASSIGN(auto source, open_file_source(path));
+  Reader reader(path, *source, visitor, options, diagnostics);
   return reader.run();
 }
 
