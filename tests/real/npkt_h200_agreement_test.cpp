@@ -121,7 +121,8 @@ TEST_CASE("npkt H200 agree: period against the driver's AllReduce timing", "[npk
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
+  npkit::Diagnostics diagnostics;
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms, diagnostics), "all");
   int checked = 0;
   int literal = 0;
   for (const auto& d : run.rows) {
@@ -143,7 +144,8 @@ TEST_CASE("npkt H200 nvlink: period against the driver for AllReduce, AllGather,
   const DriverRun run = npkit::test::read_driver(dir);
   const auto sample = npkit::test::load_sample(dir + "/dump");
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
+  npkit::Diagnostics diagnostics;
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms, diagnostics), "all");
   int checked = 0;
   int literal = 0;
   for (const auto& d : run.rows) {

@@ -76,7 +76,8 @@ TEST_CASE("npkt H200 nvlink: stale KernelCh are the AlltoAll's, Broadcast rows s
   CHECK(2 * alltoall_timestamps >= stale);
 
   REQUIRE(sample.comms.size() == 1);
-  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms), "all");
+  npkit::Diagnostics diagnostics;
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", sample.comms, diagnostics), "all");
   int broadcast_rows = 0;
   for (const auto& r : rows) {
     const auto* d = driver_row(run, r);

@@ -22,59 +22,23 @@ struct Member {
 
 using InstanceKey = std::tuple<std::string_view, std::uint64_t, std::uint32_t>;
 
-// "5-7" or "5".
-std::string seq_range(std::uint64_t first, std::uint64_t last) {
-  return first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
-}
-
-void add_gap(RunCommunicator& comm, std::string kind, std::string detail, std::uint64_t count,
-             std::string_view category, Diagnostics& diagnostics) {
-  diagnostics.warn(category, comm.scope + ": " + detail, count);
-  comm.gaps.push_back(JoinGap{comm.scope, std::move(kind), std::move(detail)});
-}
-
-// SeqNum values missing per rank and function.
+// Per function, the SeqNum values of each rank's collectives.
 void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics, const SeqGapCauses& causes) {
   for (const PluginRankTrace* t : comm.ranks) {
     if (t == nullptr) continue;
-    std::map<std::string_view, std::vector<std::uint64_t>> seqs;
+    SeqsByFunc seqs;
     for (const auto& c : t->colls) seqs[t->name(c.func)].push_back(c.seq);
-    for (auto& [func, list] : seqs) {
-      std::sort(list.begin(), list.end());
-      list.erase(std::unique(list.begin(), list.end()), list.end());
-      if (list.front() > 0) {
-        add_gap(comm.run, "seq start",
-                fmt::format("rank {} {}: SeqNum starts at {}; {} earlier one(s) are not in the "
-                            "trace ({})",
-                            t->rank, func, list.front(), list.front(), causes.start),
-                list.front(), "SeqNum gaps", diagnostics);
-      }
-      std::uint64_t missing = 0;
-      std::string where;
-      std::size_t shown = 0;
-      for (std::size_t i = 1; i < list.size(); ++i) {
-        const std::uint64_t hole = list[i] - list[i - 1] - 1;
-        if (hole == 0) continue;
-        missing += hole;
-        if (shown++ < 3) {
-          where += fmt::format("{}{}", where.empty() ? "" : ", ",
-                               seq_range(list[i - 1] + 1, list[i] - 1));
-        }
-      }
-      if (missing == 0) continue;
-      add_gap(comm.run, "seq jump",
-              fmt::format("rank {} {}: {} SeqNum value(s) missing ({}{}): {}", t->rank, func,
-                          missing, where, shown > 3 ? ", ..." : "", causes.jump),
-              missing, "SeqNum gaps", diagnostics);
-    }
+    add_seq_gaps(comm.run, t->rank, std::move(seqs), causes, diagnostics);
   }
 }
 
-bool same_operation(const Member& a, const Member& b) {
-  return a.coll->count == b.coll->count && a.coll->bytes == b.coll->bytes &&
-         a.trace->name(a.coll->datatype) == b.trace->name(b.coll->datatype) &&
-         a.trace->name(a.coll->algo) == b.trace->name(b.coll->algo) &&
-         a.trace->name(a.coll->proto) == b.trace->name(b.coll->proto);
+MemberOperation operation_of(const Member& m) {
+  return {m.rank,
+          m.coll->count,
+          m.coll->bytes,
+          m.trace->name(m.coll->datatype),
+          m.trace->name(m.coll->algo),
+          m.trace->name(m.coll->proto)};
 }
 
 void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
@@ -92,11 +56,6 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
       order.emplace(&c, position++);
     }
   }
-  const auto present = static_cast<std::uint32_t>(
-      std::count_if(comm.ranks.begin(), comm.ranks.end(), [](auto* t) { return t != nullptr; }));
-  std::uint64_t lacking = 0;
-  std::string lacking_examples;
-  std::uint64_t mismatched = 0;
   for (const auto& [key, members] : joined) {
     const auto& [func, seq, occ] = key;
     RunInstance inst;
@@ -106,26 +65,15 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
     inst.label = fmt::format("{} seq {}", func, seq);
     if (occ > 0) inst.label += fmt::format(" (occurrence {})", occ);
     const Member& first = members.front();
-    inst.agree = std::all_of(members.begin(), members.end(),
-                             [&](const Member& m) { return same_operation(first, m); });
-    if (!inst.agree) {
-      std::string detail = inst.label + ":";
-      for (const auto& m : members) {
-        detail += fmt::format(" rank {} {} {} {}/{}", m.rank, m.coll->count,
-                              m.trace->name(m.coll->datatype), m.trace->name(m.coll->algo),
-                              m.trace->name(m.coll->proto));
-      }
-      run.gaps.push_back(JoinGap{run.scope, "count mismatch", detail});
-      ++mismatched;
-    }
-    if (members.size() < present) {
-      if (lacking++ < 3) lacking_examples += (lacking_examples.empty() ? "" : ", ") + inst.label;
-      for (const PluginRankTrace* t : comm.ranks) {
-        if (t == nullptr) continue;
-        const bool held = std::any_of(members.begin(), members.end(),
-                                      [&](const Member& m) { return m.rank == t->rank; });
-        if (!held) inst.missing_ranks.push_back(t->rank);
-      }
+    std::vector<MemberOperation> operations;
+    for (const auto& m : members) operations.push_back(operation_of(m));
+    inst.agree = operations_agree(operations);
+    if (!inst.agree) add_count_mismatch(run, inst, operations);
+    for (const PluginRankTrace* t : comm.ranks) {
+      if (t == nullptr) continue;
+      const bool held = std::any_of(members.begin(), members.end(),
+                                    [&](const Member& m) { return m.rank == t->rank; });
+      if (!held) inst.missing_ranks.push_back(t->rank);
     }
     inst.type = first.trace->name(first.coll->datatype);
     inst.algo = first.trace->name(first.coll->algo);
@@ -152,20 +100,8 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
               [](const RunMember& a, const RunMember& b) { return a.rank < b.rank; });
     run.instances.push_back(std::move(inst));
   }
-  if (lacking > 0) {
-    add_gap(run, "missing ranks",
-            fmt::format("{} instance(s) lack some rank ({}{})", lacking, lacking_examples,
-                        lacking > 3 ? ", ..." : ""),
-            lacking, "missing ranks", diagnostics);
-  }
-  if (mismatched > 0) {
-    diagnostics.warn("count mismatch",
-                     fmt::format("{}: {} instance(s) whose ranks disagree on count, type, "
-                                 "algorithm or protocol were not joined",
-                                 run.scope, mismatched),
-                     mismatched);
-  }
   run.order_instances_by_start();
+  add_rank_gaps(run, diagnostics);
 }
 
 }  // namespace
@@ -207,14 +143,10 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
     run.scope = fmt::format("comm {:016x}", hash);
     run.time_source = time_source;
     run.nranks = comm.nranks;
-    std::string absent;
-    std::uint64_t absent_count = 0;
     for (std::size_t r = 0; r < comm.ranks.size(); ++r) {
       const PluginRankTrace* t = comm.ranks[r];
       if (t == nullptr) {
-        absent += (absent.empty() ? "" : ", ") + std::to_string(r);
         run.absent_ranks.push_back(static_cast<std::int32_t>(r));
-        ++absent_count;
         continue;
       }
       RunRank rank;
@@ -222,10 +154,6 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
       rank.host = t->host.empty() ? fmt::format("process {} (rank {})", t->pid, t->rank) : t->host;
       rank.clock = t->host.empty() ? "the process's own trace clock" : "the trace's common clock";
       run.ranks.push_back(std::move(rank));
-    }
-    if (absent_count > 0) {
-      add_gap(run, "absent ranks", fmt::format("rank(s) {} have no trace", absent), absent_count,
-              "absent ranks", diagnostics);
     }
     find_seq_gaps(comm, diagnostics, causes);
     join_comm(comm, diagnostics);

@@ -10,15 +10,10 @@
 //   AllGather / ReduceScatter / AlltoAll; a trace that names no data type gives the rank's bytes
 //   in PluginColl::bytes instead, and count is 0), count its count column, type the data type's
 //   NCCL name; label "AllReduce seq 5"; order = the collective's position in its trace.
-// - An instance whose members disagree on Count, data type, algorithm or protocol has agree =
-//   false and a "count mismatch" gap names it.
-// - Gaps (the example plugin drops events when a fixed-size pool is full, and keeps only the
-//   newest ones when it wraps): "seq jump" per rank and function — SeqNum values missing between
-//   the lowest and highest seen, with how many; "seq start" when a rank's lowest SeqNum of a
-//   function is above 0 (the oldest ones are gone, or the trace began late); "missing ranks"
-//   (instances some ranks lack, the first few named); "absent ranks" (ranks without a trace).
-//   Each gap is also a "SeqNum gaps" / "missing ranks" warning; SeqGapCauses words why values
-//   are missing.
+// - Gaps (import/join_gaps.hpp): "count mismatch" (agree = false), "seq jump" and "seq start" per
+//   rank and function (the example plugin drops events when a fixed-size pool is full, and keeps
+//   only the newest ones when it wraps; `causes` words why for the reader), "absent ranks" and
+//   "missing ranks", each warned about.
 // - Clocks: each example-plugin process counts µs from its own plugin init, so every rank is its
 //   own "host" ("process PID (rank R)"); the analysis estimates one offset per rank from the
 //   joined instances and reports their uncertainty (analysis/align/host_offsets.hpp). Our traces
@@ -27,10 +22,10 @@
 
 #include <cstdint>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "import/chrome_json/plugin_trace_decoder.hpp"
+#include "import/join_gaps.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
 
@@ -41,13 +36,6 @@ struct PluginCommunicator {
   std::int32_t nranks = 0;
   std::vector<const PluginRankTrace*> ranks;  // by rank
   RunCommunicator run;
-};
-
-// Why sequence numbers are missing, in the gap messages: between seen values, and below the
-// lowest.
-struct SeqGapCauses {
-  std::string_view jump = "events the plugin dropped";
-  std::string_view start = "dropped, or the trace began late";
 };
 
 // `traces` must outlive the result. Communicators in CommHash order. `time_source` says what the

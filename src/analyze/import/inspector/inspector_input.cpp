@@ -101,7 +101,7 @@ Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions
   if (input->logs_.ranks.empty()) return no_such_ranks(o, seen);
   std::vector<ingest::PluginRankTrace> traces;
   for (const auto& log : input->logs_.ranks) traces.push_back(log.trace);
-  const ingest::SeqGapCauses causes{
+  const SeqGapCauses causes{
       "not logged: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (default 8192), without GPU timing, "
       "or in the Inspector's ring when it overflowed",
       "not logged, or before the log began"};

@@ -80,15 +80,6 @@ void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
       check.stale());
 }
 
-std::string instance_name(const CollectiveInstance& inst) {
-  if (inst.is_pair()) {
-    return fmt::format("Send/Recv {} -> {} #{}", inst.sender, inst.receiver, inst.seq);
-  }
-  std::string s = fmt::format("{} seq {}", inst.func_name, inst.seq);
-  if (inst.occurrence > 0) s += fmt::format(" (occurrence {})", inst.occurrence);
-  return s;
-}
-
 constexpr std::string_view kEnvPrefix = "env.";
 
 // What one file says of how the run was set up (its metadata; run/run_config.hpp).
@@ -190,20 +181,13 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   std::vector<const RankCapture*> captures;
   for (const auto& f : loaded.files) captures.push_back(f.get());
   loaded.comms = join_communicators(captures, diagnostics);
-  for (const auto& comm : loaded.comms) {
-    for (const auto& inst : comm.instances) {
-      if (inst.missing_ranks.empty()) continue;
-      diagnostics.warn("instance missing ranks",
-                       fmt::format("comm {}: {}: no event on rank(s) {}", comm_hex(comm.comm_hash),
-                                   instance_name(inst), rank_ranges(inst.missing_ranks)));
-    }
-  }
+  input->run_ = npkt_run(o.path, loaded.comms, diagnostics);
+  for (const auto& f : loaded.files) add_capture_config(*f, input->run_.config);
   return input;
 }
 
 Result<Run> NpktInput::read_input(const std::vector<SpanSink*>& sinks) {
-  Run run = npkt_run(path_, loaded_.comms);
-  for (const auto& f : loaded_.files) add_capture_config(*f, run.config);
+  Run run = run_;
   if (loaded_.events.empty()) return run;
   const EventRecords& events = loaded_.events;
   CollectiveSpans collectives(events.phases, events.names.base_names(), "stream");

@@ -5,11 +5,11 @@
 //   malformed file is an Error naming it, or with --skip-bad in a directory an "unreadable file
 //   skipped" warning, all bad still an Error); the files whose rank --ranks selects are kept (the
 //   detached proxy-op file, rank -1, only with --ranks all), each rank's capture built and the
-//   communicators joined (import/npkt/communicator_join.hpp). Reader warnings become "npkt
+//   communicators joined (import/npkt/communicator_join.hpp) into the run model
+//   (import/npkt/npkt_run.hpp), whose gaps are warned about. Reader warnings become "npkt
 //   reader" warnings, stale KernelCh events (timestamps of another work item) a "stale KernelCh
-//   timestamps" warning per file, collectives whose valid KernelCh channels never ran together
-//   "disjoint channel spans" warnings, and each instance lacking a rank an "instance missing
-//   ranks" warning.
+//   timestamps" warning per file, and collectives whose valid KernelCh channels never ran
+//   together "disjoint channel spans" warnings.
 // - A file may hold profiler records, event records, or both. The event records of the selected
 //   files are gathered in `events` (phases: --phase-map rules, then the names' hints, then the
 //   built-in rules) and paired once into `event_streams`, whose warnings join the others.
@@ -63,6 +63,7 @@ class NpktInput : public RunInput {
  private:
   std::string path_;
   LoadedCaptures loaded_;
+  Run run_;  // the profiler communicators, built and warned about once, at open()
 };
 
 }  // namespace npkit

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 
+#include "import/join_gaps.hpp"
 #include "import/npkt/operation_progress.hpp"
 #include "import/npkt/profiler_alltoall.hpp"
 #include "import/npkt/proxy_step_breakdown.hpp"
@@ -14,8 +15,6 @@
 
 namespace npkit {
 namespace {
-
-constexpr std::size_t kNamedExamples = 3;
 
 std::string instance_label(const CollectiveInstance& inst) {
   if (inst.is_pair()) {
@@ -27,49 +26,28 @@ std::string instance_label(const CollectiveInstance& inst) {
   return s;
 }
 
-bool members_agree(const CollectiveInstance& inst) {
-  const ProfilerCollective& a = *inst.members.front().op;
-  return std::all_of(inst.members.begin(), inst.members.end(), [&](const InstanceMember& m) {
-    const ProfilerCollective& b = *m.op;
-    return b.count == a.count && b.datatype == a.datatype && b.algo == a.algo && b.proto == a.proto;
-  });
-}
+const SeqGapCauses kSeqGapCauses{"records dropped, or operations NCCL did not report",
+                                 "records dropped, or operations NCCL did not report"};
 
-std::string member_values(const CollectiveInstance& inst) {
-  std::string s;
+std::vector<MemberOperation> member_operations(const CollectiveInstance& inst) {
+  std::vector<MemberOperation> out;
   for (const auto& m : inst.members) {
     const ProfilerCollective& op = *m.op;
-    s += fmt::format("{}rank {} count {} {} {}/{}", s.empty() ? "" : ", ", m.rank, op.count,
-                     op.datatype, op.algo, op.proto);
+    out.push_back({m.rank, op.count, op.bytes, op.datatype, op.algo, op.proto});
   }
-  return s;
+  return out;
 }
 
-void add_seq_jumps(const std::string& scope, const RankCapture& r, std::vector<JoinGap>& gaps) {
-  std::map<std::string_view, std::vector<std::uint64_t>> seqs;
+// Per function, the seq numbers of the rank's collectives. CE sequence numbers also count the CE
+// syncs: their jumps are no missing operation. Derived AlltoAll operations have no seq of their
+// own.
+SeqsByFunc collective_seqs(const RankCapture& r) {
+  SeqsByFunc seqs;
   for (const auto& op : r.collectives) {
-    // CE sequence numbers also count the CE syncs: their jumps are no missing operation.
     if (op.event == kNoEvent || is_p2p(op.func) || op.copy_engine) continue;
     seqs[op.func_name].push_back(op.seq);
   }
-  for (auto& [func, list] : seqs) {
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    std::uint64_t missing = 0;
-    std::string where;
-    std::size_t named = 0;
-    for (std::size_t i = 1; i < list.size(); ++i) {
-      if (list[i] == list[i - 1] + 1) continue;
-      missing += list[i] - list[i - 1] - 1;
-      if (named++ < kNamedExamples) {
-        where += fmt::format("{}{} -> {}", where.empty() ? "" : ", ", list[i - 1], list[i]);
-      }
-    }
-    if (missing == 0) continue;
-    gaps.push_back({scope, "seq jump",
-                    fmt::format("rank {} {}: {} seq number(s) missing ({}{})", r.rank(), func,
-                                missing, where, named > kNamedExamples ? ", ..." : "")});
-  }
+  return seqs;
 }
 
 // Each operation's index in its file's stream of operations, in host start order.
@@ -104,7 +82,8 @@ RunRank run_rank(const RankCapture& r) {
   return out;
 }
 
-RunInstance run_instance(const Communicator& comm, const CollectiveInstance& inst,
+RunInstance run_instance(RunCommunicator& run, const Communicator& comm,
+                         const CollectiveInstance& inst,
                          const std::map<const ProfilerCollective*, std::uint32_t>& order) {
   const ProfilerCollective& first = *inst.members.front().op;
   RunInstance out;
@@ -122,7 +101,8 @@ RunInstance run_instance(const Communicator& comm, const CollectiveInstance& ins
     out.algo = std::string(first.algo);
     out.proto = std::string(first.proto);
   }
-  out.agree = members_agree(inst);
+  const std::vector<MemberOperation> operations = member_operations(inst);
+  out.agree = operations_agree(operations);
   out.missing_ranks = inst.missing_ranks;
   for (const auto& m : inst.members) {
     const ProfilerCollective& op = *m.op;
@@ -138,31 +118,8 @@ RunInstance run_instance(const Communicator& comm, const CollectiveInstance& ins
     member.channels = op.n_channels;
     out.members.push_back(member);
   }
+  if (!out.agree && !inst.is_pair()) add_count_mismatch(run, out, operations);
   return out;
-}
-
-void add_instance_gaps(RunCommunicator& out, const Communicator& comm) {
-  std::uint64_t missing = 0;
-  std::string examples;
-  for (std::size_t i = 0; i < comm.instances.size(); ++i) {
-    const CollectiveInstance& inst = comm.instances[i];
-    if (inst.is_pair()) continue;
-    if (!inst.missing_ranks.empty() && missing++ < kNamedExamples) {
-      examples += fmt::format("{}{} lacks rank {}", examples.empty() ? "" : "; ",
-                              out.instances[i].label, fmt::join(inst.missing_ranks, ","));
-    }
-    if (!out.instances[i].agree) {
-      out.gaps.push_back(
-          {out.scope, "count mismatch",
-           fmt::format("{}: {}; not used", out.instances[i].label, member_values(inst))});
-    }
-  }
-  if (missing > 0) {
-    out.gaps.push_back({out.scope, "missing ranks",
-                        fmt::format("{} instance(s) lack ranks that have files ({}{}); analysed "
-                                    "with the ranks present",
-                                    missing, examples, missing > kNamedExamples ? "; ..." : "")});
-  }
 }
 
 bool captures_kernel_channels(const RankCapture& r) {
@@ -204,7 +161,7 @@ void add_progress(const Communicator& comm, RunCommunicator& out) {
   }
 }
 
-RunCommunicator run_communicator(const Communicator& comm) {
+RunCommunicator run_communicator(const Communicator& comm, Diagnostics& diagnostics) {
   RunCommunicator out;
   out.hash = comm.comm_hash;
   out.scope = fmt::format("comm {:016x}", comm.comm_hash);
@@ -221,17 +178,14 @@ RunCommunicator run_communicator(const Communicator& comm) {
                                       "operations may lack events",
                                       r->rank(), c.records_dropped, c.records_incomplete)});
     }
-    add_seq_jumps(out.scope, *r, out.gaps);
-  }
-  if (!comm.absent_ranks.empty()) {
-    out.gaps.push_back({out.scope, "absent ranks",
-                        fmt::format("no file for rank(s) {} of {}",
-                                    fmt::join(comm.absent_ranks, ", "), comm.nranks)});
+    add_seq_gaps(out, r->rank(), collective_seqs(*r), kSeqGapCauses, diagnostics);
   }
   const auto order = stream_order(comm);
-  for (const auto& inst : comm.instances) out.instances.push_back(run_instance(comm, inst, order));
+  for (const auto& inst : comm.instances) {
+    out.instances.push_back(run_instance(out, comm, inst, order));
+  }
   add_progress(comm, out);
-  add_instance_gaps(out, comm);
+  add_rank_gaps(out, diagnostics);
   bool alltoall = false;
   bool self_copy_untimed = false;
   for (const RankCapture* r : comm.ranks) {
@@ -250,11 +204,12 @@ RunCommunicator run_communicator(const Communicator& comm) {
 
 }  // namespace
 
-Run npkt_run(const std::string& path, const std::vector<Communicator>& comms) {
+Run npkt_run(const std::string& path, const std::vector<Communicator>& comms,
+             Diagnostics& diagnostics) {
   Run run;
   run.path = path;
   run.kind = InputKind::kNpkt;
-  for (const auto& comm : comms) run.comms.push_back(run_communicator(comm));
+  for (const auto& comm : comms) run.comms.push_back(run_communicator(comm, diagnostics));
   return run;
 }
 

@@ -12,9 +12,10 @@
 //   progress from its events (import/npkt/operation_progress.hpp), known for a communicator when
 //   every rank's capture recorded KernelCh events; each rank's capture_end_ns from its file.
 // - Gaps, per communicator: "dropped records" (a file whose buffer dropped records or left
-//   incomplete ones), "seq jump" (per rank and function, the sequence numbers missing between the
-//   lowest and highest seen), "absent ranks", "missing ranks" (instances some ranks with files
-//   lack, the first three named) and "count mismatch" (members that disagree; agree = false).
+//   incomplete ones), then those of every join by (function, seq) (import/join_gaps.hpp): "seq
+//   start" and "seq jump" of the rank's collectives (not Send/Recv, copy-engine collectives or
+//   derived AlltoAll), "absent ranks", "missing ranks" and "count mismatch" (agree = false), each
+//   warned about in `diagnostics`.
 #pragma once
 
 #include <string>
@@ -22,9 +23,11 @@
 
 #include "import/npkt/communicator_join.hpp"
 #include "run/run.hpp"
+#include "util/diagnostics.hpp"
 
 namespace npkit {
 
-Run npkt_run(const std::string& path, const std::vector<Communicator>& comms);
+Run npkt_run(const std::string& path, const std::vector<Communicator>& comms,
+             Diagnostics& diagnostics);
 
 }  // namespace npkit

@@ -57,7 +57,7 @@ TEST_CASE("profiler bandwidth: rows per (func, size, algo, proto)", "[npkt][band
   const auto captures = three_ranks();
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms), "all");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "all");
   REQUIRE(rows.size() == 3);
 
   // Per-rank medians 1100, 1100, 1700 -> mean 1300; busbw factor 2(n-1)/n = 4/3.
@@ -116,9 +116,10 @@ TEST_CASE("profiler bandwidth: --coll selects rows", "[npkt][bandwidth]") {
   const auto captures = three_ranks();
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "reducescatter").size() == 1);
-  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "allreduce").size() == 2);
-  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms), "sendrecv").empty());
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "reducescatter").size() ==
+        1);
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "allreduce").size() == 2);
+  CHECK(npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "sendrecv").empty());
   CHECK(npkit::valid_coll_option("reduce"));
   CHECK_FALSE(npkit::valid_coll_option("allsum"));
 }
@@ -128,7 +129,7 @@ TEST_CASE("profiler bandwidth: switch points where the choice changes", "[npkt][
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
   const auto switches =
-      npkit::switch_points(npkit::bandwidth_rows(npkit::npkt_run("", comms), "all"));
+      npkit::switch_points(npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "all"));
   REQUIRE(switches.size() == 1);
   CHECK(switches[0].func == "AllReduce");
   CHECK(switches[0].below_bytes == 3000);
@@ -221,7 +222,7 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   const auto captures = captures_from_spec(rank0 + rank1);
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms), "allreduce");
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "allreduce");
   REQUIRE(rows.size() == 1);
   const auto& r = rows[0];
   CHECK(r.bytes == 16384);
@@ -237,7 +238,7 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   CHECK(r.period_busbw_gbps == Approx(16384.0 / 1300.0));
   // --coll allgather: the AllGather still separates op 6 from op 7 when only it is selected;
   // its own row has a single instance and no pair.
-  const auto ag = npkit::bandwidth_rows(npkit::npkt_run("", comms), "allgather");
+  const auto ag = npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "allgather");
   REQUIRE(ag.size() == 1);
   CHECK_FALSE(ag[0].period_ns);
   // AllGather of 16384 bytes per rank, the user's type float (CollApi): S = 32768, per-rank

@@ -41,7 +41,7 @@ TEST_CASE("summary sync rows: skews, maxima and arrived last of a hand-made capt
                                            rank(2, 1200, 3600, 5400));
   npkit::Diagnostics diagnostics;
   const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
-  const npkit::Run run = npkit::npkt_run("", comms);
+  const npkit::Run run = npkit::npkt_run("", comms, diagnostics);
   const npkit::PhaseAssignment phases =
       npkit::assign_phases(npkit::PhaseMap{}, npkit::EventTable{});
   const npkit::RunSummary summary = npkit::summarize_run(run, npkit::SummarySpanSink(phases));

@@ -96,9 +96,10 @@ TEST_CASE("example plugin: join, SeqNum gap, rows and clock alignment", "[chrome
   CHECK(input.gaps[0].kind == "seq jump");
   CHECK(input.gaps[1].kind == "missing ranks");
   CHECK(warning_lines(d) ==
-        "SeqNum gaps: comm 0000000000000007: rank 1 AllReduce: 1 SeqNum value(s) missing (2): "
+        "seq gaps: comm 0000000000000007: rank 1 AllReduce: 1 seq number(s) missing (2): "
         "events the plugin dropped\n"
-        "missing ranks: comm 0000000000000007: 1 instance(s) lack some rank (AllReduce seq 2)\n");
+        "missing ranks: comm 0000000000000007: 1 instance(s) lack ranks that have data (AllReduce "
+        "seq 2 lacks rank 1); analysed with the ranks present\n");
 
   Run run;
   run.comms.push_back(c.run);

@@ -39,16 +39,18 @@ start 4 Coll host={B+410} seq=3 count=2 func=AllReduce datatype=ncclFloat32 algo
   CHECK(in.gaps[0].detail ==
         "rank 0: 7 record(s) dropped (buffer full), 0 incomplete; operations may lack events");
   CHECK(in.gaps[1].kind == "seq jump");
-  CHECK(in.gaps[1].detail == "rank 0 AllReduce: 2 seq number(s) missing (0 -> 3)");
-  CHECK(in.gaps[2].kind == "absent ranks");
-  CHECK(in.gaps[2].detail == "no file for rank(s) 2 of 3");
-  CHECK(in.gaps[3].kind == "count mismatch");
-  CHECK(in.gaps[3].detail ==
+  CHECK(in.gaps[1].detail ==
+        "rank 0 AllReduce: 2 seq number(s) missing (1-2): records dropped, or operations NCCL did "
+        "not report");
+  CHECK(in.gaps[2].kind == "count mismatch");
+  CHECK(in.gaps[2].detail ==
         "AllReduce seq 3: rank 0 count 1 ncclFloat32 RING/LL, rank 1 count 2 ncclFloat32 RING/LL; "
         "not used");
+  CHECK(in.gaps[3].kind == "absent ranks");
+  CHECK(in.gaps[3].detail == "no data for rank(s) 2 of 3");
   CHECK(in.gaps[4].kind == "missing ranks");
   CHECK(in.gaps[4].detail ==
-        "2 instance(s) lack ranks that have files (AllReduce seq 1 lacks rank 0; AllReduce seq 2 "
+        "2 instance(s) lack ranks that have data (AllReduce seq 1 lacks rank 0; AllReduce seq 2 "
         "lacks rank 0); analysed with the ranks present");
   // Seq 0, 1, 2 are used (seq 3 is not); no KernelCh, so no rank has times.
   REQUIRE(in.instances.size() == 3);

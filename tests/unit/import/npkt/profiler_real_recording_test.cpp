@@ -322,7 +322,7 @@ TEST_CASE("real recordings: collectives, AlltoAll groups and joins of NCCL 2.28.
     both_timed += std::all_of(inst.members.begin(), inst.members.end(),
                               [](const auto& m) { return m.op->has_gpu_span; });
   }
-  const npkit::Run run = npkit::npkt_run("", {first});
+  const npkit::Run run = npkit::npkt_run("", {first}, diagnostics);
   const npkit::PhaseAssignment phases =
       npkit::assign_phases(npkit::PhaseMap{}, npkit::EventTable{});
   const npkit::RunSummary summary = npkit::summarize_run(run, npkit::SummarySpanSink(phases));

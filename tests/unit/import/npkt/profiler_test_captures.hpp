@@ -60,7 +60,8 @@ inline std::vector<const RankCapture*> pointers(
 
 // The cross-rank input of one joined communicator, as `report` builds it.
 inline CrossRankInput cross_rank_of(const Communicator& comm) {
-  const Run run = npkt_run("", {comm});
+  Diagnostics diagnostics;
+  const Run run = npkt_run("", {comm}, diagnostics);
   return cross_rank_input(run.comms[0], proxy_rank_phases(run.comms[0]));
 }
 

@@ -1,0 +1,109 @@
+#include "import/join_gaps.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+namespace npkit {
+namespace {
+
+constexpr std::size_t kNamedExamples = 3;
+
+void add_gap(RunCommunicator& comm, std::string kind, std::string detail) {
+  comm.gaps.push_back(JoinGap{comm.scope, std::move(kind), std::move(detail)});
+}
+
+// "5-7" or "5".
+std::string seq_range(std::uint64_t first, std::uint64_t last) {
+  return first == last ? std::to_string(first) : fmt::format("{}-{}", first, last);
+}
+
+}  // namespace
+
+bool operations_agree(std::span<const MemberOperation> members) {
+  return std::all_of(members.begin(), members.end(), [&](const MemberOperation& m) {
+    const MemberOperation& a = members.front();
+    return m.count == a.count && m.bytes == a.bytes && m.type == a.type && m.algo == a.algo &&
+           m.proto == a.proto;
+  });
+}
+
+void add_count_mismatch(RunCommunicator& comm, const RunInstance& inst,
+                        std::span<const MemberOperation> members) {
+  std::vector<std::string> values;
+  for (const auto& m : members) {
+    values.push_back(
+        fmt::format("rank {} count {} {} {}/{}", m.rank, m.count, m.type, m.algo, m.proto));
+  }
+  add_gap(comm, "count mismatch",
+          fmt::format("{}: {}; not used", inst.label, fmt::join(values, ", ")));
+}
+
+void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
+                  const SeqGapCauses& causes, Diagnostics& diagnostics) {
+  for (auto& [func, list] : seqs) {
+    std::sort(list.begin(), list.end());
+    list.erase(std::unique(list.begin(), list.end()), list.end());
+    if (list.empty()) continue;
+    if (list.front() > 0) {
+      std::string detail =
+          fmt::format("rank {} {}: seq numbers start at {}; {} earlier one(s) are missing ({})",
+                      rank, func, list.front(), list.front(), causes.start);
+      diagnostics.warn("seq gaps", comm.scope + ": " + detail, list.front());
+      add_gap(comm, "seq start", std::move(detail));
+    }
+    std::uint64_t missing = 0;
+    std::vector<std::string> ranges;
+    for (std::size_t i = 1; i < list.size(); ++i) {
+      if (list[i] == list[i - 1] + 1) continue;
+      missing += list[i] - list[i - 1] - 1;
+      ranges.push_back(seq_range(list[i - 1] + 1, list[i] - 1));
+    }
+    if (missing == 0) continue;
+    const bool more = ranges.size() > kNamedExamples;
+    ranges.resize(std::min(ranges.size(), kNamedExamples));
+    std::string detail =
+        fmt::format("rank {} {}: {} seq number(s) missing ({}{}): {}", rank, func, missing,
+                    fmt::join(ranges, ", "), more ? ", ..." : "", causes.jump);
+    diagnostics.warn("seq gaps", comm.scope + ": " + detail, missing);
+    add_gap(comm, "seq jump", std::move(detail));
+  }
+}
+
+void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics) {
+  if (!comm.absent_ranks.empty()) {
+    add_gap(comm, "absent ranks",
+            fmt::format("no data for rank(s) {} of {}", fmt::join(comm.absent_ranks, ", "),
+                        comm.nranks));
+  }
+  std::uint64_t lacking = 0;
+  std::uint64_t disagreeing = 0;
+  std::vector<std::string> examples;
+  for (const RunInstance& inst : comm.instances) {
+    if (inst.is_pair()) continue;
+    if (!inst.agree) ++disagreeing;
+    if (inst.missing_ranks.empty()) continue;
+    if (lacking++ < kNamedExamples) {
+      examples.push_back(
+          fmt::format("{} lacks rank {}", inst.label, fmt::join(inst.missing_ranks, ",")));
+    }
+  }
+  if (lacking > 0) {
+    std::string detail = fmt::format(
+        "{} instance(s) lack ranks that have data ({}{}); analysed with the ranks "
+        "present",
+        lacking, fmt::join(examples, "; "), lacking > kNamedExamples ? "; ..." : "");
+    diagnostics.warn("missing ranks", comm.scope + ": " + detail, lacking);
+    add_gap(comm, "missing ranks", std::move(detail));
+  }
+  if (disagreeing > 0) {
+    diagnostics.warn("count mismatch",
+                     fmt::format("{}: {} instance(s) whose ranks disagree on count, type, "
+                                 "algorithm or protocol were not used",
+                                 comm.scope, disagreeing),
+                     disagreeing);
+  }
+}
+
+}  // namespace npkit

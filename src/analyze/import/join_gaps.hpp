@@ -1,0 +1,60 @@
+// import/join_gaps.hpp — what a join across ranks could not use, in one wording for every input
+// that joins collectives by (function, seq): .npkt captures, profiler-plugin JSON traces and
+// Inspector logs. Each gap goes to RunCommunicator::gaps and is warned about once.
+// Contract:
+// - operations_agree: the members of an instance agree when every one names the same count,
+//   bytes, data type, algorithm and protocol. add_count_mismatch adds the "count mismatch" gap
+//   that names each member's values ("...; not used": analyses leave the instance out).
+// - add_seq_gaps (per rank, per function, the seq numbers the rank holds; duplicates allowed):
+//   "seq start" when the lowest is above 0, "seq jump" when values between the lowest and the
+//   highest are missing (how many, the first three ranges named); `causes` words why. Warned as
+//   "seq gaps" with the number of values missing.
+// - add_rank_gaps, after the instances are joined: "absent ranks" (RunCommunicator::absent_ranks;
+//   not warned about: --ranks leaves ranks out on purpose), "missing ranks" (collectives, not
+//   Send/Recv pairs, that ranks with data lack; the first three named) and one "count mismatch"
+//   warning counting the instances whose members disagree.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "run/run.hpp"
+#include "util/diagnostics.hpp"
+
+namespace npkit {
+
+// Why sequence numbers are missing, in the gap messages: between seen values, and below the
+// lowest.
+struct SeqGapCauses {
+  std::string_view jump = "events the plugin dropped";
+  std::string_view start = "dropped, or the trace began late";
+};
+
+// What one member's operation says it is.
+struct MemberOperation {
+  std::int32_t rank = 0;
+  std::uint64_t count = 0;
+  std::uint64_t bytes = 0;
+  std::string_view type;
+  std::string_view algo;
+  std::string_view proto;
+};
+
+bool operations_agree(std::span<const MemberOperation> members);
+
+void add_count_mismatch(RunCommunicator& comm, const RunInstance& inst,
+                        std::span<const MemberOperation> members);
+
+// Per function name, the seq numbers of one rank's operations.
+using SeqsByFunc = std::map<std::string_view, std::vector<std::uint64_t>>;
+
+void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
+                  const SeqGapCauses& causes, Diagnostics& diagnostics);
+
+void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics);
+
+}  // namespace npkit
