@@ -5,11 +5,11 @@
 //   overlap [start, end]; spans of GPU buffers without TIME_SYNC (their own counter clock) cannot
 //   be placed and are counted instead. merge() appends another sink's spans (the parallel
 //   reader's runs, merged in track order).
-// - legacy_timeline lays them out per rank: "buf B" rows (GPU buffers), then "cpu ch C" rows,
-//   ascending, extra rows (lanes, output/trace/trace_lanes.hpp) where spans of one track overlap
-//   without nesting; nested spans share their parent's row and are drawn over it. Category = the
-//   span's phase (run/phase_map.hpp), label = its event name, tooltip = size, bandwidth (size /
-//   duration) and nesting depth. With more than `max_rows` rows, every k-th rank is kept.
+// - legacy_timeline lays them out (output/html/timeline_layout.hpp) per rank: "buf B" rows (GPU
+//   buffers), then "cpu ch C" rows; nested spans share their parent's row and are drawn over it.
+//   Category = the span's phase (run/phase_map.hpp), label = its event name, tooltip = size,
+//   bandwidth (size / duration) and nesting depth. Rows beyond `max_rows` are merged or ranks
+//   thinned as the layout says, and the note says so.
 #pragma once
 
 #include <cstddef>

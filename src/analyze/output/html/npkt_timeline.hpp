@@ -5,12 +5,10 @@
 //   time): valid KernelCh (stale and open ones left out; host time through each rank's clock),
 //   category = the owning operation's collective, tooltip = operation, size, algo/proto, channel
 //   and the operation's algbw/busbw over its GPU span; and ProxyOp spans ("proxy send" /
-//   "proxy recv", tooltip: peer, steps, chunk size). Rows per rank: "GPU ch C" then "proxy ch
-//   C", channels ascending, extra rows (lanes, output/trace/trace_lanes.hpp) where spans of one
-//   channel overlap.
-// - With more than `max_rows` rows, each rank's channels of one kind share rows (at most 4
-//   lanes, later spans drawn on the last); with still more, every k-th rank is kept. The note
-//   (after `choice`, instance_choice.hpp) says what is drawn and what was merged or left out.
+//   "proxy recv", tooltip: peer, steps, chunk size). Rows per rank (output/html/timeline_layout
+//   .hpp): "GPU ch C" then "proxy ch C", "GPU (all ch)" where channels share rows.
+// - The note (after `choice`, instance_choice.hpp) says what is drawn and what was merged or left
+//   out.
 #pragma once
 
 #include <cstddef>

@@ -19,7 +19,8 @@ CrossRankAnalysis three_ranks() {
   in.scope = "comm test";
   in.time_source = "GPU spans";
   in.nranks = 3;
-  in.ranks = {RankInfo{0, "", 0, {}, {}}, RankInfo{1, "", 0, {}, {}}, RankInfo{2, "", 0, {}, {}}};
+  in.ranks = {RankInfo{0, "", 0, {}, {}, {}}, RankInfo{1, "", 0, {}, {}, {}},
+              RankInfo{2, "", 0, {}, {}, {}}};
   in.instances = {
       {"AllReduce", "AllReduce seq 0", 1024, {{0, 1000, 5000}, {1, 1200, 5100}, {2, 3000, 5200}}},
       {"AllReduce", "AllReduce seq 1", 2048, {{0, 10000, 10500}, {1, 12000, 13000}}},
