@@ -42,7 +42,6 @@ class EventTable {
   const EventName& operator[](std::uint8_t id) const { return ids_[id]; }
   const std::vector<std::string>& base_names() const { return bases_; }
   const std::string& label() const { return label_; }
-  void set_label(std::string label) { label_ = std::move(label); }
   std::size_t defined_count() const;
 
  private:

@@ -45,10 +45,6 @@ std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t
   return per == 0 ? 0 : bytes / per;
 }
 
-double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks) {
-  const double s = static_cast<double>(size_field);
-  return c.bytes_times_ranks ? s * static_cast<double>(nranks) : s;
-}
 
 bool coll_selects(std::string_view option, std::string_view func) {
   if (option == "all") return true;

@@ -25,9 +25,6 @@ struct BusConvention {
 // nullopt for a collective name nccl-tests does not define.
 std::optional<BusConvention> nccl_tests_convention(std::string_view func, std::uint32_t nranks);
 
-// The bytes nccl-tests divides by time for a collective whose event carries `size_field` bytes.
-double algbw_bytes(const BusConvention& c, std::uint64_t size_field, std::uint32_t nranks);
-
 std::uint64_t nccl_tests_bytes(NcclFunc func, std::uint64_t count, std::uint32_t element_size,
                                std::int32_t nranks);
 std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t element_size,
