@@ -19,10 +19,6 @@ namespace {
 
 constexpr std::size_t kSummarySniffBytes = 64;
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 bool is_nccl_tests_file(const std::string& path) {
   std::vector<std::uint8_t> prefix;
   if (!io::read_prefix_into(path, kSummarySniffBytes, prefix)) return false;
@@ -71,7 +67,7 @@ std::optional<std::string> only_empty_logs(const std::string& path,
     if (!e.regular) continue;
     if (e.size != 0) return std::nullopt;
     names.push_back(e.name);
-    log = log || ends_with(e.name, ".log");
+    log = log || io::has_extension(e.name, ".log");
   }
   if (!log) return std::nullopt;
   return empty_logs_message(path,
@@ -88,18 +84,18 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   std::vector<std::string> results_files;
   for (const auto& e : entries) {
     if (!e.regular) continue;
-    if (ends_with(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
+    if (io::has_extension(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
       results_files.push_back(e.name);
     }
     const bool events =
         e.name.rfind("gpu_events_rank_", 0) == 0 || e.name.rfind("cpu_events_rank_", 0) == 0;
     legacy = legacy || events;
-    npkt = npkt || ends_with(e.name, ".npkt");
-    json = json || ends_with(e.name, ".json");
+    npkt = npkt || io::has_extension(e.name, ".npkt");
+    json = json || io::has_extension(e.name, ".json");
     // Inspector logs are known by their content (files of the other kinds are not opened).
-    inspector =
-        inspector || (!events && !ends_with(e.name, ".npkt") && !ends_with(e.name, ".json") &&
-                      ingest::is_inspector_log(io::join_path(path, e.name)));
+    inspector = inspector || (!events && !io::has_extension(e.name, ".npkt") &&
+                              !io::has_extension(e.name, ".json") &&
+                              ingest::is_inspector_log(io::join_path(path, e.name)));
   }
   if (!legacy && !npkt && !json && !inspector) {
     if (auto empty_logs = only_empty_logs(path, entries)) return Error{*empty_logs};
@@ -137,9 +133,9 @@ Result<DetectedInput> detect_input(const std::string& path) {
     d.kind = DetectedKind::kNcclTests;
   } else if (!io::is_special_file(path) && ingest::is_inspector_log(path)) {
     d.kind = DetectedKind::kInspector;
-  } else if (ends_with(path, ".log") && io::is_empty_file(path)) {
+  } else if (io::has_extension(path, ".log") && io::is_empty_file(path)) {
     return Error{empty_logs_message(path, "an empty file")};
-  } else if (!io::is_special_file(path) && ends_with(path, ".json")) {
+  } else if (!io::is_special_file(path) && io::has_extension(path, ".json")) {
     d.kind = DetectedKind::kChromeTrace;
   } else {
     d.kind = DetectedKind::kLegacyDump;  // its reader says why a file is not a dump

@@ -45,7 +45,6 @@ std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t
   return per == 0 ? 0 : bytes / per;
 }
 
-
 bool coll_selects(std::string_view option, std::string_view func) {
   if (option == "all") return true;
   if (option == "alltoall") return func == "sendrecv";

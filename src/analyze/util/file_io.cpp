@@ -151,4 +151,8 @@ Result<std::string> read_text_file(const std::string& path, std::size_t max_byte
   return std::string(bytes.begin(), bytes.end());
 }
 
+bool has_extension(std::string_view name, std::string_view extension) {
+  return name.size() > extension.size() && name.ends_with(extension);
+}
+
 }  // namespace npkit::io

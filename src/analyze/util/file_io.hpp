@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "util/result.hpp"
@@ -48,5 +49,7 @@ bool is_empty_file(const std::string& path);
 bool path_exists(const std::string& path);
 
 std::string join_path(const std::string& dir, const std::string& name);
+// Whether the name ends with `extension` (".json") and has something before it.
+bool has_extension(std::string_view name, std::string_view extension);
 
 }  // namespace npkit::io

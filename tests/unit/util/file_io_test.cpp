@@ -109,3 +109,12 @@ TEST_CASE("list_directory: a host that refuses threads gets the same listing", "
   });
   CHECK(failed == "");
 }
+
+TEST_CASE("has_extension: the name ends with it and has something before it", "[util]") {
+  CHECK(npkit::io::has_extension("rank0.npkt", ".npkt"));
+  CHECK(npkit::io::has_extension("dir/trace.json", ".json"));
+  CHECK_FALSE(npkit::io::has_extension(".json", ".json"));
+  CHECK_FALSE(npkit::io::has_extension("trace.json.gz", ".json"));
+  CHECK_FALSE(npkit::io::has_extension("json", ".json"));
+  CHECK_FALSE(npkit::io::has_extension("", ".log"));
+}

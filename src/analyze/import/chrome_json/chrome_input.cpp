@@ -18,10 +18,6 @@ namespace {
 
 constexpr std::string_view kJsonExtension = ".json";
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() > suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 // Feeds one sink from the interleaved stream: each track begun when first met, all ended after
 // the read, in track order.
 class SinkFeeder : public ingest::JsonSpanTarget {
@@ -74,7 +70,7 @@ Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
   NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
   std::vector<std::string> files;
   for (const auto& e : entries) {
-    if (e.regular && ends_with(e.name, kJsonExtension)) {
+    if (e.regular && io::has_extension(e.name, kJsonExtension)) {
       files.push_back(io::join_path(path, e.name));
     }
   }

@@ -20,11 +20,6 @@
 namespace npkit {
 namespace {
 
-bool ends_with_npkt(const std::string& path) {
-  const std::string_view ext = format::kFileExtension;
-  return path.size() > ext.size() && std::string_view(path).substr(path.size() - ext.size()) == ext;
-}
-
 Status reject_legacy_options(const ImportOptions& o) {
   const char* option = nullptr;
   if (o.event_table != "auto") option = "--event-table";
@@ -109,7 +104,7 @@ void add_capture_config(const RankCapture& c, RunConfig& config) {
 bool is_npkt_path(const std::string& path) {
   if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
   if (!io::path_exists(path) || io::is_special_file(path)) return false;
-  if (ends_with_npkt(path)) return true;
+  if (io::has_extension(path, format::kFileExtension)) return true;
   std::vector<std::uint8_t> prefix;
   if (!io::read_prefix_into(path, sizeof(format::kMagic), prefix)) return false;
   return ingest::looks_like_npkt(prefix.data(), prefix.size());
