@@ -58,7 +58,6 @@ class NpktInput : public RunInput {
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   const LoadedCaptures& captures() const { return loaded_; }
-  LoadedCaptures& captures() { return loaded_; }
 
  private:
   std::string path_;
