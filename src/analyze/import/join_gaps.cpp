@@ -54,15 +54,15 @@ void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
       add_gap(comm, "seq start", std::move(detail));
     }
     std::uint64_t missing = 0;
-    std::vector<std::string> ranges;
+    std::size_t holes = 0;
+    std::vector<std::string> ranges;  // the first kNamedExamples holes
     for (std::size_t i = 1; i < list.size(); ++i) {
       if (list[i] == list[i - 1] + 1) continue;
       missing += list[i] - list[i - 1] - 1;
-      ranges.push_back(seq_range(list[i - 1] + 1, list[i] - 1));
+      if (holes++ < kNamedExamples) ranges.push_back(seq_range(list[i - 1] + 1, list[i] - 1));
     }
     if (missing == 0) continue;
-    const bool more = ranges.size() > kNamedExamples;
-    ranges.resize(std::min(ranges.size(), kNamedExamples));
+    const bool more = holes > kNamedExamples;
     std::string detail =
         fmt::format("rank {} {}: {} seq number(s) missing ({}{}): {}", rank, func, missing,
                     fmt::join(ranges, ", "), more ? ", ..." : "", causes.jump);
