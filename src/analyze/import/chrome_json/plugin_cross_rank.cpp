@@ -56,6 +56,8 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
       order.emplace(&c, position++);
     }
   }
+  const auto present = static_cast<std::size_t>(
+      std::count_if(comm.ranks.begin(), comm.ranks.end(), [](auto* t) { return t != nullptr; }));
   for (const auto& [key, members] : joined) {
     const auto& [func, seq, occ] = key;
     RunInstance inst;
@@ -69,11 +71,13 @@ void join_comm(PluginCommunicator& comm, Diagnostics& diagnostics) {
     for (const auto& m : members) operations.push_back(operation_of(m));
     inst.agree = operations_agree(operations);
     if (!inst.agree) add_count_mismatch(run, inst, operations);
-    for (const PluginRankTrace* t : comm.ranks) {
-      if (t == nullptr) continue;
-      const bool held = std::any_of(members.begin(), members.end(),
-                                    [&](const Member& m) { return m.rank == t->rank; });
-      if (!held) inst.missing_ranks.push_back(t->rank);
+    if (members.size() < present) {
+      for (const PluginRankTrace* t : comm.ranks) {
+        if (t == nullptr) continue;
+        const bool held = std::any_of(members.begin(), members.end(),
+                                      [&](const Member& m) { return m.rank == t->rank; });
+        if (!held) inst.missing_ranks.push_back(t->rank);
+      }
     }
     inst.type = first.trace->name(first.coll->datatype);
     inst.algo = first.trace->name(first.coll->algo);
