@@ -7,11 +7,10 @@
 
 #include "analysis/report/run_report.hpp"
 #include "commands/gate_commands.hpp"
-#include "import/npkt/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
+#include "output/html/channel_timeline.hpp"
 #include "output/html/instance_choice.hpp"
 #include "output/html/legacy_timeline.hpp"
-#include "output/html/npkt_timeline.hpp"
 #include "output/html/page.hpp"
 #include "output/html/run_report_model.hpp"
 #include "output/html/summary_report_model.hpp"
@@ -50,15 +49,15 @@ const CommunicatorReport* timeline_comm(const RunReport& report) {
   return nullptr;
 }
 
-// The timeline of one instance: a profiler communicator's GPU and proxy channels
-// (html/npkt_timeline.hpp), or the spans inside the window, from a second pass over the input
+// The timeline of one instance: a communicator's channel spans where the input records them
+// (html/channel_timeline.hpp), or the spans inside the window, from a second pass over the input
 // (its warnings repeat the first pass's and are not kept).
 Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& report,
                     const CommonOptions& o, CliContext& context) {
   const auto& iteration = html_options().iteration;
   const CommunicatorReport* c = timeline_comm(report);
-  const auto* npkt = dynamic_cast<const NpktInput*>(&in);
-  const bool drawable = c != nullptr && (c->comm->hash != 0 ? npkt != nullptr : in.has_spans());
+  const bool drawable =
+      c != nullptr && (c->comm->hash != 0 ? in.records_channel_spans() : in.has_spans());
   if (!drawable) {
     if (iteration) {
       return Error{
@@ -82,11 +81,9 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
   const std::string choice =
       html::describe_choice(inst, index, instances.size(), iteration.has_value());
   if (c->comm->hash != 0) {
-    for (const auto& comm : npkt->captures().comms) {
-      if (comm.comm_hash == c->comm->hash) {
-        model.timeline = html::npkt_timeline(comm, window, title, choice);
-      }
-    }
+    model.timeline =
+        html::channel_timeline(in.channel_spans(c->comm->hash, window.start_ns, window.end_ns),
+                               c->comm->nranks, window, title, choice);
   } else {
     NPKIT_ASSIGN(auto again, open_input(o, context));
     Run unused;

@@ -34,6 +34,7 @@
 
 #include "import/environment/environment_file.hpp"
 #include "import/legacy/span_reader.hpp"
+#include "run/channel_span.hpp"
 #include "run/phase_map.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
@@ -105,6 +106,15 @@ class RunInput {
   // Where reads_span_chunks(): the selected spans in chunks, before or after read(); its warnings
   // go to `diagnostics`. Elsewhere an Error.
   virtual Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const;
+  // Whether the input records what ran on each channel below its collectives (run/channel_span
+  // .hpp): .npkt captures of the profiler plugin. channel_spans gives those of the communicator
+  // `comm_hash` that overlap [lo_ns, hi_ns] (host time); none elsewhere.
+  virtual bool records_channel_spans() const { return false; }
+  virtual std::vector<ChannelSpan> channel_spans(std::uint64_t /*comm_hash*/,
+                                                 std::int64_t /*lo_ns*/,
+                                                 std::int64_t /*hi_ns*/) const {
+    return {};
+  }
   // What the input is, a line each (format, files, event table, clocks, hosts, environment),
   // for the headers of reports; known once the input is open.
   std::vector<InputFact> facts() const;

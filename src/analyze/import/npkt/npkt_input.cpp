@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "import/npkt/event_span_reader.hpp"
+#include "import/npkt/npkt_channel_spans.hpp"
 #include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/npkt_run.hpp"
@@ -203,6 +204,14 @@ Result<Run> NpktInput::read_input(const std::vector<SpanSink*>& sinks) {
       ranks.back() + 1, ranks, hosts);
   if (!comm.instances.empty() || !comm.gaps.empty()) run.comms.push_back(std::move(comm));
   return run;
+}
+
+std::vector<ChannelSpan> NpktInput::channel_spans(std::uint64_t comm_hash, std::int64_t lo_ns,
+                                                  std::int64_t hi_ns) const {
+  for (const auto& comm : loaded_.comms) {
+    if (comm.comm_hash == comm_hash) return npkt_channel_spans(comm, lo_ns, hi_ns);
+  }
+  return {};
 }
 
 }  // namespace npkit

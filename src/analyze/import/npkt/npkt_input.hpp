@@ -57,6 +57,9 @@ class NpktInput : public RunInput {
   unsigned threads() const override { return 1; }
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
+  bool records_channel_spans() const override { return !loaded_.comms.empty(); }
+  std::vector<ChannelSpan> channel_spans(std::uint64_t comm_hash, std::int64_t lo_ns,
+                                         std::int64_t hi_ns) const override;
   const LoadedCaptures& captures() const { return loaded_; }
 
  private:

@@ -12,11 +12,12 @@
 
 #include "analysis/report/run_report.hpp"
 #include "import/npkt/communicator_join.hpp"
+#include "import/npkt/npkt_channel_spans.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_capture.hpp"
 #include "import/run_input.hpp"
+#include "output/html/channel_timeline.hpp"
 #include "output/html/instance_choice.hpp"
-#include "output/html/npkt_timeline.hpp"
 #include "output/html/run_report_model.hpp"
 #include "support/cli_runner.hpp"
 #include "support/temp_dir.hpp"
@@ -189,7 +190,9 @@ TEST_CASE("html: the timeline shows the median instance unless one is chosen", "
   const auto window = window_of(input.instances[1]);
   REQUIRE(window.has_value());
   CHECK(window->end_ns - window->start_ns == 115000);
-  const Timeline t = npkt_timeline(l.comms[0], *window, "title", "chosen.");
+  const Timeline t =
+      channel_timeline(npkt_channel_spans(l.comms[0], window->start_ns, window->end_ns),
+                       l.comms[0].nranks, *window, "title", "chosen.");
   // seq 1 on the GPU: rank 0 ch 0 50000..150000, ch 1 52000..148000; rank 1 ch 0
   // 55000..165000, ch 1 56000..160000 (host = gpu - offset, offsets 135000 and 140000).
   std::size_t kernel = 0;
