@@ -106,4 +106,19 @@ void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics) {
   }
 }
 
+void warn_duplicate_rank(Diagnostics& diagnostics, const std::string& path, std::uint64_t comm_hash,
+                         std::int32_t rank, const std::string& kept) {
+  diagnostics.warn("duplicate rank",
+                   fmt::format("{}: comm {:016x} rank {} is also in {}; this file is ignored", path,
+                               comm_hash, rank, kept));
+}
+
+void warn_differing_sizes(Diagnostics& diagnostics, const std::string& path,
+                          std::uint64_t comm_hash, std::int32_t nranks, std::int32_t other) {
+  diagnostics.warn("differing sizes",
+                   fmt::format("{}: comm {:016x} has {} ranks here, {} in another file; the "
+                               "larger is used",
+                               path, comm_hash, nranks, other));
+}
+
 }  // namespace npkit

@@ -13,6 +13,8 @@
 //   not warned about: --ranks leaves ranks out on purpose), "missing ranks" (collectives, not
 //   Send/Recv pairs, that ranks with data lack; the first three named) and one "count mismatch"
 //   warning counting the instances whose members disagree.
+// - warn_duplicate_rank / warn_differing_sizes: one wording for the files of a communicator that
+//   every input groups by rank (.npkt files, plugin traces, Inspector logs).
 #pragma once
 
 #include <cstdint>
@@ -56,5 +58,13 @@ void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
                   const SeqGapCauses& causes, Diagnostics& diagnostics);
 
 void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics);
+
+// Grouping files by communicator: a second file (`path`) of a (communicator, rank) already read
+// from `kept` is warned about as "duplicate rank" (the caller ignores it); files of one
+// communicator that disagree on its size as "differing sizes" (the caller uses the larger).
+void warn_duplicate_rank(Diagnostics& diagnostics, const std::string& path, std::uint64_t comm_hash,
+                         std::int32_t rank, const std::string& kept);
+void warn_differing_sizes(Diagnostics& diagnostics, const std::string& path,
+                          std::uint64_t comm_hash, std::int32_t nranks, std::int32_t other);
 
 }  // namespace npkit

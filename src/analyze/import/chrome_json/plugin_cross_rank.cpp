@@ -120,18 +120,13 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
     PluginCommunicator& c = comms[t.comm_hash];
     c.comm_hash = t.comm_hash;
     if (c.nranks != 0 && t.nranks != 0 && t.nranks != c.nranks) {
-      diagnostics.warn("differing sizes",
-                       fmt::format("{}: comm {:016x} has {} ranks here, {} in another trace; the "
-                                   "larger is used",
-                                   t.path, t.comm_hash, t.nranks, c.nranks));
+      warn_differing_sizes(diagnostics, t.path, t.comm_hash, t.nranks, c.nranks);
     }
     c.nranks = std::max(c.nranks, t.nranks);
     const auto r = static_cast<std::size_t>(t.rank);
     if (c.ranks.size() <= r) c.ranks.resize(r + 1, nullptr);
     if (c.ranks[r] != nullptr) {
-      diagnostics.warn("duplicate rank",
-                       fmt::format("{}: comm {:016x} rank {} is also in {}; this one is ignored",
-                                   t.path, t.comm_hash, t.rank, c.ranks[r]->path));
+      warn_duplicate_rank(diagnostics, t.path, t.comm_hash, t.rank, c.ranks[r]->path);
       continue;
     }
     c.ranks[r] = &t;

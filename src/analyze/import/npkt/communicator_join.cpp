@@ -6,6 +6,8 @@
 #include <map>
 #include <tuple>
 
+#include "import/join_gaps.hpp"
+
 namespace npkit {
 namespace {
 
@@ -94,19 +96,14 @@ std::vector<Communicator> join_communicators(const std::vector<const RankCapture
       comm.nranks = c->dump.comm.nranks;
       comm.name = c->dump.meta("comm_name");
     } else if (c->dump.comm.nranks != comm.nranks) {
-      diagnostics.warn("inconsistent communicator",
-                       fmt::format("{}: nranks {} differs from {} in other files of comm {:016x}",
-                                   c->dump.path, c->dump.comm.nranks, comm.nranks, comm.comm_hash));
+      warn_differing_sizes(diagnostics, c->dump.path, comm.comm_hash, c->dump.comm.nranks,
+                           comm.nranks);
       comm.nranks = std::max(comm.nranks, c->dump.comm.nranks);
     }
-    const bool duplicate =
-        std::any_of(comm.ranks.begin(), comm.ranks.end(),
-                    [&](const RankCapture* r) { return r->rank() == c->rank(); });
-    if (duplicate) {
-      diagnostics.warn("duplicate rank",
-                       fmt::format("{}: comm {:016x} rank {} already read from another file; "
-                                   "ignored",
-                                   c->dump.path, comm.comm_hash, c->rank()));
+    const auto kept = std::find_if(comm.ranks.begin(), comm.ranks.end(),
+                                   [&](const RankCapture* r) { return r->rank() == c->rank(); });
+    if (kept != comm.ranks.end()) {
+      warn_duplicate_rank(diagnostics, c->dump.path, comm.comm_hash, c->rank(), (*kept)->dump.path);
       continue;
     }
     comm.ranks.push_back(c);

@@ -145,3 +145,29 @@ TEST_CASE("example plugin: the rank from the file name, a collective never ended
                                 ": 1 collective(s) began (b) and never "
                                 "ended (e)\n");
 }
+
+TEST_CASE("plugin traces: a second trace of a rank is ignored, differing sizes take the larger",
+          "[chrome_json]") {
+  std::vector<ingest::PluginRankTrace> traces(3);
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    traces[i].path = "t" + std::to_string(i) + ".json";
+    traces[i].comm_hash = 0xab;
+  }
+  traces[0].rank = 0;
+  traces[0].nranks = 2;
+  traces[1].rank = 1;
+  traces[1].nranks = 4;
+  traces[2].rank = 0;
+  traces[2].nranks = 4;
+  Diagnostics d;
+  const auto comms = ingest::join_plugin_traces(traces, "test clocks", d);
+  REQUIRE(comms.size() == 1);
+  CHECK(comms[0].nranks == 4);
+  CHECK(comms[0].ranks[0] == &traces[0]);
+  CHECK(comms[0].run.absent_ranks == std::vector<std::int32_t>{2, 3});
+  CHECK(warning_lines(d) ==
+        "differing sizes: t1.json: comm 00000000000000ab has 4 ranks here, 2 in another file; "
+        "the larger is used\n"
+        "duplicate rank: t2.json: comm 00000000000000ab rank 0 is also in t0.json; this file is "
+        "ignored\n");
+}

@@ -133,5 +133,5 @@ comm hash=0x1 rank=-1 nranks=2
   CHECK(comms[0].ranks.size() == 2);  // the rank -1 file takes no part
   CHECK(comms[0].absent_ranks == std::vector<std::int32_t>{2});
   CHECK(comms[1].comm_hash == 0x2);
-  CHECK(find_warning(diagnostics, "inconsistent communicator") != nullptr);
+  CHECK(find_warning(diagnostics, "differing sizes") != nullptr);
 }
