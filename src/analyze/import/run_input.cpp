@@ -84,17 +84,16 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   std::vector<std::string> results_files;
   for (const auto& e : entries) {
     if (!e.regular) continue;
-    if (io::has_extension(e.name, ".json") && is_nccl_tests_file(path + "/" + e.name)) {
-      results_files.push_back(e.name);
-    }
+    const bool is_json = io::has_extension(e.name, ".json");
+    const bool is_npkt = io::has_extension(e.name, ".npkt");
+    if (is_json && is_nccl_tests_file(path + "/" + e.name)) results_files.push_back(e.name);
     const bool events =
         e.name.rfind("gpu_events_rank_", 0) == 0 || e.name.rfind("cpu_events_rank_", 0) == 0;
     legacy = legacy || events;
-    npkt = npkt || io::has_extension(e.name, ".npkt");
-    json = json || io::has_extension(e.name, ".json");
+    npkt = npkt || is_npkt;
+    json = json || is_json;
     // Inspector logs are known by their content (files of the other kinds are not opened).
-    inspector = inspector || (!events && !io::has_extension(e.name, ".npkt") &&
-                              !io::has_extension(e.name, ".json") &&
+    inspector = inspector || (!events && !is_npkt && !is_json &&
                               ingest::is_inspector_log(io::join_path(path, e.name)));
   }
   if (!legacy && !npkt && !json && !inspector) {

@@ -1,7 +1,5 @@
 #include "import/npkt/communicator_join.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <map>
 #include <tuple>

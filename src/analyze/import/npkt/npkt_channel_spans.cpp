@@ -3,24 +3,29 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "npkit/format.hpp"
 
 namespace npkit {
 namespace {
 
-const ProfilerCollective* owner_of(const RankCapture& c, std::uint32_t event) {
-  const std::uint32_t parent = c.events.parent[event];
-  if (parent == kNoEvent) return nullptr;
+// A rank's operations by their Coll or P2p event (the first where two share one).
+using Owners = std::unordered_map<std::uint32_t, const ProfilerCollective*>;
+
+Owners owners_of(const RankCapture& c) {
+  Owners owners;
   for (const auto& op : c.collectives) {
-    if (op.event == parent) return &op;
+    if (op.event != kNoEvent) owners.emplace(op.event, &op);
   }
-  return nullptr;
+  return owners;
 }
 
-std::optional<ChannelOperation> operation_of(const RankCapture& c, std::uint32_t event) {
-  const ProfilerCollective* op = owner_of(c, event);
-  if (op == nullptr) return std::nullopt;
+std::optional<ChannelOperation> operation_of(const RankCapture& c, const Owners& owners,
+                                             std::uint32_t event) {
+  const auto owner = owners.find(c.events.parent[event]);
+  if (owner == owners.end()) return std::nullopt;
+  const ProfilerCollective* op = owner->second;
   ChannelOperation out;
   out.func = op->func;
   out.func_name = std::string(op->func_name);
@@ -69,13 +74,14 @@ std::vector<ChannelSpan> npkt_channel_spans(const Communicator& comm, std::int64
   std::vector<ChannelSpan> out;
   for (const RankCapture* capture : comm.ranks) {
     const RankCapture& c = *capture;
+    const Owners owners = owners_of(c);
     for (std::uint32_t e = 0; e < c.events.size(); ++e) {
       std::optional<ChannelSpan> s;
       if (c.events.type[e] == format::kTypeKernelCh) s = gpu_span(c, e);
       if (c.events.type[e] == format::kTypeProxyOp) s = proxy_span(c, e);
       if (!s || s->end_ns < lo_ns || s->start_ns > hi_ns) continue;
       s->rank = c.rank();
-      s->op = operation_of(c, e);
+      s->op = operation_of(c, owners, e);
       out.push_back(std::move(*s));
     }
   }
