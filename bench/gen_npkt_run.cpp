@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
 #include <string>
@@ -285,9 +286,14 @@ uint64_t write_rank(const Options& o, uint32_t rank) {
   content.record_order.resize(records.records().size());
   std::iota(content.record_order.begin(), content.record_order.end(), uint64_t{0});
 
+  // The writer never replaces a file: a file of an earlier run at this name goes first.
+  fs::remove(fs::path(o.out) / rank_file_name(rank));
   std::string error;
-  if (!npkit::capture::write_dump_file(content, (fs::path(o.out) / rank_file_name(rank)).string(),
-                                       &error)) {
+  const std::shared_ptr<const npkit::capture::DumpDirectory> directory =
+      npkit::capture::open_dump_directory(o.out, &error);
+  npkit::capture::WrittenDump written;
+  if (directory == nullptr || !npkit::capture::write_dump_file(
+                                  content, *directory, rank_file_name(rank), &written, &error)) {
     throw std::runtime_error(error);
   }
   return content.record_order.size();

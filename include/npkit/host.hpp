@@ -22,10 +22,12 @@
 //   Options::records_per_thread, else NPKIT_BUFFER_SIZE_MB split over max_threads. capture() may
 //   run while threads record: it sees, per stream, a prefix of complete records.
 // - write_event_dump() writes npkit_<group hash>_rank<rank>.npkt into `directory` ("" means
-//   NPKIT_DUMP_DIR, else "npkit-dump"; created with its parents), atomically (temporary name,
-//   then rename), with the sections Communicator, Metadata, ClockSamples (when there are
-//   samples), Strings (stream names), EventNames, Streams, EventRecords. All GPU captures of one
-//   file must come from one device. On failure: false and *error says why.
+//   NPKIT_DUMP_DIR, else "npkit-dump"; created with its parents), atomically (a new file of an
+//   unpredictable temporary name, published without replacing anything: when the name is taken,
+//   by a file or a link, the dump takes a fresh name and a warning on stderr says what was there;
+//   *path gets the name used), with the sections Communicator, Metadata, ClockSamples (when there
+//   are samples), Strings (stream names), EventNames, Streams, EventRecords. All GPU captures of
+//   one file must come from one device. On failure: false and *error says why.
 // C++17; usable from CUDA translation units.
 #pragma once
 

@@ -1,8 +1,10 @@
 // write_event_dump: one rank's file of device and host event records (npkit/host.hpp).
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,6 +22,11 @@ namespace npkit {
 namespace {
 
 using capture::Metadata;
+
+// The recorders' warnings go to stderr, as DeviceEventRecorder's do.
+void warn(const std::string& text) {
+  std::fprintf(stderr, "npkit: %s\n", text.c_str());
+}
 
 // Of `samples`, the one taken at `when` with the narrowest host bracket; false if none.
 bool narrowest(const std::vector<format::ClockSample>& samples, uint32_t when,
@@ -162,18 +169,16 @@ bool write_event_dump(const std::string& directory, const RankEvents& events, st
     dir = from_environment != nullptr && *from_environment != '\0' ? from_environment
                                                                    : capture::kDefaultDumpDir;
   }
-  dir = capture::absolute_directory(dir);
-  if (dir.empty()) {
-    *error = "event dump not written: the working directory cannot be read";
-    return false;
-  }
   std::string why_not;
-  if (!capture::make_directories(dir, &why_not)) {
-    *error = "event dump directory " + why_not;
+  bool newly_opened = false;
+  const std::shared_ptr<const capture::DumpDirectory> opened =
+      capture::open_dump_directory(dir, &why_not, &newly_opened);
+  if (opened == nullptr) {
+    *error = "event dump not written: cannot use the dump directory: " + why_not;
     return false;
   }
-  const std::string file =
-      dir + "/" + capture::communicator_dump_name(events.identity.group_hash, events.identity.rank);
+  if (newly_opened && !opened->warning().empty()) warn(opened->warning());
+  dir = opened->path();
 
   const StreamTable streams = stream_table(events);
   capture::DumpContent content;
@@ -210,8 +215,15 @@ bool write_event_dump(const std::string& directory, const RankEvents& events, st
       content.clock_samples.empty() ? format::kClockNone : format::kClockKernelBracket;
   comm.host_clock = format::kHostClockRealtime;
 
-  if (!capture::write_dump_file(content, file, error)) return false;
-  if (path != nullptr) *path = file;
+  capture::WrittenDump written;
+  if (!capture::write_dump_file(
+          content, *opened,
+          capture::communicator_dump_name(events.identity.group_hash, events.identity.rank),
+          &written, error)) {
+    return false;
+  }
+  if (!written.clash.empty()) warn(written.clash);
+  if (path != nullptr) *path = written.path;
   return true;
 }
 

@@ -59,6 +59,12 @@ void warn(ncclDebugLogger_t logfn, const std::string& text) {
   log_message(logfn, nccl_abi::NCCL_LOG_WARN, nccl_abi::kNcclSubsysAll, text);
 }
 
+// What a dump's writing found worth a warning: its failure, or the name it could not take.
+void report_dump(ncclDebugLogger_t logfn, const DumpResult& result) {
+  if (result.status == DumpResult::kFailed) warn(logfn, "could not write dump: " + result.error);
+  if (!result.warning.empty()) warn(logfn, result.warning);
+}
+
 std::string communicator_label(const CommunicatorIdentity& identity) {
   char label[64];
   std::snprintf(label, sizeof(label), "communicator %016" PRIx64 " rank %d", identity.comm_hash,
@@ -113,6 +119,7 @@ ncclResult_t init_communicator(void** context, int* event_mask,
       warn(logfn, "capture disabled for " + communicator_label(identity) + ": " + why_not);
       return ncclSuccess;
     }
+    for (const std::string& warning : opened->warnings) warn(logfn, warning);
     if (ensure_detached_context(process_context_registry(), settings, identity.profiler_api,
                                 &why_not) == nullptr) {
       warn(logfn, "operations of other processes (PXN) will not be recorded: " + why_not);
@@ -131,7 +138,7 @@ ncclResult_t init_communicator(void** context, int* event_mask,
     *context = opened;
     log_message(logfn, nccl_abi::NCCL_LOG_INFO, nccl_abi::kNcclSubsysInit,
                 "capturing " + communicator_label(identity) + " (events " + settings.events +
-                    ") into " + opened->dump_path);
+                    ") into " + opened->directory->file_path(opened->dump_name));
   } catch (...) {
     *context = nullptr;
     chain_abandon(chain.link);
@@ -155,9 +162,7 @@ ncclResult_t finalize_communicator(void* context) noexcept {
         end_notes.push_back({"no clock sample at end", why_not});
       }
       const DumpResult result = dump_context(capture, format::kEndFinalize, end_samples, end_notes);
-      if (result.status == DumpResult::kFailed) {
-        warn(g_logger.load(std::memory_order_relaxed), "could not write dump: " + result.error);
-      }
+      report_dump(g_logger.load(std::memory_order_relaxed), result);
     }
   } catch (...) {
     warn(g_logger.load(std::memory_order_relaxed), "could not write dump: internal error");
@@ -207,11 +212,8 @@ int flush_live_communicators(bool to_stderr) noexcept {
     const ncclDebugLogger_t logfn = to_stderr ? nullptr : g_logger.load(std::memory_order_relaxed);
     for (const DumpResult& result :
          dump_live_contexts(process_context_registry(), format::kEndProcessExit)) {
-      if (result.status == DumpResult::kWritten) {
-        ++written;
-      } else {
-        warn(logfn, "could not write dump: " + result.error);
-      }
+      if (result.status == DumpResult::kWritten) ++written;
+      report_dump(logfn, result);
     }
   } catch (...) {
     warn(nullptr, "could not write dumps: internal error");

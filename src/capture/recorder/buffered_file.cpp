@@ -1,6 +1,5 @@
 #include "recorder/buffered_file.hpp"
 
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,16 +14,12 @@ BufferedFile::~BufferedFile() {
   if (fd_ >= 0) ::close(fd_);
 }
 
-bool BufferedFile::open(const std::string& path, std::string* error) {
+void BufferedFile::adopt(int fd, const std::string& path) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = fd;
   path_ = path;
   error_ = 0;
   used_ = 0;
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd_ < 0) {
-    *error = path + ": " + std::strerror(errno);
-    return false;
-  }
-  return true;
 }
 
 void BufferedFile::write_all(const char* data, size_t size) {

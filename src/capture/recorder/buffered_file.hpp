@@ -1,7 +1,8 @@
 // recorder/buffered_file.hpp — writes a new file through a large buffer, so a dump of millions of
 // records costs few write() calls.
 //
-// Contract: open() creates or truncates the file (mode 0644). append() copies small pieces into
+// Contract: adopt() takes an open descriptor of a file the capture created (recorder/new_file.hpp)
+// and the path its messages name; the object closes it. append() copies small pieces into
 // the buffer and passes blocks at least as large as the buffer straight to write(); short writes
 // and EINTR are retried. The first failure is remembered and later appends do nothing; close()
 // flushes, closes and reports it as "<path>: <strerror>". The destructor closes a file left open
@@ -21,7 +22,7 @@ class BufferedFile {
   BufferedFile(const BufferedFile&) = delete;
   BufferedFile& operator=(const BufferedFile&) = delete;
 
-  bool open(const std::string& path, std::string* error);
+  void adopt(int fd, const std::string& path);
   void append(const void* data, size_t size);
   void append_zeros(size_t size);
   bool close(std::string* error);

@@ -12,12 +12,14 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "npkit/format.hpp"
 #include "recorder/clock_note.hpp"
+#include "recorder/dump_directory.hpp"
 #include "recorder/record_buffer.hpp"
 
 namespace npkit::capture {
@@ -34,7 +36,9 @@ struct CaptureContext {
   uint32_t profiler_api = 0;
   uint64_t event_mask = 0;
   int64_t capture_start_ns = 0;
-  std::string dump_path;  // final path of the dump file
+  std::shared_ptr<const DumpDirectory> directory;  // where the dump (and the live file) go
+  std::string dump_name;                           // the dump's name in `directory`
+  std::vector<std::string> warnings;  // found while opening it, for the caller to report once
   std::vector<std::pair<std::string, std::string>> metadata;
   std::vector<format::ClockSample> clock_samples;  // taken at init
   std::vector<ClockNote> clock_notes;              // what GPU/clock facts are missing and why

@@ -107,7 +107,7 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
                         const std::vector<format::ClockSample>& end_samples,
                         const std::vector<ClockNote>& end_notes) {
   DumpResult result;
-  result.path = context.dump_path;
+  result.path = context.directory->file_path(context.dump_name);
   if (context.dump_taken.exchange(true, std::memory_order_acq_rel)) return result;
 
   const int64_t end_ns = host_now_ns();
@@ -131,8 +131,13 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
   comm.records_incomplete = closed.incomplete.size();
   comm.events_after_dump = context.buffer.claims_after_close();
 
-  result.status = write_dump_file(content, context.dump_path, &result.error) ? DumpResult::kWritten
-                                                                             : DumpResult::kFailed;
+  WrittenDump written;
+  result.status =
+      write_dump_file(content, *context.directory, context.dump_name, &written, &result.error)
+          ? DumpResult::kWritten
+          : DumpResult::kFailed;
+  if (result.status == DumpResult::kWritten) result.path = written.path;
+  result.warning = written.clash;
   // The dump holds every record: the live file goes. When it could not be written, the live
   // file is what is left of the records, and stays.
   if (result.status == DumpResult::kFailed && context.buffer.live_file() != nullptr) {

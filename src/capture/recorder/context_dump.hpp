@@ -4,7 +4,8 @@
 // Contract:
 // - dump_context() acts once per context (CaptureContext::dump_taken); a second call returns
 //   kAlreadyTaken and touches nothing. It closes the buffer (waiting up to kDumpWaitBudget for
-//   records being written), writes the file with write_dump_file() and unmaps the buffer when no
+//   records being written), writes the file with write_dump_file() (never over anything at
+//   the dump's name: a fresh name then, and `warning` says why) and unmaps the buffer when no
 //   record stayed incomplete. `end_samples` are appended to the clock samples taken at init and
 //   `end_notes` (why an end sample is missing) to the context's clock notes (clock_note.hpp). No
 //   CUDA call is made here.
@@ -44,8 +45,9 @@ inline constexpr std::chrono::milliseconds kDumpWaitBudget{200};
 struct DumpResult {
   enum Status { kWritten, kAlreadyTaken, kFailed };
   Status status = kAlreadyTaken;
-  std::string path;
-  std::string error;  // kFailed: the path and strerror of what failed
+  std::string path;     // where the dump went (kWritten), or was to go
+  std::string error;    // kFailed: the path and strerror of what failed
+  std::string warning;  // kWritten under another name: what was at the dump's name
 };
 
 DumpResult dump_context(CaptureContext& context, format::EndReason reason,

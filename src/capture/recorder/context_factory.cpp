@@ -19,18 +19,19 @@ std::mutex g_detached_mutex;
 
 // The parts every context has: directory, buffer, capture settings and host facts.
 std::unique_ptr<CaptureContext> new_context(const CaptureSettings& settings, uint32_t profiler_api,
-                                            std::string* directory, std::string* why_not) {
-  *directory = absolute_directory(settings.dump_dir);
-  if (directory->empty()) {
-    *why_not = "cannot resolve the dump directory '" + settings.dump_dir +
-               "' (working directory unreadable)";
-    return nullptr;
-  }
-  if (!make_directories(*directory, why_not)) {
-    *why_not = "cannot create the dump directory " + *directory + ": " + *why_not;
+                                            std::string* why_not) {
+  bool newly_opened = false;
+  std::shared_ptr<const DumpDirectory> directory =
+      open_dump_directory(settings.dump_dir, why_not, &newly_opened);
+  if (directory == nullptr) {
+    *why_not = "cannot use the dump directory: " + *why_not;
     return nullptr;
   }
   auto context = std::make_unique<CaptureContext>();
+  if (newly_opened && !directory->warning().empty()) {
+    context->warnings.push_back(directory->warning());
+  }
+  context->directory = std::move(directory);
   context->pid = static_cast<int32_t>(getpid());
   context->profiler_api = profiler_api;
   context->event_mask = settings.event_mask;
@@ -57,9 +58,10 @@ bool reserve_buffer(CaptureContext* context, const CaptureSettings& settings,
   if (settings.live_file) {
     std::string why_no_live;
     std::unique_ptr<LiveFile> live =
-        LiveFile::create(live_file_path(context->dump_path), live_file_prefix(*context, capacity),
-                         capacity, &why_no_live);
+        LiveFile::create(context->directory, live_file_name(context->dump_name),
+                         live_file_prefix(*context, capacity), capacity, &why_no_live);
     if (live != nullptr) {
+      if (!live->clash().empty()) context->warnings.push_back(live->clash());
       LiveFile* file = live.get();
       if (context->buffer.reserve_live(std::move(live), capacity, &why_no_live)) {
         file->list();
@@ -80,15 +82,14 @@ CaptureContext* open_communicator_context(ContextRegistry& registry,
                                           const CaptureSettings& settings,
                                           const void* address_in_nccl, std::string* why_not,
                                           const Metadata& extra_metadata) {
-  std::string directory;
-  std::unique_ptr<CaptureContext> context =
-      new_context(settings, identity.profiler_api, &directory, why_not);
+  std::unique_ptr<CaptureContext> context = new_context(settings, identity.profiler_api, why_not);
   if (context == nullptr) return nullptr;
   context->comm_hash = identity.comm_hash;
   context->rank = identity.rank;
   context->nranks = identity.nranks;
   context->nnodes = identity.nnodes;
-  context->dump_path = directory + "/" + communicator_dump_name(identity.comm_hash, identity.rank);
+  context->dump_name = communicator_dump_name(identity.comm_hash, identity.rank);
+  const std::string& directory = context->directory->path();
 
   Metadata& metadata = context->metadata;
   append_host_facts(&metadata);
@@ -117,13 +118,12 @@ CaptureContext* ensure_detached_context(ContextRegistry& registry,
   // behind empty.
   CaptureSettings settings = communicator_settings;
   settings.live_file = false;
-  std::string directory;
-  std::unique_ptr<CaptureContext> context =
-      new_context(settings, profiler_api, &directory, why_not);
+  std::unique_ptr<CaptureContext> context = new_context(settings, profiler_api, why_not);
   if (context == nullptr) return nullptr;
   context->comm_hash = 0;
   context->rank = -1;
-  context->dump_path = directory + "/" + detached_dump_name(context->pid);
+  context->dump_name = detached_dump_name(context->pid);
+  const std::string& directory = context->directory->path();
   append_host_facts(&context->metadata);
   append_capture_settings(settings, directory, &context->metadata);
   append_environment(&context->metadata);

@@ -1,5 +1,7 @@
 #include "recorder/dump_directory.hpp"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -7,31 +9,34 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 namespace npkit::capture {
 namespace {
+
+// The directories this process writes into, by absolute path; never freed (dumps are written
+// during process exit too). fork() takes and releases g_mutex around itself, so a child never
+// inherits it locked.
+using OpenedDirectories = std::map<std::string, std::shared_ptr<const DumpDirectory>>;
+std::mutex g_mutex;
+OpenedDirectories* g_opened = nullptr;
+
+OpenedDirectories& opened_directories() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    g_opened = new OpenedDirectories();
+    pthread_atfork([] { g_mutex.lock(); }, [] { g_mutex.unlock(); }, [] { g_mutex.unlock(); });
+  });
+  return *g_opened;
+}
 
 bool is_directory(const std::string& path) {
   struct stat info;
   return stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
 }
 
-}  // namespace
-
-std::string absolute_directory(const std::string& directory) {
-  if (!directory.empty() && directory.front() == '/') return directory;
-  char cwd[4096];
-  if (getcwd(cwd, sizeof(cwd)) == nullptr) return "";
-  std::string out(cwd);
-  if (out.back() != '/') out += '/';
-  return out + directory;
-}
-
 bool make_directories(const std::string& path, std::string* why_not) {
-  if (path.empty()) {
-    *why_not = "empty dump directory path";
-    return false;
-  }
   size_t position = 0;
   while (position != std::string::npos) {
     position = path.find('/', position + 1);
@@ -43,15 +48,91 @@ bool make_directories(const std::string& path, std::string* why_not) {
         if (is_directory(prefix)) continue;
         error = ENOTDIR;  // a file is in the way
       }
-      *why_not = prefix + ": " + std::strerror(error);
+      *why_not =
+          prefix == path ? std::string(std::strerror(error)) : prefix + ": " + std::strerror(error);
       return false;
     }
   }
-  if (access(path.c_str(), W_OK | X_OK) != 0) {
-    *why_not = path + ": " + std::strerror(errno);
-    return false;
-  }
   return true;
+}
+
+// Why others could tamper with files in a directory of this mode; "" when they cannot.
+std::string tamper_warning(const std::string& path, const struct stat& info) {
+  if ((info.st_mode & S_IWOTH) == 0 || (info.st_mode & S_ISVTX) != 0) return "";
+  char mode[8];
+  std::snprintf(mode, sizeof(mode), "%04o", static_cast<unsigned>(info.st_mode & 07777));
+  return path + " (mode " + mode +
+         ") can be written by every user and has no sticky bit: another user can rename or "
+         "remove the dumps there (the capture never writes through a file it did not create); "
+         "use a directory of your own, or one with the sticky bit set (chmod +t)";
+}
+
+bool same_directory(const DumpDirectory& opened) {
+  struct stat by_path;
+  struct stat by_fd;
+  return stat(opened.path().c_str(), &by_path) == 0 && fstat(opened.fd(), &by_fd) == 0 &&
+         by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino &&
+         faccessat(opened.fd(), ".", W_OK | X_OK, 0) == 0;
+}
+
+std::shared_ptr<const DumpDirectory> open_directory(const std::string& path, std::string* why_not) {
+  if (!make_directories(path, why_not)) {
+    *why_not = path + ": " + *why_not;
+    return nullptr;
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) {
+    *why_not = path + ": " + std::strerror(errno);
+    return nullptr;
+  }
+  struct stat info;
+  if (fstat(fd, &info) != 0 || faccessat(fd, ".", W_OK | X_OK, 0) != 0) {
+    *why_not = path + ": " + std::strerror(errno);
+    close(fd);
+    return nullptr;
+  }
+  return std::make_shared<const DumpDirectory>(fd, path, tamper_warning(path, info));
+}
+
+}  // namespace
+
+DumpDirectory::DumpDirectory(int fd, std::string path, std::string warning)
+    : fd_(fd), path_(std::move(path)), warning_(std::move(warning)) {}
+
+DumpDirectory::~DumpDirectory() {
+  close(fd_);
+}
+
+std::string absolute_directory(const std::string& directory) {
+  if (!directory.empty() && directory.front() == '/') return directory;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof(cwd)) == nullptr) return "";
+  std::string out(cwd);
+  if (out.back() != '/') out += '/';
+  return out + directory;
+}
+
+std::shared_ptr<const DumpDirectory> open_dump_directory(const std::string& path,
+                                                         std::string* why_not, bool* newly_opened) {
+  if (newly_opened != nullptr) *newly_opened = false;
+  if (path.empty()) {
+    *why_not = "empty dump directory path";
+    return nullptr;
+  }
+  const std::string absolute = absolute_directory(path);
+  if (absolute.empty()) {
+    *why_not = "cannot resolve the dump directory '" + path + "' (working directory unreadable)";
+    return nullptr;
+  }
+  OpenedDirectories& directories = opened_directories();
+  std::lock_guard<std::mutex> lock(g_mutex);
+  auto found = directories.find(absolute);
+  if (found != directories.end() && same_directory(*found->second)) return found->second;
+  std::shared_ptr<const DumpDirectory> opened = open_directory(absolute, why_not);
+  if (opened == nullptr) return nullptr;
+  directories[absolute] = opened;
+  if (newly_opened != nullptr) *newly_opened = true;
+  return opened;
 }
 
 std::string communicator_dump_name(uint64_t comm_hash, int32_t rank) {

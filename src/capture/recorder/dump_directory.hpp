@@ -1,24 +1,54 @@
-// recorder/dump_directory.hpp — where dump files go and what they are called.
+// recorder/dump_directory.hpp — the directory a capture writes into, opened once, and what its
+// files are called.
 //
 // Contract:
 // - absolute_directory() turns a relative directory into one under the current working
 //   directory (so a later chdir of the application does not move the dumps); "" when the working
 //   directory cannot be read.
-// - make_directories() creates `path` and its missing parents (mode 0755, like mkdir -p); an
-//   existing directory is success; false with "<the component that failed>: <strerror>"
-//   otherwise (a regular file in the way is "Not a directory"), also when the
-//   directory exists but this process cannot create files in it.
+// - open_dump_directory() makes `path` absolute, creates it and its missing parents (mkdir with
+//   mode 0755: the umask applies, and no directory is ever made wider than 0755), opens it and
+//   keeps the descriptor, through which every file of the capture is created (recorder/
+//   new_file.hpp). The process shares one DumpDirectory per path: a later call returns it while
+//   the path still names the same directory, and opens the path again otherwise. nullptr with
+//   "<the component that failed>: <strerror>" when it cannot be created or opened (a regular file
+//   in the way is "Not a directory"), or when this process cannot create files in it.
+//   *newly_opened (may be null) is true only for the call that opened it, so a caller warns about
+//   a directory once.
+// - warning() is non-empty when users other than the directory's owner can write into it and its
+//   sticky bit is not set: they could then rename or remove the capture's files (never write
+//   through them: the capture opens nothing it did not create).
 // - Names: npkit_<comm hash as 16 lower-case hex digits>_rank<rank>.npkt for a communicator,
 //   npkit_detached_pid<pid>.npkt for the process's detached PXN operations.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 namespace npkit::capture {
 
+class DumpDirectory {
+ public:
+  DumpDirectory(int fd, std::string path, std::string warning);
+  ~DumpDirectory();
+  DumpDirectory(const DumpDirectory&) = delete;
+  DumpDirectory& operator=(const DumpDirectory&) = delete;
+
+  int fd() const noexcept { return fd_; }
+  const std::string& path() const noexcept { return path_; }
+  const std::string& warning() const noexcept { return warning_; }
+  std::string file_path(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  int fd_;
+  std::string path_;
+  std::string warning_;
+};
+
 std::string absolute_directory(const std::string& directory);
-bool make_directories(const std::string& path, std::string* why_not);
+std::shared_ptr<const DumpDirectory> open_dump_directory(const std::string& path,
+                                                         std::string* why_not,
+                                                         bool* newly_opened = nullptr);
 std::string communicator_dump_name(uint64_t comm_hash, int32_t rank);
 std::string detached_dump_name(int32_t pid);
 

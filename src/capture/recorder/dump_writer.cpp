@@ -9,6 +9,7 @@
 
 #include "recorder/buffered_file.hpp"
 #include "recorder/event_names.hpp"
+#include "recorder/new_file.hpp"
 
 namespace npkit::capture {
 namespace {
@@ -301,14 +302,17 @@ bool write_live_prefix(const DumpContent& content, const LiveLayout& layout, int
   return sink.write(fd, error);
 }
 
-bool write_dump_file(const DumpContent& content, const std::string& final_path,
-                     std::string* error) {
+bool write_dump_file(const DumpContent& content, const DumpDirectory& directory,
+                     const std::string& name, WrittenDump* written, std::string* error) {
   const std::vector<SectionPlan> plan = plan_sections(content, nullptr);
   const format::FileHeader header = file_header(content, plan);
 
-  const std::string temp_path = final_path + ".tmp." + std::to_string(getpid());
+  const CreatedFile temporary = create_temporary_file(directory, name, error);
+  if (temporary.fd < 0) return false;
+  // `temporary.fd` stays open until the file is published or removed (new_file.hpp); the writer
+  // closes a descriptor of its own, to see every error of the writes.
   BufferedFile file;
-  if (!file.open(temp_path, error)) return false;
+  file.adopt(dup(temporary.fd), directory.file_path(temporary.name));
   file.append(&header, sizeof(header));
   for (const SectionPlan& section : plan) {
     const format::SectionHeader section_header{section.kind, section.entry_size,
@@ -317,16 +321,16 @@ bool write_dump_file(const DumpContent& content, const std::string& final_path,
     append_payload(file, content, section.kind);
     file.append_zeros(padded(section.payload_size) - section.payload_size);
   }
-  if (!file.close(error)) {
-    unlink(temp_path.c_str());
-    return false;
+  std::string published;
+  const bool ok = file.close(error) &&
+                  publish_file(directory, temporary, name, &published, &written->clash, error);
+  if (ok) {
+    written->path = directory.file_path(published);
+  } else {
+    remove_created_file(directory, temporary);
   }
-  if (std::rename(temp_path.c_str(), final_path.c_str()) != 0) {
-    *error = "rename " + temp_path + " -> " + final_path + ": " + std::strerror(errno);
-    unlink(temp_path.c_str());
-    return false;
-  }
-  return true;
+  close(temporary.fd);
+  return ok;
 }
 
 }  // namespace npkit::capture

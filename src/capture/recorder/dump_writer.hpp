@@ -15,9 +15,11 @@
 //   all-zero records (kind 0: records whose producer may still be writing them).
 // - Live files (write_live_prefix): the same header and first sections, written before any record;
 //   see format::kFeatureLiveFile.
-// - The file appears atomically: the bytes go to "<final_path>.tmp.<pid>", which is renamed to
-//   final_path only when every write succeeded; on failure the temporary file is removed and
-//   *error says which path failed and why (strerror).
+// - write_dump_file() makes the file appear atomically as `name` in `directory`, and never over
+//   anything: the bytes go to a new file of an unpredictable hidden name, which is published
+//   under `name` only when every write succeeded, and under a fresh name when `name` is taken
+//   (recorder/new_file.hpp; WrittenDump says where and why). On failure the temporary file is
+//   removed and *error says which path failed and why (strerror).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +28,7 @@
 #include <vector>
 
 #include "npkit/format.hpp"
+#include "recorder/dump_directory.hpp"
 
 namespace npkit::capture {
 
@@ -59,7 +62,14 @@ struct DumpContent {
   std::vector<EventStream> event_streams;  // file order
 };
 
-bool write_dump_file(const DumpContent& content, const std::string& final_path, std::string* error);
+// Where write_dump_file() put the file: its path, and what it found at the name asked for when it
+// had to take another (recorder/new_file.hpp); "" when it got that name.
+struct WrittenDump {
+  std::string path;
+  std::string clash;
+};
+bool write_dump_file(const DumpContent& content, const DumpDirectory& directory,
+                     const std::string& name, WrittenDump* written, std::string* error);
 
 // A live file's reserved room (format::kFeatureLiveFile): LiveStrings and Threads entries, and the
 // records' capacity.

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "recorder/new_file.hpp"
 #include "recorder/string_interner.hpp"
 #include "recorder/thread_registry.hpp"
 
@@ -54,26 +55,27 @@ void write_entry(int fd, const void* data, size_t size, uint64_t offset) {
 
 }  // namespace
 
-std::string live_file_path(const std::string& dump_path) {
+std::string live_file_name(const std::string& dump_name) {
   const std::string extension = format::kFileExtension;
-  if (dump_path.size() >= extension.size() &&
-      dump_path.compare(dump_path.size() - extension.size(), extension.size(), extension) == 0) {
-    return dump_path.substr(0, dump_path.size() - extension.size()) + format::kLiveFileExtension;
+  if (dump_name.size() >= extension.size() &&
+      dump_name.compare(dump_name.size() - extension.size(), extension.size(), extension) == 0) {
+    return dump_name.substr(0, dump_name.size() - extension.size()) + format::kLiveFileExtension;
   }
-  return dump_path + format::kLiveFileExtension;
+  return dump_name + format::kLiveFileExtension;
 }
 
-std::unique_ptr<LiveFile> LiveFile::create(const std::string& path, const DumpContent& prefix,
+std::unique_ptr<LiveFile> LiveFile::create(std::shared_ptr<const DumpDirectory> directory,
+                                           const std::string& name, const DumpContent& prefix,
                                            uint64_t capacity, std::string* why_not) {
   std::unique_ptr<LiveFile> file(new LiveFile());
+  file->created_ = create_new_file(*directory, name, why_not);
+  if (file->created_.fd < 0) return nullptr;
+  file->directory_ = std::move(directory);
+  file->fd_ = file->created_.fd;
+  const std::string path = file->directory_->file_path(file->created_.name);
   file->path_ = path;
   file->owner_pid_ = static_cast<int32_t>(getpid());
   file->capacity_ = capacity;
-  file->fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (file->fd_ < 0) {
-    *why_not = path + ": " + std::strerror(errno);
-    return nullptr;
-  }
   LiveLayout layout;
   layout.string_slots = StringInterner::kCapacity;
   layout.thread_slots = live_thread_slots_for_page_alignment(prefix, ThreadRegistry::kCapacity);
@@ -162,9 +164,9 @@ void LiveFile::remove(bool keep_file) {
     listed_ = false;
   }
   if (fd_ >= 0) {
+    if (!keep_file) remove_created_file(*directory_, created_);  // while fd_ keeps its inode
     close(fd_);
     fd_ = -1;
-    if (!keep_file) unlink(path_.c_str());
   }
 }
 

@@ -4,7 +4,9 @@
 // leaves its records behind, readable like any dump.
 //
 // Contract:
-// - create() makes (or truncates) `path`, writes the header and the sections before the records
+// - create() makes a new file `name` in `directory` (recorder/new_file.hpp: never through a link,
+//   never over anything there; a fresh name when `name` is taken, and clash() says what was
+//   there), writes the header and the sections before the records
 //   (recorder/dump_writer.hpp, write_live_prefix) and maps room for `capacity` records, shared,
 //   at a page-aligned file offset. No block past the prefix is allocated yet.
 // - extend(end) makes the file hold records [0, end): allocates their blocks (posix_fallocate,
@@ -18,8 +20,9 @@
 //   and every thread it registers is written into the file (pwrite) before the id or slot is
 //   handed out; list() first writes those that exist already. Only files of the calling process
 //   are written (a forked child leaves its parent's alone).
-// - remove() unlists the file, closes it and unlinks it (after the communicator's dump was
-//   written; with keep_file, when it could not be written, the file stays); unmap() releases the
+// - remove() unlists the file, closes it and unlinks it if its name still holds the file this
+//   object created (after the communicator's dump was written; with keep_file, when it could not
+//   be written, the file stays); unmap() releases the
 //   records' memory. The destructor does both if not done.
 #pragma once
 
@@ -28,13 +31,16 @@
 #include <string>
 
 #include "npkit/format.hpp"
+#include "recorder/dump_directory.hpp"
 #include "recorder/dump_writer.hpp"
+#include "recorder/new_file.hpp"
 
 namespace npkit::capture {
 
 class LiveFile {
  public:
-  static std::unique_ptr<LiveFile> create(const std::string& path, const DumpContent& prefix,
+  static std::unique_ptr<LiveFile> create(std::shared_ptr<const DumpDirectory> directory,
+                                          const std::string& name, const DumpContent& prefix,
                                           uint64_t capacity, std::string* why_not);
   ~LiveFile();
   LiveFile(const LiveFile&) = delete;
@@ -42,6 +48,8 @@ class LiveFile {
 
   format::ProfilerRecord* records() const noexcept { return records_; }
   const std::string& path() const noexcept { return path_; }
+  // What was at the name asked for, when the file got a fresh name; "" otherwise.
+  const std::string& clash() const noexcept { return created_.clash; }
   static constexpr uint64_t kRecordsPerPage = kLivePageBytes / sizeof(format::ProfilerRecord);
 
   bool extend(uint64_t end, std::string* why_not);
@@ -58,6 +66,8 @@ class LiveFile {
  private:
   LiveFile() = default;
 
+  std::shared_ptr<const DumpDirectory> directory_;
+  CreatedFile created_;
   std::string path_;
   int fd_ = -1;
   int32_t owner_pid_ = 0;
@@ -73,7 +83,7 @@ class LiveFile {
   bool listed_ = false;
 };
 
-// The live file path of a dump path: "<name>.npkt" -> "<name>.live.npkt".
-std::string live_file_path(const std::string& dump_path);
+// The live file name of a dump name: "<name>.npkt" -> "<name>.live.npkt".
+std::string live_file_name(const std::string& dump_name);
 
 }  // namespace npkit::capture

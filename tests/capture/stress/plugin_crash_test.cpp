@@ -129,15 +129,17 @@ TEST_CASE(
   CHECK_FALSE(child.exited);
   CHECK(child.signal == SIGXFSZ);
 
-  // The flushed file, the cut dump only under its temporary name, and the cut communicator's
-  // live file (which holds its records).
+  // The cut dump only under its hidden temporary name, the flushed file, and the cut
+  // communicator's live file (which holds its records).
   const std::string flushed = dump_file_name(flushed_hash, 0);
   const std::vector<std::string> files = entries_in(env.dir.path());
   REQUIRE(files.size() == 3);
-  CHECK(files[0] == flushed);
-  CHECK(files[1] == live_file_name(cut_hash, 0));
-  const std::string cut = files[2];
-  CHECK(cut.rfind(dump_file_name(cut_hash, 0) + ".tmp.", 0) == 0);
+  const std::string cut = files[0];
+  CHECK(cut.rfind("." + dump_file_name(cut_hash, 0) + ".", 0) == 0);
+  CHECK(cut.size() == 1 + dump_file_name(cut_hash, 0).size() + 1 + 16 + 4);
+  CHECK(cut.compare(cut.size() - 4, 4, ".tmp") == 0);
+  CHECK(files[1] == flushed);
+  CHECK(files[2] == live_file_name(cut_hash, 0));
   check_flushed(env.file(flushed), 100, 100);
 
   // Readers see the complete file and the live one; the partial one, read on purpose, is an

@@ -79,7 +79,7 @@ TEST_CASE(
     if (warnings != 1)
       report.fail(std::to_string(warnings) + " WARN(s), expected 1:\n" + log.dump());
     if (log.count(abi::kLogWarn, "could not write dump") != 1 ||
-        log.count(abi::kLogWarn, full_name + ".tmp.") != 1 ||
+        log.count(abi::kLogWarn, "/." + full_name + ".") != 1 ||
         log.count(abi::kLogWarn, "File too large") != 1) {
       report.fail("the WARN does not name the file and the reason:\n" + log.dump());
     }

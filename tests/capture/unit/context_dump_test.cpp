@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "capture/unit/dump_at_path.hpp"
 #include "recorder/context_dump.hpp"
 #include "recorder/event_recorder.hpp"
 #include "recorder/host_clock.hpp"
@@ -36,7 +37,8 @@ std::unique_ptr<CaptureContext> dumpable_context(ContextRegistry& registry, uint
   context->profiler_api = 5;
   context->event_mask = 4095;
   context->capture_start_ns = 5;
-  context->dump_path = path;
+  context->directory = npkit::test::parent_directory(path);
+  context->dump_name = std::filesystem::path(path).filename().string();
   context->metadata = {{"hostname", "h"}};
   context->clock_notes = {{"no clock sample at init", "no GPU"}};
   if (detached)
@@ -156,11 +158,14 @@ TEST_CASE("context dump: samples make the clock method kernel-bracket", "[captur
 TEST_CASE("context dump: a failed write is reported with the path", "[capture]") {
   npkit::test::TempDir dir;
   auto registry = std::make_unique<ContextRegistry>();
-  const std::string blocker = dir.write_file("file", "x");
-  auto context = dumpable_context(*registry, 4, blocker + "/d.npkt");
+  // The directory is removed after the context opened it: no file can be created there.
+  const std::string gone = dir.make_dir("gone");
+  auto context = dumpable_context(*registry, 4, gone + "/d.npkt");
+  std::filesystem::remove(gone);
   const DumpResult result = dump_context(*context, fmt::kEndFinalize, {}, {});
   CHECK(result.status == DumpResult::kFailed);
-  CHECK_THAT(result.error, Catch::Contains(blocker + "/d.npkt"));
+  CHECK_THAT(result.error, Catch::Contains(gone + "/.d.npkt."));
+  CHECK_THAT(result.error, Catch::Contains("No such file or directory"));
 }
 
 TEST_CASE("context dump: at exit every live context, the detached one only with records",

@@ -49,7 +49,8 @@ TEST_CASE("context factory: a communicator context with its directory and metada
   const std::unique_ptr<CaptureContext> owned(context);  // the test's registry dies with it
 
   CHECK(std::filesystem::is_directory(nested));
-  CHECK(context->dump_path == nested + "/npkit_00000000deadbeef_rank5.npkt");
+  CHECK(context->directory->file_path(context->dump_name) ==
+        nested + "/npkit_00000000deadbeef_rank5.npkt");
   CHECK(context->slot == 1);
   CHECK(registry->at(1) == context);
   CHECK(context->rank == 5);
@@ -103,7 +104,8 @@ TEST_CASE("context factory: a relative directory is taken under the working dire
   REQUIRE(context != nullptr);
   const std::unique_ptr<CaptureContext> owned(context);
   const std::string real_dir = std::filesystem::canonical(dir.path()).string();
-  CHECK(context->dump_path == real_dir + "/npkit-dump/npkit_0000000000000000_rank0.npkt");
+  CHECK(context->directory->file_path(context->dump_name) ==
+        real_dir + "/npkit-dump/npkit_0000000000000000_rank0.npkt");
 }
 
 TEST_CASE("context factory: one detached context per registry", "[capture]") {
@@ -119,6 +121,6 @@ TEST_CASE("context factory: one detached context per registry", "[capture]") {
   CHECK(registry->at(ContextRegistry::kDetachedSlot) == first);
   CHECK(first->rank == -1);
   CHECK(first->comm_hash == 0);
-  CHECK(first->dump_path ==
+  CHECK(first->directory->file_path(first->dump_name) ==
         dir.path() + "/npkit_detached_pid" + std::to_string(getpid()) + ".npkt");
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "capture/plugin/scoped_env.hpp"
+#include "capture/unit/dump_at_path.hpp"
 #include "npkit/host.hpp"
 #include "recorder/dump_writer.hpp"
 #include "support/device_dump_reader.hpp"
@@ -308,10 +309,87 @@ TEST_CASE("event dump: the plugin's sections are unchanged by the event sections
   npkit::capture::DumpContent content;
   content.comm.rank = 0;
   std::string error;
-  REQUIRE(npkit::capture::write_dump_file(content, dir.file("plugin.npkt"), &error));
+  REQUIRE(npkit::test::write_dump_at(content, dir.file("plugin.npkt"), &error));
   const auto parsed =
       npkit::test::parse_dump_bytes(npkit::test::read_whole_file(dir.file("plugin.npkt")));
   CHECK(parsed.problems.empty());
   CHECK(parsed.section_kinds == std::vector<uint32_t>{1, 2, 4, 5, 6, 7});
   CHECK(parsed.header.feature_bits == fmt::kFeatureProfilerRecords);
+}
+
+namespace {
+
+// What `body` writes to stderr (fd 2), through a temporary file.
+template <typename Body>
+std::string stderr_of(const npkit::test::TempDir& dir, Body body) {
+  std::fflush(stderr);
+  const int saved = ::dup(2);
+  const std::string capture = dir.file("stderr.txt");
+  std::FILE* file = std::fopen(capture.c_str(), "w");
+  ::dup2(::fileno(file), 2);
+  body();
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::fclose(file);
+  const std::string text = npkit::test::read_whole_file(capture);
+  std::filesystem::remove(capture);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("event dump: names planted in the directory are never followed or replaced",
+          "[capture]") {
+  namespace fs = std::filesystem;
+  const std::string name = "npkit_0123456789abcdef_rank1.npkt";
+  for (const char* planted : {"link", "file", "directory", "link at the old temporary name"}) {
+    DYNAMIC_SECTION(planted) {
+      npkit::test::TempDir dir;
+      npkit::test::TempDir owner;
+      const std::string victim = owner.write_file("precious", "the owner's bytes");
+      const bool old_temporary = std::strcmp(planted, "link at the old temporary name") == 0;
+      const std::string at =
+          old_temporary ? dir.file(name + ".tmp." + std::to_string(getpid())) : dir.file(name);
+      std::string found;
+      if (std::strcmp(planted, "file") == 0) {
+        dir.write_file(name, "the owner's bytes");
+        found = "a regular file of 17 bytes";
+      } else if (std::strcmp(planted, "directory") == 0) {
+        dir.make_dir(name);
+        found = "a directory";
+      } else {
+        fs::create_symlink(victim, at);
+        found = "a symbolic link to " + victim;
+      }
+      Fixture fixture;
+      std::string path;
+      std::string error;
+      bool written = false;
+      const std::string warnings = stderr_of(owner, [&] {
+        written = npkit::write_event_dump(dir.path(), fixture.events, &path, &error);
+      });
+      INFO(error << warnings);
+      REQUIRE(written);
+      CHECK(npkit::test::read_whole_file(victim) == "the owner's bytes");
+      CHECK(npkit::test::read_event_dump(npkit::test::read_whole_file(path)).problems.empty());
+      if (old_temporary) {
+        CHECK(path == dir.file(name));
+        CHECK(fs::read_symlink(at) == victim);
+        CHECK(warnings.empty());
+        continue;
+      }
+      CHECK(path != at);
+      CHECK(warnings == "npkit: " + at + " is already there (" + found +
+                            (found.rfind("a regular", 0) == 0
+                                 ? " owned by uid " + std::to_string(getuid())
+                                 : std::string()) +
+                            "); writing " + path + " instead\n");
+      if (std::strcmp(planted, "link") == 0) CHECK(fs::read_symlink(at) == victim);
+      if (std::strcmp(planted, "file") == 0) {
+        CHECK(npkit::test::read_whole_file(at) == "the owner's bytes");
+      }
+      if (std::strcmp(planted, "directory") == 0) CHECK(fs::is_directory(at));
+    }
+  }
 }

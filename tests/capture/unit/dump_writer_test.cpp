@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "capture/unit/dump_at_path.hpp"
 #include "recorder/dump_writer.hpp"
 #include "support/dump_bytes_reader.hpp"
 #include "support/temp_dir.hpp"
 
 namespace fmt = npkit::format;
 using npkit::capture::DumpContent;
-using npkit::capture::write_dump_file;
 
 namespace {
 
@@ -130,7 +130,7 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   content.zero_records = 1;
   const std::string path = dir.file("npkit_0123456789abcdef_rank3.npkt");
   std::string error;
-  REQUIRE(write_dump_file(content, path, &error));
+  REQUIRE(npkit::test::write_dump_at(content, path, &error));
   CHECK(error.empty());
 
   const std::string bytes = npkit::test::read_whole_file(path);
@@ -207,7 +207,7 @@ TEST_CASE("dump writer: no samples means no ClockSamples section and no calibrat
   content.metadata = {{"k", "odd"}};  // 8 + 1 + 3 = 12 payload bytes: 4 bytes of padding
   const std::string path = dir.file("d.npkt");
   std::string error;
-  REQUIRE(write_dump_file(content, path, &error));
+  REQUIRE(npkit::test::write_dump_at(content, path, &error));
   const std::string bytes = npkit::test::read_whole_file(path);
   const auto dump = npkit::test::parse_dump_bytes(bytes);
   CHECK(dump.problems.empty());
@@ -225,22 +225,24 @@ TEST_CASE("dump writer: no samples means no ClockSamples section and no calibrat
 TEST_CASE("dump writer: failures name the path and leave no file", "[capture]") {
   npkit::test::TempDir dir;
   const std::string blocker = dir.write_file("plain-file", "x");
-  DumpContent content = sample_content({});
   std::string error;
-  CHECK_FALSE(write_dump_file(content, blocker + "/sub/d.npkt", &error));
-  CHECK_THAT(error, Catch::Contains(blocker + "/sub/d.npkt.tmp."));
-  CHECK_THAT(error, Catch::Contains("Not a directory"));
+  CHECK(npkit::capture::open_dump_directory(blocker + "/sub", &error) == nullptr);
+  CHECK(error == blocker + "/sub: " + blocker + ": Not a directory");
 
-  // The final name is taken by a directory: the rename fails, the temporary file is removed.
-  const std::string occupied = dir.make_dir("occupied.npkt");
+  // The directory goes away after it was opened: the temporary file cannot be made.
+  const std::string gone = dir.make_dir("gone");
+  const auto directory = npkit::test::parent_directory(gone + "/d.npkt");
+  std::filesystem::remove(gone);
+  npkit::capture::WrittenDump written;
   error.clear();
-  CHECK_FALSE(write_dump_file(content, occupied, &error));
-  CHECK_THAT(error, Catch::Contains("rename"));
-  CHECK_THAT(error, Catch::Contains(occupied));
+  CHECK_FALSE(
+      npkit::capture::write_dump_file(sample_content({}), *directory, "d.npkt", &written, &error));
+  CHECK_THAT(error, Catch::StartsWith(gone + "/.d.npkt."));
+  CHECK_THAT(error, Catch::EndsWith(".tmp: No such file or directory"));
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(dir.path())) {
     (void)entry;
     ++files;
   }
-  CHECK(files == 2);  // plain-file and occupied.npkt only
+  CHECK(files == 1);  // plain-file only
 }

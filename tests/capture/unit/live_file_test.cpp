@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "capture/unit/dump_at_path.hpp"
 #include "import/npkt/npkt_dump.hpp"
 #include "recorder/live_file.hpp"
 #include "recorder/record_buffer.hpp"
@@ -85,7 +86,8 @@ TEST_CASE("live file: published records, strings and threads are in the file whi
   const uint64_t written = RecordBuffer::kLiveChunkRecords * 2 + 123;
   std::string why_not;
   std::unique_ptr<LiveFile> live =
-      LiveFile::create(path, prefix_for(0xaa, capacity), capacity, &why_not);
+      LiveFile::create(parent_directory(path), "npkit_00000000000000aa_rank3.live.npkt",
+                       prefix_for(0xaa, capacity), capacity, &why_not);
   REQUIRE(live != nullptr);
   LiveFile* file = live.get();
   RecordBuffer buffer;
@@ -134,7 +136,8 @@ TEST_CASE("live file: a file cut at any byte reads as its whole records or names
   const uint64_t written = 300;
   std::string why_not;
   std::unique_ptr<LiveFile> live =
-      LiveFile::create(path, prefix_for(0xbb, capacity), capacity, &why_not);
+      LiveFile::create(parent_directory(path), "npkit_00000000000000bb_rank3.live.npkt",
+                       prefix_for(0xbb, capacity), capacity, &why_not);
   REQUIRE(live != nullptr);
   RecordBuffer buffer;
   REQUIRE(buffer.reserve_live(std::move(live), capacity, &why_not));
