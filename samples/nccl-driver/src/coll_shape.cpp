@@ -19,11 +19,18 @@ std::size_t aligned_per_rank_count(std::size_t count, std::size_t type_size, int
 
 }  // namespace
 
-const std::vector<CollKind>& all_colls() {
-  static const std::vector<CollKind> kAll = {CollKind::kAllReduce, CollKind::kAllGather,
-                                             CollKind::kReduceScatter, CollKind::kAlltoAll,
-                                             CollKind::kBroadcast};
-  return kAll;
+const std::vector<CollKind>& default_colls() {
+  static const std::vector<CollKind> kDefault = {CollKind::kAllReduce, CollKind::kAllGather,
+                                                 CollKind::kReduceScatter, CollKind::kAlltoAll,
+                                                 CollKind::kBroadcast};
+  return kDefault;
+}
+
+const std::vector<CollKind>& known_colls() {
+  static const std::vector<CollKind> kKnown = {CollKind::kAllReduce,     CollKind::kAllGather,
+                                               CollKind::kReduceScatter, CollKind::kAlltoAll,
+                                               CollKind::kBroadcast,     CollKind::kSendRecv};
+  return kKnown;
 }
 
 std::string_view coll_name(CollKind kind) {
@@ -38,6 +45,8 @@ std::string_view coll_name(CollKind kind) {
       return "alltoall";
     case CollKind::kBroadcast:
       return "broadcast";
+    case CollKind::kSendRecv:
+      return "sendrecv";
   }
   return "unknown";
 }
@@ -46,7 +55,7 @@ std::optional<CollKind> parse_coll(std::string_view name) {
   std::string lower(name);
   std::transform(lower.begin(), lower.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (CollKind kind : all_colls()) {
+  for (CollKind kind : known_colls()) {
     if (coll_name(kind) == lower) return kind;
   }
   return std::nullopt;
@@ -67,6 +76,7 @@ CollShape shape_for(CollKind kind, std::size_t bytes, std::size_t type_size, int
   switch (kind) {
     case CollKind::kAllReduce:
     case CollKind::kBroadcast:
+    case CollKind::kSendRecv:
       shape.count = count;
       shape.send_bytes = count * type_size;
       shape.recv_bytes = count * type_size;
@@ -101,6 +111,7 @@ double busbw_factor(CollKind kind, int nranks) {
     case CollKind::kAlltoAll:
       return (n - 1.0) / n;
     case CollKind::kBroadcast:
+    case CollKind::kSendRecv:
       return 1.0;
   }
   return 1.0;

@@ -3,12 +3,14 @@
 // Contract (pure functions, no CUDA, no NCCL):
 // - A sweep size is the nccl-tests "-b/-e" byte size S requested for one row. shape_for() turns it
 //   into the NCCL count argument and the send/receive byte counts exactly as nccl-tests does:
-//   AllReduce and Broadcast: count = S / typesize (whole buffer).
+//   AllReduce, Broadcast and SendRecv: count = S / typesize (whole buffer).
 //   AllGather, ReduceScatter, AlltoAll: per-rank count = floor(S / typesize / n), rounded down to a
 //   multiple of 16 bytes; the row's size is count * typesize * n (may be slightly below S).
 //   A shape whose count is 0 is not run (the row is skipped).
+// - SendRecv is nccl-tests' sendrecv_perf: rank r sends S bytes to (r+1)%n and receives S bytes
+//   from (r-1+n)%n in one group.
 // - algbw = size / t (GB/s, 1 GB = 1e9 B); busbw = algbw * busbw_factor(): AllReduce 2(n-1)/n,
-//   AllGather/ReduceScatter/AlltoAll (n-1)/n, Broadcast 1.
+//   AllGather/ReduceScatter/AlltoAll (n-1)/n, Broadcast and SendRecv 1.
 #pragma once
 
 #include <cstddef>
@@ -18,12 +20,14 @@
 
 namespace npkit::driver {
 
-enum class CollKind { kAllReduce, kAllGather, kReduceScatter, kAlltoAll, kBroadcast };
+enum class CollKind { kAllReduce, kAllGather, kReduceScatter, kAlltoAll, kBroadcast, kSendRecv };
 
-// The five collectives in their default order.
-const std::vector<CollKind>& all_colls();
+// What --colls runs when not given: the five collectives, in this order.
+const std::vector<CollKind>& default_colls();
+// Every kind --colls accepts: the five and SendRecv.
+const std::vector<CollKind>& known_colls();
 
-// "allreduce", "allgather", "reducescatter", "alltoall", "broadcast".
+// "allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "sendrecv".
 std::string_view coll_name(CollKind kind);
 // Parses one of the names above (case-insensitive); nullopt for anything else.
 std::optional<CollKind> parse_coll(std::string_view name);

@@ -4,8 +4,10 @@
 // Contract:
 // - Holds the CUDA device count (found by a probe process, so the parent never initialises CUDA),
 //   the NCCL unique id (published by rank 0), a barrier, an abort flag, and per-rank slots
-//   through which rank 0 gathers times, wrong-value counts and device names. Slot r is written
-//   only by rank r; rank 0 reads the slots only after a barrier that follows the writes.
+//   through which rank 0 gathers times, wrong-value counts, launch-cost samples and device names.
+//   Slot r is written only by rank r; rank 0 reads the slots only after a barrier that follows the
+//   writes. A slot's fault_fired is set by its rank when it injects its --fault; the parent reads
+//   it when the rank ends.
 // - barrier() and wait_for_unique_id() poll (sleeping between polls) and return false as soon as
 //   the abort flag is set (by the parent when a rank fails, or by a failing rank itself), so a
 //   rank waiting for a dead peer outside NCCL stops instead of hanging.
@@ -32,8 +34,10 @@ struct RankSlot {
   std::int64_t wrong = 0;  // wrong values of the current row's check
   std::int32_t device = -1;
   std::int32_t pid = 0;
+  std::atomic<std::int32_t> fault_fired{0};
   char pci_bus_id[32] = {};
   char device_name[256] = {};
+  double cost_us[kMaxCostCalls] = {};  // --launch-cost: this rank's times of the current size
 };
 
 struct ControlPage {

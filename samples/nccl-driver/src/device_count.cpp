@@ -28,7 +28,10 @@ int visible_device_count() {
 }
 
 int count_devices_in_child(ControlPage* page, int timeout_s) {
-  const int status = run_processes(1, probe_name, timeout_s, page, [page](int) {
+  Supervision supervision;
+  supervision.name_of = probe_name;
+  supervision.timeout_s = timeout_s;
+  const int status = run_processes(1, supervision, page, [page](int) {
     try {
       page->device_count.store(visible_device_count(), std::memory_order_release);
       return 0;

@@ -1,14 +1,18 @@
-// npkit-nccl-driver: nccl-tests style sweep of NCCL collectives, one process per GPU, used to make
-// profiler captures with a known workload and an independent bandwidth table.
+// npkit-nccl-driver: nccl-tests style sweep of NCCL collectives, one process per GPU (or many on
+// one GPU), used to make profiler captures with a known workload and an independent bandwidth
+// table; --loop, --fault and --watchdog-s make hangs on purpose, --launch-cost times the host side
+// of a call.
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "call_log.hpp"
 #include "control_page.hpp"
 #include "device_count.hpp"
 #include "options.hpp"
+#include "rank_main.hpp"
 #include "rank_processes.hpp"
-#include "rank_sweep.hpp"
 
 int main(int argc, char** argv) {
   using namespace npkit::driver;
@@ -36,6 +40,27 @@ int main(int argc, char** argv) {
     if (nranks < 1) return kExitFailure;
     if (nranks > kMaxRanks) nranks = kMaxRanks;
   }
-  return run_processes(nranks, rank_name, options.timeout_s, page,
+  if (options.fault && options.fault->rank >= nranks) {
+    std::fprintf(stderr, "npkit-nccl-driver: --fault names rank %d but there are %d ranks\n",
+                 options.fault->rank, nranks);
+    return kExitUsage;
+  }
+
+  Supervision supervision;
+  supervision.name_of = rank_name;
+  supervision.timeout_s = options.timeout_s;
+  supervision.grace_s = options.grace_s;
+  auto parent_events = std::make_shared<LogFile>();
+  if (!options.calls_log_dir.empty()) {
+    if (!make_directories(options.calls_log_dir, &error) ||
+        !parent_events->open(parent_events_path(options.calls_log_dir), &error)) {
+      std::fprintf(stderr, "npkit-nccl-driver: --calls-log: %s\n", error.c_str());
+      return kExitFailure;
+    }
+    supervision.note = [parent_events](const std::string& line) {
+      parent_events->write(event_line(realtime_now_ns(), "parent", line));
+    };
+  }
+  return run_processes(nranks, supervision, page,
                        [&](int rank) { return run_rank(rank, nranks, options, page); });
 }

@@ -94,11 +94,14 @@ ParseOutcome parse_options(const std::vector<std::string>& args) {
       outcome.action = ParseOutcome::Action::kHelp;
       return outcome;
     }
-    const bool is_flag = name == "--check" || name == "--no-check" || name == "--no-destroy";
+    const bool is_flag =
+        name == "--check" || name == "--no-check" || name == "--no-destroy" || name == "--one-gpu";
     if (is_flag) {
       if (inline_value) return error(name + " takes no value");
       if (name == "--no-destroy") {
         options.destroy = false;
+      } else if (name == "--one-gpu") {
+        options.one_gpu = true;
       } else {
         options.check = name == "--check";
       }
@@ -122,6 +125,18 @@ ParseOutcome parse_options(const std::vector<std::string>& args) {
       problem = read_int(name, value, 1, 1000000, &options.iters);
     } else if (name == "--timeout-s") {
       problem = read_int(name, value, 1, 86400, &options.timeout_s);
+    } else if (name == "--grace-s") {
+      problem = read_int(name, value, 0, 86400, &options.grace_s);
+    } else if (name == "--watchdog-s") {
+      problem = read_int(name, value, 1, 86400, &options.watchdog_s);
+    } else if (name == "--loop") {
+      problem = read_int(name, value, 1, 1000000000, &options.loop_calls);
+    } else if (name == "--launch-cost") {
+      problem = read_int(name, value, 1, kMaxCostCalls, &options.launch_cost_calls);
+    } else if (name == "--fault") {
+      std::string fault_error;
+      options.fault = parse_fault(value, &fault_error);
+      if (!options.fault) problem = fault_error;
     } else if (name == "--min-bytes" || name == "--max-bytes") {
       const std::optional<std::size_t> bytes = parse_byte_size(value);
       if (!bytes || *bytes == 0) {
@@ -141,13 +156,16 @@ ParseOutcome parse_options(const std::vector<std::string>& args) {
       std::optional<std::vector<CollKind>> colls = parse_coll_list(value, &bad);
       if (!colls) {
         problem = "--colls: unknown collective '" + bad +
-                  "' (known: allreduce, allgather, reducescatter, alltoall, broadcast)";
+                  "' (known: allreduce, allgather, reducescatter, alltoall, broadcast, sendrecv)";
       } else {
         options.colls = std::move(*colls);
       }
     } else if (name == "--csv") {
       if (value.empty()) problem = "--csv needs a file name";
       options.csv_path = value;
+    } else if (name == "--calls-log") {
+      if (value.empty()) problem = "--calls-log needs a folder name";
+      options.calls_log_dir = value;
     } else {
       return error("unknown option '" + name + "' (see --help)");
     }
@@ -156,6 +174,16 @@ ParseOutcome parse_options(const std::vector<std::string>& args) {
   if (options.min_bytes > options.max_bytes) {
     return error("--min-bytes (" + std::to_string(options.min_bytes) +
                  ") is larger than --max-bytes (" + std::to_string(options.max_bytes) + ")");
+  }
+  if (options.one_gpu && options.nranks == 0) {
+    return error("--one-gpu needs --nranks (how many ranks share device 0)");
+  }
+  if (options.loop_calls > 0 && options.launch_cost_calls > 0) {
+    return error("--loop and --launch-cost are separate modes; give one of them");
+  }
+  if (options.fault && options.nranks > 0 && options.fault->rank >= options.nranks) {
+    return error("--fault names rank " + std::to_string(options.fault->rank) + " but --nranks is " +
+                 std::to_string(options.nranks));
   }
   return outcome;
 }
@@ -169,16 +197,33 @@ the ranks, waits for them and kills them all if one fails or the time limit pass
 
 Options:
   --nranks N          ranks (one process and one GPU each); default: every visible CUDA device
-  --colls LIST        comma-separated: allreduce,allgather,reducescatter,alltoall,broadcast
-                      (default: all five, in that order)
+  --one-gpu           every rank uses CUDA device 0 and sets NCCL_HOSTID=onegpu-host-<rank> in
+                      its own process, so NCCL takes each rank for a host of its own (NET/Socket
+                      between ranks; slow but real). Needs --nranks
+  --colls LIST        comma-separated: allreduce,allgather,reducescatter,alltoall,broadcast,
+                      sendrecv (default: the first five, in that order)
   --min-bytes SIZE    first size (default 8); SIZE accepts K, M, G suffixes (powers of 1024)
   --max-bytes SIZE    last size (default 256M)
   --step-factor F     size multiplier between rows (default 2)
   --warmup N          untimed launches per size before timing (default 5)
   --iters N           timed back-to-back launches per size (default 20)
-  --check             verify the AllReduce result of every size (default)
+  --check             after timing each size, one more call whose result is verified (default)
   --no-check          skip the verification
   --csv FILE          also write rows: coll,size_bytes,count,type,nranks,time_us,algbw_gbps,busbw_gbps
+  --calls-log DIR     each rank writes DIR/calls_rank<R>.csv (one row per NCCL call, flushed row
+                      by row) and DIR/events_rank<R>.txt; the parent DIR/events_parent.txt
+  --loop N            instead of the sweep: N calls of the first --colls collective at
+                      --min-bytes, each followed by a stream synchronize (the hang workload)
+  --launch-cost N     instead of the sweep: per size, --warmup then N calls of the first --colls
+                      collective, each followed by a stream synchronize; rank 0 prints the
+                      median, p10 and p90 of the call-to-return time over all ranks' calls
+  --fault K:R:C       inject a fault into rank R at its call C (0-based, as the calls log counts):
+                      kill (SIGKILL right after call C returned), exit (exit 0 before call C, no
+                      ncclCommDestroy), mismatch (ncclAllGather of count/nranks at call C),
+                      skip (make no call from C on, stay alive sleeping)
+  --watchdog-s S      each rank aborts its communicator (ncclCommAbort) and exits with status 4
+                      when a call has not completed S seconds after it returned
+  --grace-s S         after one rank failed, the others may run S seconds more (default 10)
   --no-destroy        exit without ncclCommDestroy (exercises a profiler's process-exit path)
   --timeout-s S       kill every rank after S seconds (default 300)
   -h, --help          this text
@@ -188,10 +233,11 @@ count is SIZE/nranks/4 rounded down to 16 bytes, and sizes that leave a count of
 Data type float; reductions are sums; broadcast root is rank 0. Time per size: host wall clock
 around the timed launches and a stream synchronize, divided by --iters, averaged over ranks.
 algbw = size/time (1 GB = 1e9 B); busbw = algbw x 2(n-1)/n (allreduce), (n-1)/n (allgather,
-reducescatter, alltoall), 1 (broadcast).
+reducescatter, alltoall), 1 (broadcast, sendrecv). sendrecv: rank r sends SIZE to (r+1)%n and
+receives SIZE from (r-1+n)%n in one group.
 
-Exit status: 0 on success, 1 if a rank failed or timed out, 2 for bad usage, 3 if the check
-found wrong values.
+Exit status: 0 on success, 1 if a rank failed, was killed or timed out, 2 for bad usage, 3 if
+the check found wrong values. A rank's own status: 4 after its watchdog aborted the communicator.
 )";
   return text;
 }

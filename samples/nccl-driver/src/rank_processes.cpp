@@ -103,8 +103,15 @@ std::string rank_name(int index) {
   return "rank " + std::to_string(index);
 }
 
-int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* page,
+int run_processes(int count, const Supervision& supervision, ControlPage* page,
                   const std::function<int(int index)>& body) {
+  const auto report = [&](const std::string& message) {
+    std::fprintf(stderr, "npkit-nccl-driver: %s\n", message.c_str());
+    if (supervision.note) supervision.note(message);
+  };
+  const auto name_of = [&](std::size_t index) {
+    return supervision.name_of(static_cast<int>(index));
+  };
   const StopSignalScope stop_signals;
   const pid_t parent = getpid();
   std::vector<Child> children(static_cast<std::size_t>(count));
@@ -112,8 +119,7 @@ int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* p
     std::fflush(nullptr);
     const pid_t pid = fork();
     if (pid < 0) {
-      std::fprintf(stderr, "npkit-nccl-driver: fork for %s failed: %s\n", name_of(index).c_str(),
-                   std::strerror(errno));
+      report("fork for " + supervision.name_of(index) + " failed: " + std::strerror(errno));
       page->abort.store(1, std::memory_order_release);
       kill_running(children, SIGKILL);
       while (reap(children) > 0) pause_polling();
@@ -133,11 +139,12 @@ int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* p
   }
 
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(timeout_s);
+  const Clock::time_point deadline = Clock::now() + std::chrono::seconds(supervision.timeout_s);
   Clock::time_point grace_end = Clock::time_point::max();
-  bool reported_failure = false;
+  bool grace_started = false;
   bool killed = false;
   std::vector<bool> reported(children.size(), false);
+  std::vector<bool> killed_by_parent(children.size(), false);
   int result = 0;
   while (true) {
     const int running = reap(children);
@@ -145,20 +152,21 @@ int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* p
       const Child& child = children[index];
       if (child.running || reported[index]) continue;
       reported[index] = true;
-      if (succeeded(child)) continue;
-      if (only_check_failed(child)) {
+      const bool fault = index < static_cast<std::size_t>(kMaxRanks) &&
+                         page->ranks[index].fault_fired.load(std::memory_order_acquire) != 0;
+      if (!fault && succeeded(child)) continue;
+      if (!fault && only_check_failed(child)) {
         if (result == 0) result = kExitCheckFailed;
         continue;
       }
-      if (!killed) {
-        std::fprintf(stderr, "npkit-nccl-driver: %s %s\n", name_of(static_cast<int>(index)).c_str(),
-                     describe_status(child.status).c_str());
-      }
-      result = kExitFailure;
-      if (!reported_failure) {
-        reported_failure = true;
+      report(name_of(index) + " " + describe_status(child.status) +
+             (fault ? " after its injected fault" : "") +
+             (killed_by_parent[index] ? " (killed by the driver)" : ""));
+      if (!succeeded(child)) result = kExitFailure;
+      if (!grace_started) {
+        grace_started = true;
         page->abort.store(1, std::memory_order_release);
-        grace_end = Clock::now() + std::chrono::seconds(kGraceSeconds);
+        grace_end = Clock::now() + std::chrono::seconds(supervision.grace_s);
       }
     }
     if (running == 0) break;
@@ -171,17 +179,19 @@ int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* p
     if (g_stop_signal != 0) {
       why = std::string("received ") + strsignal(g_stop_signal);
     } else if (now >= deadline) {
-      why = "time limit of " + std::to_string(timeout_s) + " s (--timeout-s) reached";
+      why = "time limit of " + std::to_string(supervision.timeout_s) + " s (--timeout-s) reached";
     } else if (now >= grace_end) {
-      why = "still running " + std::to_string(kGraceSeconds) + " s after another process failed";
+      why = "still running " + std::to_string(supervision.grace_s) +
+            " s (--grace-s) after another process ended";
     }
     if (!why.empty()) {
       std::string names;
       for (std::size_t index = 0; index < children.size(); ++index) {
         if (!children[index].running) continue;
-        names += (names.empty() ? "" : ", ") + name_of(static_cast<int>(index));
+        names += (names.empty() ? "" : ", ") + name_of(index);
+        killed_by_parent[index] = true;
       }
-      std::fprintf(stderr, "npkit-nccl-driver: %s; killing %s\n", why.c_str(), names.c_str());
+      report(why + "; killing " + names + " with SIGKILL");
       page->abort.store(1, std::memory_order_release);
       kill_running(children, SIGKILL);
       killed = true;

@@ -5,12 +5,16 @@
 // - run_processes() flushes stdio, forks `count` children and calls body(index) in each; the
 //   child exits with body's return value (0 success, kExitCheckFailed for wrong results, anything
 //   else a failure). Children die with the parent (PR_SET_PDEATHSIG).
-// - The parent never touches CUDA. It polls the children: when one fails it sets the page's abort
-//   flag and kills the others after a grace period; when `timeout_s` passes, or the parent gets
-//   SIGINT/SIGTERM, it kills all of them. Each failure is reported on stderr with its cause.
-// - Messages name a child with name_of(index) ("rank 1", "device probe").
+// - The parent never touches CUDA. It polls the children: when one fails, or ends (whatever its
+//   status) after injecting its --fault (its slot's fault_fired), it sets the page's abort flag
+//   and kills the others `grace_s` seconds later; when `timeout_s` passes, or the parent gets
+//   SIGINT/SIGTERM, it kills all of them.
+// - Each child that does not succeed is reported on stderr, and through `note` when set, with how
+//   it ended (status, or signal number and name) and whether the parent had killed it; so is each
+//   kill and its reason. Messages name a child with name_of(index) ("rank 1", "device probe").
 // - Returns the exit status for the whole run: 0 all succeeded; kExitCheckFailed if the only
-//   problem was wrong results; kExitFailure otherwise.
+//   problem was wrong results; kExitFailure otherwise (a child ended by its fault counts as
+//   succeeded only when it exited with 0).
 #pragma once
 
 #include <functional>
@@ -23,13 +27,19 @@ namespace npkit::driver {
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitCheckFailed = 3;
-
-// Seconds the surviving ranks get to leave on their own after another rank failed.
-inline constexpr int kGraceSeconds = 10;
+// A rank's own status after its watchdog aborted the communicator (--watchdog-s).
+inline constexpr int kExitWatchdogAbort = 4;
 
 using ProcessNamer = std::string (*)(int index);
 
-int run_processes(int count, ProcessNamer name_of, int timeout_s, ControlPage* page,
+struct Supervision {
+  ProcessNamer name_of = nullptr;
+  int timeout_s = 300;
+  int grace_s = kDefaultGraceSeconds;  // seconds the others may run on after one failed
+  std::function<void(const std::string& line)> note;  // also gets each stderr message, if set
+};
+
+int run_processes(int count, const Supervision& supervision, ControlPage* page,
                   const std::function<int(int index)>& body);
 
 // "rank <index>", the namer for rank processes.

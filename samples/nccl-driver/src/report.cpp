@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 namespace npkit::driver {
@@ -66,6 +68,40 @@ std::string csv_row(const Row& row) {
   return format("%s,%zu,%zu,%s,%d,%.3f,%.4f,%.4f\n", std::string(coll_name(row.kind)).c_str(),
                 row.shape.size_bytes, row.shape.count, kTypeName, row.nranks, row.time_us,
                 algbw_gbps(row), busbw_gbps(row));
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  const double position = p / 100.0 * static_cast<double>(values.size() - 1);
+  const auto below = static_cast<std::size_t>(std::floor(position));
+  const std::size_t above = std::min(below + 1, values.size() - 1);
+  return values[below] + (values[above] - values[below]) * (position - static_cast<double>(below));
+}
+
+std::string cost_table_header(CollKind kind, int nranks, int calls_per_rank) {
+  std::string text = format(
+      "# launch cost: %s, %d ranks, %d calls per rank and size, each followed by a stream "
+      "synchronize; call-to-return time on the host (steady clock) over all ranks' calls\n",
+      std::string(coll_name(kind)).c_str(), nranks, calls_per_rank);
+  text += format("#%11s %15s %6s %10s %10s %10s\n", "size(B)", "count(elements)", "calls",
+                 "median(us)", "p10(us)", "p90(us)");
+  return text;
+}
+
+std::string cost_table_row(const CostRow& row) {
+  return format("%12zu %15zu %6d %10.2f %10.2f %10.2f\n", row.shape.size_bytes, row.shape.count,
+                row.calls, row.median_us, row.p10_us, row.p90_us);
+}
+
+std::string cost_csv_header() {
+  return "coll,size_bytes,count,nranks,calls,median_us,p10_us,p90_us\n";
+}
+
+std::string cost_csv_row(const CostRow& row) {
+  return format("%s,%zu,%zu,%d,%d,%.3f,%.3f,%.3f\n", std::string(coll_name(row.kind)).c_str(),
+                row.shape.size_bytes, row.shape.count, row.nranks, row.calls, row.median_us,
+                row.p10_us, row.p90_us);
 }
 
 }  // namespace npkit::driver

@@ -56,6 +56,17 @@ TEST_CASE("ReduceScatter and AlltoAll mirror AllGather's counts", "[nccl-driver]
   CHECK(shape_for(CollKind::kAlltoAll, 100, 2, 2).count == 24);
 }
 
+TEST_CASE("SendRecv sends and receives the whole size, as sendrecv_perf", "[nccl-driver]") {
+  const CollShape sr = shape_for(CollKind::kSendRecv, 1048576, 4, 4);
+  CHECK(sr.count == 262144);
+  CHECK(sr.send_bytes == 1048576);
+  CHECK(sr.recv_bytes == 1048576);
+  CHECK(sr.size_bytes == 1048576);
+  CHECK(npkit::driver::busbw_factor(CollKind::kSendRecv, 8) == Approx(1.0));
+  CHECK(npkit::driver::redop_name(CollKind::kSendRecv) == "none");
+  CHECK(npkit::driver::root_rank(CollKind::kSendRecv) == -1);
+}
+
 TEST_CASE("busbw factors are the nccl-tests ones", "[nccl-driver]") {
   using npkit::driver::busbw_factor;
   CHECK(busbw_factor(CollKind::kAllReduce, 2) == Approx(1.0));
@@ -84,6 +95,10 @@ TEST_CASE("Collective names parse case-insensitively and print the nccl-tests co
   using npkit::driver::parse_coll;
   CHECK(parse_coll("AllReduce") == CollKind::kAllReduce);
   CHECK(parse_coll("alltoall") == CollKind::kAlltoAll);
+  CHECK(parse_coll("SendRecv") == CollKind::kSendRecv);
+  CHECK(npkit::driver::default_colls().size() == 5);  // sendrecv only when asked for
+  CHECK(npkit::driver::known_colls().size() == 6);
+  CHECK(npkit::driver::coll_name(CollKind::kSendRecv) == "sendrecv");
   CHECK_FALSE(parse_coll("allreduce2").has_value());
   CHECK_FALSE(parse_coll("").has_value());
   CHECK(npkit::driver::redop_name(CollKind::kReduceScatter) == "sum");

@@ -35,6 +35,35 @@ TEST_CASE("Defaults are the nccl-tests ones", "[nccl-driver]") {
   CHECK(o.destroy);
   CHECK(o.timeout_s == 300);
   CHECK(o.csv_path.empty());
+  CHECK_FALSE(o.one_gpu);
+  CHECK(o.grace_s == 10);
+  CHECK(o.calls_log_dir.empty());
+  CHECK(o.loop_calls == 0);
+  CHECK(o.launch_cost_calls == 0);
+  CHECK(o.watchdog_s == 0);
+  CHECK_FALSE(o.fault.has_value());
+}
+
+TEST_CASE("One-GPU, logging, loop, fault and watchdog options", "[nccl-driver]") {
+  const auto outcome =
+      parse_options({"--nranks", "4", "--one-gpu", "--colls", "sendrecv", "--calls-log", "logs",
+                     "--loop=20", "--fault", "kill:3:10", "--watchdog-s", "5", "--grace-s=0"});
+  REQUIRE(outcome.action == Action::kRun);
+  const auto& o = outcome.options;
+  CHECK(o.one_gpu);
+  CHECK(o.colls == std::vector<CollKind>{CollKind::kSendRecv});
+  CHECK(o.calls_log_dir == "logs");
+  CHECK(o.loop_calls == 20);
+  REQUIRE(o.fault.has_value());
+  CHECK(o.fault->kind == npkit::driver::FaultKind::kKill);
+  CHECK(o.fault->rank == 3);
+  CHECK(o.fault->call == 10);
+  CHECK(o.watchdog_s == 5);
+  CHECK(o.grace_s == 0);
+  const auto cost = parse_options({"--launch-cost", "1000", "--fault", "skip:7:0"});
+  REQUIRE(cost.action == Action::kRun);
+  CHECK(cost.options.launch_cost_calls == 1000);
+  CHECK(cost.options.fault->rank == 7);  // checked against the device count at run time
 }
 
 TEST_CASE("Options take separate or '=' values", "[nccl-driver]") {
@@ -79,4 +108,15 @@ TEST_CASE("Bad arguments are errors that name the argument", "[nccl-driver]") {
   CHECK_THAT(error_of({"--bogus", "1"}), Catch::Contains("'--bogus'"));
   CHECK_THAT(error_of({"stray"}), Catch::Contains("'stray'"));
   CHECK_THAT(error_of({"--check=1"}), Catch::Contains("takes no value"));
+  CHECK_THAT(error_of({"--one-gpu=yes", "--nranks", "2"}), Catch::Contains("takes no value"));
+  CHECK_THAT(error_of({"--one-gpu"}), Catch::Contains("--one-gpu needs --nranks"));
+  CHECK_THAT(error_of({"--loop", "5", "--launch-cost", "5"}), Catch::Contains("separate modes"));
+  CHECK_THAT(error_of({"--nranks", "2", "--fault", "kill:2:1"}), Catch::Contains("rank 2"));
+  CHECK_THAT(error_of({"--fault", "kill"}), Catch::Contains("KIND:RANK:CALL"));
+  CHECK_THAT(error_of({"--launch-cost", "1001"}), Catch::Contains("--launch-cost"));
+  CHECK_THAT(error_of({"--loop", "0"}), Catch::Contains("--loop"));
+  CHECK_THAT(error_of({"--watchdog-s", "0"}), Catch::Contains("--watchdog-s"));
+  CHECK_THAT(error_of({"--grace-s", "-1"}), Catch::Contains("--grace-s"));
+  CHECK_THAT(error_of({"--calls-log="}), Catch::Contains("--calls-log"));
+  CHECK_THAT(error_of({"--colls", "sendrecv,gather"}), Catch::Contains("sendrecv)"));
 }

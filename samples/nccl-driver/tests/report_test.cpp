@@ -64,3 +64,35 @@ TEST_CASE("Footers report the check and the mean bus bandwidth", "[nccl-driver]"
         "# Out of bounds values : 7 FAILED\n# Avg bus bandwidth    : 1\n#\n");
   CHECK(npkit::driver::table_footer(3.25, std::nullopt) == "# Avg bus bandwidth    : 3.25\n#\n");
 }
+
+TEST_CASE("Percentiles interpolate between the closest ranks", "[nccl-driver]") {
+  using npkit::driver::percentile;
+  // Sorted: 1 2 3 4 5 6 7 8 9 10. p10 at position 0.9: 1.9; median at 4.5: 5.5; p90 at 8.1: 9.1.
+  const std::vector<double> values = {10, 9, 8, 7, 6, 5, 4, 3, 2, 1};
+  CHECK(percentile(values, 50.0) == Approx(5.5));
+  CHECK(percentile(values, 10.0) == Approx(1.9));
+  CHECK(percentile(values, 90.0) == Approx(9.1));
+  CHECK(percentile(values, 0.0) == Approx(1.0));
+  CHECK(percentile(values, 100.0) == Approx(10.0));
+  CHECK(percentile({7.0}, 90.0) == Approx(7.0));
+  CHECK(percentile({}, 50.0) == 0.0);
+}
+
+TEST_CASE("Launch-cost rows: table and CSV", "[nccl-driver]") {
+  npkit::driver::CostRow row;
+  row.kind = CollKind::kAllReduce;
+  row.shape.count = 256;
+  row.shape.size_bytes = 1024;
+  row.nranks = 2;
+  row.calls = 100;
+  row.median_us = 12.3456;
+  row.p10_us = 10.0;
+  row.p90_us = 20.5;
+  CHECK(npkit::driver::cost_csv_header() ==
+        "coll,size_bytes,count,nranks,calls,median_us,p10_us,p90_us\n");
+  CHECK(npkit::driver::cost_csv_row(row) == "allreduce,1024,256,2,100,12.346,10.000,20.500\n");
+  CHECK(npkit::driver::cost_table_row(row) ==
+        "        1024             256    100      12.35      10.00      20.50\n");
+  CHECK_THAT(npkit::driver::cost_table_header(CollKind::kAllReduce, 2, 50),
+             Catch::StartsWith("# launch cost: allreduce, 2 ranks, 50 calls per rank and size"));
+}
