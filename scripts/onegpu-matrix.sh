@@ -277,9 +277,9 @@ still_hung() {
   fits "$name" 40 || return
   (( DRY_RUN )) || mkdir -p "$RUN_DIR/dump" "$RUN_DIR/calls" "$RUN_DIR/live-while-hung"
   read -ra plugin <<<"$(plugin_env all "$RUN_DIR/dump")"
-  log "$name: skip fault, --grace-s 600: hung until --timeout-s 30; live files read meanwhile"
-  BACKGROUND=1 launch "$RUN_DIR" "$v" 45 "${plugin[@]}" -- "$DRIVER" --one-gpu --nranks "$n" \
-    --calls-log "$RUN_DIR/calls" --csv "$RUN_DIR/driver.csv" --timeout-s 30 --colls allreduce \
+  log "$name: skip fault, --grace-s 600: hung until --timeout-s 25; live files read meanwhile"
+  BACKGROUND=1 launch "$RUN_DIR" "$v" 40 "${plugin[@]}" -- "$DRIVER" --one-gpu --nranks "$n" \
+    --calls-log "$RUN_DIR/calls" --csv "$RUN_DIR/driver.csv" --timeout-s 25 --colls allreduce \
     --min-bytes 1M --max-bytes 1M --loop 20 --fault skip:1:10 --grace-s 600
   if (( DRY_RUN )); then
     printf '+ (when rank 1 skipped and rank 0 made call 10) cp --sparse=always %s/dump/*.live.npkt %s/live-while-hung/\n' \
@@ -307,6 +307,9 @@ still_hung() {
   wait_background
   describe_run "$RUN_DIR" "$name" "skip fault, rank 1 alive; live files copied while every rank waited" 1
   check_status "$name" 1
+  # The live files left at the end hold what the copies hold: they go to the logs, not the tree.
+  mkdir -p "$LOGS/still-hung-$v"
+  mv "$RUN_DIR/dump" "$LOGS/still-hung-$v/dump-at-end"
 }
 
 hang_runs() {
@@ -321,7 +324,7 @@ hang_runs() {
     check "$base/exit: rank 1 never made call 10" $? "last call $(last_call "$RUN_DIR" 1)"
     analyze_hang "$base/exit" "$RUN_DIR/dump" 1 "$RUN_DIR/analysis-hang"
   fi
-  if driver_run "$v" hangs/mismatch "$n" 45 '!124' \
+  if driver_run "$v" hangs/mismatch "$n" 40 '!124' \
       "rank 1 calls ncclAllGather (count / nranks) at call 10 where rank 0 calls AllReduce" \
       all -- "${loop[@]}" --fault mismatch:1:10 --grace-s 5 && (( ! DRY_RUN )); then
     info "$base/mismatch: outcome" "exit $RUN_STATUS; $(grep -E '^npkit-nccl-driver: (rank|still|time)' "$RUN_DIR/driver.txt" | paste -sd ';' - | cut -c1-300)"
@@ -399,7 +402,8 @@ check of the call that made the files, `cost-summary-<tag>.txt` the launch-cost 
 | `matrix/n<N>-tree` | the same, AllReduce only, `NCCL_ALGO=Tree` |
 | `torch/n<N>` | samples/pytorch/onegpu_ranks.py (2.28.9 only) |
 | `inspector/` | NVIDIA's Inspector alone and chained under npkit (2.30.7 only) |
-| `hangs/kill`, `exit`, `mismatch`, `watchdog`, `still-hung`, `torch-watchdog` | the loop workload with a fault in rank 1 at call 10 |
+| `hangs/kill`, `exit`, `mismatch`, `watchdog`, `torch-watchdog` | the loop workload with a fault in rank 1 at call 10 |
+| `hangs/still-hung` | rank 1 skips call 10 and stays alive: `live-while-hung/` holds the live files copied while every rank waited, `analysis-while-hung.*` what `npkit-analyze hang` said then |
 | `cost/` | `--launch-cost` CSVs per plugin setting and round; `runs.txt` |
 EOF
 }
@@ -410,7 +414,8 @@ pack() {
       "$HELPERS/trim_live.py" "$SAMPLES" "$TREE" "$OUT/onegpu-$TAG.tar.gz" "$TAG"
     return
   fi
-  python3 "$HELPERS/trim_live.py" "$SAMPLES" >"$LOGS/trim-live.txt" 2>&1
+  python3 "$HELPERS/trim_live.py" "$SAMPLES" "$LOGS" >"$WORK/trim-live-$TAG.txt" 2>&1
+  mv "$WORK/trim-live-$TAG.txt" "$LOGS/trim-live.txt"
   write_tree_readme
   cp "$CHECKS" "$SAMPLES/check-$TAG.txt"
   tar -C "$TREE" -czf "$OUT/onegpu-$TAG.tar.gz" onegpu-h200
