@@ -241,6 +241,7 @@ inspector_runs() {
                        NCCL_INSPECTOR_DUMP_THREAD_INTERVAL_MICROSECONDS=500)
   [[ -f $INSPECTOR ]] || (( DRY_RUN )) || { skip "nccl-$v/inspector" "no Inspector build"; return; }
   dir=$SAMPLES/nccl-$v/inspector
+  (( DRY_RUN )) || mkdir -p "$dir/inspector-alone/inspector" "$dir/chained/inspector"
   driver_run "$v" inspector/inspector-alone 4 150 0 "NVIDIA's Inspector alone" custom \
     "NCCL_PROFILER_PLUGIN=$INSPECTOR" "${inspector_env[@]}" \
     "NCCL_INSPECTOR_DUMP_DIR=$dir/inspector-alone/inspector" -- "${workload[@]}"
