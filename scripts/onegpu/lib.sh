@@ -111,7 +111,19 @@ nccl_lib() {
 # api_of VERSION: the profiler API version NCCL loads the plugin as.
 api_of() { case $1 in 2.28.9) echo v5 ;; *) echo v6 ;; esac; }
 
-have_analyzer() { [[ -n ${ANALYZER:-} && -x ${ANALYZER:-} ]]; }
+# have_analyzer: ANALYZER is given and runs here (checked once; a SKIP line says why not).
+ANALYZER_OK=""
+have_analyzer() {
+  if [[ -z $ANALYZER_OK ]]; then
+    ANALYZER_OK=0
+    if [[ -n ${ANALYZER:-} && -x $ANALYZER ]] && analyzer --version >/dev/null 2>&1; then
+      ANALYZER_OK=1
+    elif [[ -n ${ANALYZER:-} ]]; then
+      skip "analyzer" "$ANALYZER does not run here: $(analyzer --version 2>&1 | head -1)"
+    fi
+  fi
+  (( ANALYZER_OK ))
+}
 
 analyzer() {
   local dir
