@@ -413,7 +413,8 @@ std::string dump_written(const std::string& dir) {
   file.read(reinterpret_cast<char*>(&header), sizeof(header));
   file.seekg(0, std::ios::end);
   const uint64_t size = static_cast<uint64_t>(file.tellg());
-  if (std::memcmp(header.magic, fmt::kMagic, 8) != 0 || header.major != 1 || header.minor != 2 ||
+  if (std::memcmp(header.magic, fmt::kMagic, 8) != 0 || header.major != 1 ||
+      header.minor != fmt::kMinorVersion ||
       (header.feature_bits & fmt::kFeatureEventRecords) == 0 || header.file_size != size) {
     return path + ": the file header is not what write_event_dump should write";
   }
