@@ -342,6 +342,15 @@ hang_runs() {
       "$(find "$RUN_DIR/dump" -name '*.npkt' -printf '%f ')"
     analyze_hang "$base/watchdog" "$RUN_DIR/dump" 1 "$RUN_DIR/analysis-hang"
   fi
+  # The same without the plugin: whether ncclCommAbort from the watchdog thread, while the main
+  # thread waits in the stream synchronize, ends the process by itself (the driver prints the
+  # crashing stack, library and offset per frame).
+  if driver_run "$v" hangs/watchdog-no-plugin "$n" 60 1 \
+      "as hangs/watchdog, NCCL_PROFILER_PLUGIN=none" \
+      off -- "${loop[@]}" --fault skip:1:10 --watchdog-s 5 --grace-s 5 && (( ! DRY_RUN )); then
+    info "$base/watchdog-no-plugin: rank 0's events" \
+      "$(cut -d' ' -f3- "$RUN_DIR/calls/events_rank0.txt" | tail -3 | paste -sd ';' -)"
+  fi
   still_hung "$v"
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <string>
 
+#include "crash_report.hpp"
 #include "device_errors.hpp"
 #include "rank_modes.hpp"
 #include "rank_processes.hpp"
@@ -36,6 +37,7 @@ int run_modes(RankRun& run, const Options& options) {
 }  // namespace
 
 int run_rank(int rank, int nranks, const Options& options, ControlPage* page) {
+  report_crashes(rank);
   if (options.one_gpu) {
     setenv("NCCL_HOSTID", ("onegpu-host-" + std::to_string(rank)).c_str(), 1);
   }
