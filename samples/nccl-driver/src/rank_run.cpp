@@ -302,7 +302,12 @@ double RankRun::call(CollKind kind, const CollShape& shape, CallPhase phase) {
 }
 
 std::chrono::steady_clock::time_point RankRun::synchronize() {
-  DRIVER_CUDA(cudaStreamSynchronize(stream_));
+  const cudaError_t synced = cudaStreamSynchronize(stream_);
+  // ncclCommAbort from the watchdog ends the kernel, and the synchronize returns: this thread
+  // must not touch the communicator again (its next call would crash inside NCCL). It waits for
+  // the watchdog thread to end the process.
+  if (watchdog_ && watchdog_->aborting()) Watchdog::wait_for_exit();
+  DRIVER_CUDA(synced);
   const auto done = std::chrono::steady_clock::now();
   if (watchdog_) watchdog_->disarm();
   for (PendingCall& pending : pending_) {

@@ -52,7 +52,12 @@ void Watchdog::watch() {
   }
 }
 
+void Watchdog::wait_for_exit() {
+  for (;;) pause();
+}
+
 void Watchdog::fire(long long call, double waited_s) {
+  aborting_.store(true, std::memory_order_release);
   char text[160];
   std::snprintf(text, sizeof text, "watchdog_fired call=%lld waited_s=%.3f limit_s=%d", call,
                 waited_s, seconds_);

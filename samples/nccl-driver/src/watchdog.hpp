@@ -7,8 +7,10 @@
 // - When a call stays pending `seconds` after it was armed, the thread writes the event lines
 //   "watchdog_fired", "comm_abort_called" and "comm_abort_returned" (through `event`), prints why
 //   on stderr, calls ncclCommAbort(comm) (NCCL finalizes the communicator, so a profiler plugin
-//   writes its dump) and ends the process with _exit(kExitWatchdogAbort): the rank's main thread,
-//   blocked in the synchronize or in NCCL, never runs on with a communicator that is gone.
+//   writes its dump) and ends the process with _exit(kExitWatchdogAbort). aborting() is true from
+//   the moment it decides to abort: the rank's main thread, whose synchronize returns once the
+//   abort ended the kernel, must then call wait_for_exit() and never touch the communicator again
+//   (a call on a communicator being aborted crashes inside NCCL).
 // - The destructor stops and joins the thread; destroy the Watchdog before ncclCommDestroy.
 #pragma once
 
@@ -31,6 +33,9 @@ class Watchdog {
 
   void arm(long long call);
   void disarm();
+  bool aborting() const { return aborting_.load(std::memory_order_acquire); }
+  // Sleeps until the process ends (the watchdog thread's _exit).
+  [[noreturn]] static void wait_for_exit();
 
  private:
   void watch();
@@ -43,6 +48,7 @@ class Watchdog {
   std::atomic<std::int64_t> armed_ns_{0};  // steady clock; 0 = nothing pending
   std::atomic<long long> armed_call_{-1};
   std::atomic<bool> stop_{false};
+  std::atomic<bool> aborting_{false};
   std::thread thread_;
 };
 
