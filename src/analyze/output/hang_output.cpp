@@ -7,8 +7,12 @@
 namespace npkit {
 namespace {
 
-std::string time_cell(std::int64_t ns) {
-  return ns == kUnknownTime ? "-" : readable_duration(ns);
+// The rank's wait: "5.000 s"; ">= 125.727 us" where the capture end is only its last record (a
+// live file); "15.200 s so far" where its process still ran when read.
+std::string time_cell(const RankAtStall& a) {
+  if (a.so_far_ns != kUnknownTime) return readable_duration(a.so_far_ns) + " so far";
+  if (a.before_end_ns == kUnknownTime) return "-";
+  return (a.at_least ? ">= " : "") + readable_duration(a.before_end_ns);
 }
 
 void rank_rows(const CommunicatorStall& c, bool with_comm, TextTable& t) {
@@ -16,8 +20,8 @@ void rank_rows(const CommunicatorStall& c, bool with_comm, TextTable& t) {
     std::vector<std::string> row;
     if (with_comm) row.push_back(c.comm->scope);
     row.insert(row.end(), {std::to_string(a.rank), std::string(stall_state_name(a.state)),
-                           a.last_completed.empty() ? "-" : a.last_completed,
-                           time_cell(a.before_end_ns), a.detail.empty() ? "-" : a.detail});
+                           a.last_completed.empty() ? "-" : a.last_completed, time_cell(a),
+                           a.detail.empty() ? "-" : a.detail});
     t.add_row(std::move(row));
   }
 }
@@ -94,6 +98,9 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
       if (a.since_ns != kUnknownTime) w.field("since_ns", a.since_ns);
       if (a.since_aligned_ns != kUnknownTime) w.field("since_aligned_ns", a.since_aligned_ns);
       if (a.before_end_ns != kUnknownTime) w.field("before_end_ns", a.before_end_ns);
+      w.field("before_end_at_least", a.at_least);
+      if (a.so_far_ns != kUnknownTime) w.field("waited_so_far_ns", a.so_far_ns);
+      if (a.waits_on >= 0) w.field("waits_on", a.waits_on);
     });
   });
 }

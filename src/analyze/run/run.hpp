@@ -24,6 +24,11 @@
 //   captures of KernelCh events); elsewhere every member reads kCompleted. in_flight holds the
 //   details of each member not kCompleted (its instance index and rank); RunRank::capture_end_ns
 //   is when the rank's capture ended on its host clock (kUnknownTime where the input does not say).
+// - RunRank::end says what capture_end_ns is: the end the input recorded (a dump written at
+//   finalize, exit or flush), or only the rank's last record (a live file: no dump was written;
+//   the process went on, or died, some time after it). process_running, where the reader could
+//   look (the rank's host is the machine reading it), says whether the process that wrote a live
+//   file was still running when it was read (`read_ns`, host clock).
 // - no_start_times (non-empty: why) marks a communicator whose input records each operation's
 //   duration but not when it ran: members hold start 0 and end = their duration, in
 //   the rank's stream order; what needs start times (back-to-back period, true time, arrival
@@ -54,11 +59,20 @@ inline constexpr std::int64_t kUnknownTime = std::numeric_limits<std::int64_t>::
 
 enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kNcclTests, kInspector };
 
+enum class CaptureEnd : std::uint8_t {
+  kRecorded,    // the input says when the capture ended
+  kLastRecord,  // only its last record is known: the capture ended then or later
+};
+
 struct RunRank {
   std::int32_t rank = 0;
   std::int64_t capture_end_ns = kUnknownTime;
-  std::string host;   // "" = unknown
-  std::string clock;  // how GPU time was put on the host clock, for the reader
+  CaptureEnd end = CaptureEnd::kRecorded;
+  std::int32_t pid = 0;                 // 0 = unknown
+  std::optional<bool> process_running;  // kLastRecord: the writer still ran when read
+  std::int64_t read_ns = kUnknownTime;  // when process_running was found out
+  std::string host;                     // "" = unknown
+  std::string clock;                    // how GPU time was put on the host clock, for the reader
   std::optional<double> clock_uncertainty_ns;
   std::optional<ProxyStepBreakdown> proxy;          // where the input recorded NET proxy steps
   std::vector<AlltoallPeerTraffic> alltoall_peers;  // where the input shows AlltoAll's Send/Recv
@@ -68,6 +82,8 @@ enum class Progress : std::uint8_t {
   kCompleted,         // every channel of its kernel finished
   kEnqueued,          // the host enqueued it; no channel of its kernel started
   kKernelRunning,     // some channels started, not every one finished
+  kProxyPending,      // every channel of its kernel finished, a proxy step is still open (over
+                      // the network a kernel finishes once its data is in its proxy's buffers)
   kCompletionUnknown  // the capture cannot tell (no kernel channel events)
 };
 

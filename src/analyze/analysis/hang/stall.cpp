@@ -21,16 +21,15 @@ bool settled(const RunMember& m) {
   return m.progress == Progress::kCompleted || m.progress == Progress::kCompletionUnknown;
 }
 
-// A collective completes on no rank unless every rank took part: once one rank completed it, the
-// others' missing KernelCh stops are events their proxy thread never delivered, not a wait.
+// A collective completes on no rank unless every rank took part: once one rank completed it,
+// kernel and transfers (kCompleted: no proxy step left open), the others' missing KernelCh and
+// ProxyStep stops are events their proxy thread never delivered, not a wait. A finished kernel
+// alone (kProxyPending) is no such proof: over the network it finishes once its data is in its
+// proxy's buffers.
 bool completed_somewhere(const RunInstance& inst) {
   return !inst.is_pair() &&
          std::any_of(inst.members.begin(), inst.members.end(),
                      [](const RunMember& m) { return m.progress == Progress::kCompleted; });
-}
-
-bool settled_in(const RunInstance& inst, const RunMember& m) {
-  return settled(m) || completed_somewhere(inst);
 }
 
 const RunMember* member_of(const RunInstance& inst, std::int32_t rank) {
@@ -75,6 +74,9 @@ std::string in_flight_detail(Progress p, const InFlightDetail* d) {
       }
       break;
     }
+    case Progress::kProxyPending:
+      out = "kernel finished; its proxy's transfer is not";
+      break;
     case Progress::kCompletionUnknown:
       out = "started; completion not captured (no KernelCh events)";
       break;
@@ -96,10 +98,32 @@ RankStallState state_of(Progress p) {
       return RankStallState::kEnqueued;
     case Progress::kKernelRunning:
       return RankStallState::kKernelRunning;
+    case Progress::kProxyPending:
+      return RankStallState::kProxyPending;
     case Progress::kCompletionUnknown:
       break;
   }
   return RankStallState::kCompletionUnknown;
+}
+
+// How long a rank has waited, for a sentence: "5.000 s", "at least 125.727 us", "15.200 s so far".
+std::string waited_text(const RankAtStall& a) {
+  if (a.so_far_ns != kUnknownTime) return readable_duration(a.so_far_ns) + " so far";
+  if (a.before_end_ns == kUnknownTime) return "";
+  return (a.at_least ? "at least " : "") + readable_duration(a.before_end_ns);
+}
+
+// Why a rank in the stuck operation does not move on, for the verdict.
+std::string holdup(const RankAtStall& a) {
+  if (a.waits_on >= 0) return fmt::format("rank {} waits on rank {}", a.rank, a.waits_on);
+  switch (a.state) {
+    case RankStallState::kEnqueued:
+      return fmt::format("rank {}'s kernel never started", a.rank);
+    case RankStallState::kProxyPending:
+      return fmt::format("rank {}'s kernel finished, its transfers did not", a.rank);
+    default:
+      return "";
+  }
 }
 
 class CommunicatorJudge {
@@ -107,14 +131,18 @@ class CommunicatorJudge {
   explicit CommunicatorJudge(const RunCommunicator& c) : c_(c) {
     for (const auto& r : c.ranks) {
       ranks_.push_back(r.rank);
-      capture_end_[r.rank] = r.capture_end_ns;
+      rank_info_[r.rank] = &r;
       last_done_[r.rank] = -1;
+      latest_ns_[r.rank] = r.capture_end_ns;
     }
     for (std::size_t i = 0; i < c.instances.size(); ++i) {
       for (const auto& m : c.instances[i].members) {
-        if (settled_in(c.instances[i], m)) last_done_[m.rank] = static_cast<std::ptrdiff_t>(i);
+        if (settled_in(i, m)) last_done_[m.rank] = static_cast<std::ptrdiff_t>(i);
+        see(m.rank, m.launch_ns);
+        if (m.timed) see(m.rank, m.end_ns);
       }
     }
+    for (const auto& d : c.in_flight) see(d.rank, d.last_event_ns);
   }
 
   CommunicatorStall judge() const {
@@ -149,13 +177,30 @@ class CommunicatorJudge {
   }
 
  private:
+  void see(std::int32_t rank, std::int64_t ns) {
+    auto at = latest_ns_.find(rank);
+    if (at == latest_ns_.end() || ns == kUnknownTime) return;
+    if (at->second == kUnknownTime || ns > at->second) at->second = ns;
+  }
+
+  const InFlightDetail* detail(std::size_t instance, std::int32_t rank) const {
+    for (const auto& d : c_.in_flight) {
+      if (d.instance == instance && d.rank == rank) return &d;
+    }
+    return nullptr;
+  }
+
+  bool settled_in(std::size_t instance, const RunMember& m) const {
+    return settled(m) || completed_somewhere(c_.instances[instance]);
+  }
+
   std::ptrdiff_t stuck_instance() const {
     for (std::size_t i = 0; i < c_.instances.size(); ++i) {
       const RunInstance& inst = c_.instances[i];
       for (auto r : expected_ranks(inst, ranks_)) {
         if (static_cast<std::ptrdiff_t>(i) <= last_done_.at(r)) continue;
         const RunMember* m = member_of(inst, r);
-        if (m == nullptr || !settled_in(inst, *m)) return static_cast<std::ptrdiff_t>(i);
+        if (m == nullptr || !settled_in(i, *m)) return static_cast<std::ptrdiff_t>(i);
       }
     }
     return -1;
@@ -171,13 +216,6 @@ class CommunicatorJudge {
     return least < 0 ? "" : c_.instances[static_cast<std::size_t>(least)].label;
   }
 
-  const InFlightDetail* detail(std::size_t instance, std::int32_t rank) const {
-    for (const auto& d : c_.in_flight) {
-      if (d.instance == instance && d.rank == rank) return &d;
-    }
-    return nullptr;
-  }
-
   // When `rank` finished its last completed operation (GPU end where timed, else its call).
   std::int64_t last_done_ns(std::int32_t rank) const {
     const std::ptrdiff_t i = last_done_.at(rank);
@@ -186,10 +224,24 @@ class CommunicatorJudge {
     return m->timed ? m->end_ns : m->launch_ns;
   }
 
-  std::int64_t before_end(std::int32_t rank, std::int64_t since) const {
-    const std::int64_t end = capture_end_.at(rank);
-    if (since == kUnknownTime || end == kUnknownTime) return kUnknownTime;
-    return sat_sub(end, since);
+  // The rank's capture end; for a live file (only its last record known) the latest time known
+  // of the rank, which the end is at or after.
+  std::int64_t capture_end(std::int32_t rank) const {
+    const RunRank& r = *rank_info_.at(rank);
+    return r.end == CaptureEnd::kLastRecord ? latest_ns_.at(rank) : r.capture_end_ns;
+  }
+
+  void set_waits(std::int32_t rank, RankAtStall& a) const {
+    const RunRank& r = *rank_info_.at(rank);
+    const std::int64_t end = capture_end(rank);
+    a.at_least = r.end == CaptureEnd::kLastRecord;
+    a.before_end_ns =
+        a.since_ns == kUnknownTime || end == kUnknownTime ? kUnknownTime : sat_sub(end, a.since_ns);
+    a.so_far_ns = kUnknownTime;
+    if (r.process_running.value_or(false) && a.since_ns != kUnknownTime &&
+        r.read_ns != kUnknownTime) {
+      a.so_far_ns = sat_sub(r.read_ns, a.since_ns);
+    }
   }
 
   RankAtStall rank_without_stall(std::int32_t rank) const {
@@ -198,7 +250,7 @@ class CommunicatorJudge {
     const std::ptrdiff_t i = last_done_.at(rank);
     if (i >= 0) a.last_completed = c_.instances[static_cast<std::size_t>(i)].label;
     a.since_ns = last_done_ns(rank);
-    a.before_end_ns = before_end(rank, a.since_ns);
+    set_waits(rank, a);
     return a;
   }
 
@@ -210,7 +262,7 @@ class CommunicatorJudge {
       a.detail = "never called it";
       for (std::size_t j = 0; j < c_.instances.size(); ++j) {
         const RunMember* other = member_of(c_.instances[j], rank);
-        if (j != stuck && other != nullptr && !settled_in(c_.instances[j], *other)) {
+        if (j != stuck && other != nullptr && !settled_in(j, *other)) {
           a.other = c_.instances[j].label;
           a.detail = "never called it; in " + a.other + " instead (" +
                      in_flight_detail(other->progress, detail(j, rank)) + ")";
@@ -220,10 +272,12 @@ class CommunicatorJudge {
       return a;
     }
     a.state = state_of(m->progress);
-    a.detail = in_flight_detail(m->progress, detail(stuck, rank));
+    const InFlightDetail* d = detail(stuck, rank);
+    a.detail = in_flight_detail(m->progress, d);
+    if (d != nullptr && d->proxy) a.waits_on = d->proxy->peer;
     if (a.state != RankStallState::kCompleted) {
       a.since_ns = m->launch_ns;
-      a.before_end_ns = before_end(rank, a.since_ns);
+      set_waits(rank, a);
     }
     return a;
   }
@@ -241,16 +295,40 @@ class CommunicatorJudge {
     return sorted_quantile(durations, 0.5);
   }
 
-  std::string verdict(const CommunicatorStall& s) const {
-    std::int64_t longest = kUnknownTime;
+  // The waiting rank that has waited longest: what the verdict quotes.
+  static const RankAtStall* longest_waiter(const CommunicatorStall& s) {
+    const RankAtStall* longest = nullptr;
+    auto key = [](const RankAtStall& a) {
+      return a.so_far_ns != kUnknownTime ? a.so_far_ns : a.before_end_ns;
+    };
     for (const auto& a : s.ranks) {
-      if (a.state != RankStallState::kNeverCalled && a.state != RankStallState::kCompleted) {
-        longest = std::max(longest, a.before_end_ns);
+      if (a.state == RankStallState::kNeverCalled || a.state == RankStallState::kCompleted) {
+        continue;
+      }
+      if (key(a) == kUnknownTime) continue;
+      if (longest == nullptr || key(a) > key(*longest)) longest = &a;
+    }
+    return longest;
+  }
+
+  // "; look first at rank 1": the ranks others wait on that wait on no one themselves.
+  static std::string first_suspects(const CommunicatorStall& s) {
+    std::vector<std::int32_t> suspects;
+    for (const auto& a : s.ranks) {
+      if (a.waits_on < 0 || a.waits_on == a.rank) continue;
+      const auto peer = std::find_if(s.ranks.begin(), s.ranks.end(),
+                                     [&](const RankAtStall& b) { return b.rank == a.waits_on; });
+      if (peer == s.ranks.end() || peer->waits_on >= 0) continue;
+      if (std::find(suspects.begin(), suspects.end(), peer->rank) == suspects.end()) {
+        suspects.push_back(peer->rank);
       }
     }
-    const std::string wait = longest == kUnknownTime ? ""
-                                                     : " for " + readable_duration(longest) +
-                                                           " before its capture ended";
+    std::sort(suspects.begin(), suspects.end());
+    return suspects.empty() ? "" : "; look first at " + rank_list(suspects);
+  }
+
+  std::string verdict(const CommunicatorStall& s) const {
+    const RankAtStall* longest = longest_waiter(s);
     const std::string usual =
         s.typical_ns > 0 ? fmt::format(" (it usually takes {})",
                                        readable_duration(static_cast<std::int64_t>(s.typical_ns)))
@@ -263,28 +341,45 @@ class CommunicatorJudge {
         if (!a.other.empty()) v += " (it is in " + a.other + " instead: a mismatch)";
       }
       if (!s.ranks_in_flight.empty()) {
+        std::string wait;
+        if (longest != nullptr) {
+          wait = " for " + waited_text(*longest) +
+                 (longest->so_far_ns != kUnknownTime ? " (its process still runs)"
+                  : longest->at_least                ? " (its live file ends at its last record)"
+                                                     : " before its capture ended");
+        }
         v += fmt::format("; {} {} waited in it{}{}", rank_list(s.ranks_in_flight),
                          s.ranks_in_flight.size() == 1 ? "has" : "have", wait, usual);
       }
       return v;
     }
     const bool none = s.ranks_completed.empty();
+    std::vector<std::string> holdups;
+    for (const auto& a : s.ranks) {
+      if (std::string h = holdup(a); !h.empty()) holdups.push_back(std::move(h));
+    }
+    std::string first;
+    if (longest != nullptr) {
+      first = "; the first arrived " + waited_text(*longest) +
+              (longest->so_far_ns != kUnknownTime ? " ago (its process still runs)"
+               : longest->at_least ? " before its capture ended (its live file ends at its last "
+                                     "record)"
+                                   : " before its capture ended");
+    }
     return fmt::format(
-        "every rank entered {}{}{}{}: a peer or transport stall, or the job ended during the "
-        "operation",
+        "every rank entered {}{}{}{}{}{}: a peer or transport stall, or the job ended during "
+        "the operation",
         s.label,
         none ? " and none completed it"
              : "; " + rank_list(s.ranks_in_flight) + " never completed it",
-        longest == kUnknownTime
-            ? ""
-            : "; the first arrived " + readable_duration(longest) + " before its capture ended",
-        usual);
+        holdups.empty() ? "" : " (" + prose_list(holdups) + ")", first_suspects(s), first, usual);
   }
 
   const RunCommunicator& c_;
   std::vector<std::int32_t> ranks_;
-  std::map<std::int32_t, std::int64_t> capture_end_;
+  std::map<std::int32_t, const RunRank*> rank_info_;
   std::map<std::int32_t, std::ptrdiff_t> last_done_;
+  std::map<std::int32_t, std::int64_t> latest_ns_;  // the latest time known of each rank
 };
 
 }  // namespace
@@ -299,6 +394,8 @@ std::string_view stall_state_name(RankStallState s) {
       return "enqueued";
     case RankStallState::kKernelRunning:
       return "kernel running";
+    case RankStallState::kProxyPending:
+      return "transfer open";
     case RankStallState::kCompletionUnknown:
       break;
   }

@@ -4,9 +4,12 @@
 // - Only communicators whose input records progress (RunCommunicator::progress_known: .npkt
 //   captures) are judged; `judged` says whether any was.
 // - A member is settled when it is kCompleted or kCompletionUnknown, or when it belongs to a
-//   collective (not a Send/Recv pair) that some rank completed: a collective completes nowhere
-//   unless every rank took part, so the others' missing KernelCh stops are events never
-//   delivered (a proxy thread that ended first), not a wait.
+//   collective (not a Send/Recv pair) that some rank completed — kernel and transfers
+//   (kCompleted): a collective completes nowhere unless every rank took part, so the others'
+//   missing KernelCh and ProxyStep stops are events never delivered (a proxy thread that ended
+//   first), not a wait. A rank whose kernel finished with a transfer still open (kProxyPending)
+//   completed nothing for the others: over the network a kernel finishes once its data is in
+//   its proxy's buffers.
 // - A rank's last completed operation is the latest instance, in the communicator's order, whose
 //   member on that rank is settled. A rank is stopped at instance i when i comes after its
 //   last completed one and the rank should hold i (every rank with data for a collective, the two
@@ -16,17 +19,25 @@
 // - Per rank in the stuck instance: kCompleted, kNeverCalled (no member; `other` names the
 //   operation it is in instead, where it has one in flight on this communicator — a mismatch),
 //   kEnqueued, kKernelRunning (channels running / finished of the operation's count, the open
-//   proxy step), kCompletionUnknown. `since_ns` is when the rank entered it (its API call or
-//   host start) for a member, the end of its last completed operation's record otherwise;
-//   `before_end_ns` = the rank's capture end − since (kUnknownTime where either is unknown).
+//   proxy step), kProxyPending (its kernel finished, a transfer of its proxy did not),
+//   kCompletionUnknown. `since_ns` is when the rank entered it (its API call or host start) for
+//   a member, the end of its last completed operation's record otherwise; `before_end_ns` = the
+//   rank's capture end − since (kUnknownTime where either is unknown). Where the capture end is
+//   only the rank's last record (a live file: RunRank::end), the end is taken as the latest time
+//   known of the rank and `at_least` is set: the rank waited that long or longer. Where its
+//   process was still running when the file was read, `so_far_ns` = read time − since.
+//   `waits_on` is the peer of the member's open proxy step.
 //   since_ns is on the rank's own host clock (durations need no alignment); since_aligned_ns puts
 //   it on the reference host's clock with the offsets the communicator's completed instances give
 //   (analysis/align/host_offsets.hpp; `alignment` names the status: one host, aligned, ...).
 // - typical_ns: the median GPU time of the communicator's timed instances of the same function
 //   (0 when none): how long the operation usually takes, against how long it has been waited on.
 // - verdict: one line naming the ranks that never arrived and those waiting, or that every rank
-//   entered and none completed; without a stuck instance, that every rank completed its last
-//   operation.
+//   entered and none completed it, then what each rank in it waits for (the peer of its open
+//   proxy step) or why it does not move (its kernel never started, its transfers are open), and
+//   the ranks that others wait on while waiting on nobody ("look first at rank 1"); without a
+//   stuck instance, that every rank completed its last operation. Durations say "at least" where
+//   the capture end is only a last record, and "so far" where the process still runs.
 #pragma once
 
 #include <cstdint>
@@ -43,6 +54,7 @@ enum class RankStallState : std::uint8_t {
   kNeverCalled,
   kEnqueued,
   kKernelRunning,
+  kProxyPending,
   kCompletionUnknown
 };
 
@@ -57,6 +69,9 @@ struct RankAtStall {
   std::int64_t since_ns = kUnknownTime;
   std::int64_t since_aligned_ns = kUnknownTime;
   std::int64_t before_end_ns = kUnknownTime;
+  bool at_least = false;                  // the capture end is only the rank's last record
+  std::int64_t so_far_ns = kUnknownTime;  // its process still ran when read: read time − since
+  std::int32_t waits_on = -1;             // the peer of its open proxy step (-1: none)
 };
 
 struct CommunicatorStall {

@@ -174,7 +174,8 @@ void finish_live_dump(bool records_seen, NpktDump& dump) {
   dump.comm.capture_end_ns = end;
   dump.comm.records_attempted = dump.records.size();
   dump.warnings.push_back(
-      "live file: the process ended without writing this dump (killed, crashed or _exit); " +
+      "live file: no dump was written (the process was killed, crashed or called _exit, or is "
+      "still running); " +
       std::to_string(dump.records.size()) + " record(s) up to its last write" +
       (records_seen ? "" : " (its records section is missing)") +
       "; records being written as it ended, and records dropped for a full buffer, are not "

@@ -12,6 +12,7 @@
 #include "import/npkt/proxy_step_breakdown.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
+#include "util/process_probe.hpp"
 
 namespace npkit {
 namespace {
@@ -76,6 +77,15 @@ RunRank run_rank(const RankCapture& r) {
   out.clock = r.clock.method_name();
   out.clock_uncertainty_ns = r.clock.uncertainty_ns;
   if (r.dump.comm.capture_end_ns > 0) out.capture_end_ns = r.dump.comm.capture_end_ns;
+  out.pid = r.dump.comm.pid;
+  if (r.dump.is_live()) {
+    out.end = CaptureEnd::kLastRecord;
+    // Whether the job still runs can be seen only on the machine it runs on.
+    if (!out.host.empty() && out.host == this_host_name()) {
+      out.process_running = process_running_since(out.pid, r.dump.comm.capture_start_ns);
+      out.read_ns = realtime_now_ns();
+    }
+  }
   ProxyStepBreakdown steps = proxy_step_breakdown(r);
   if (steps.steps > 0) out.proxy = std::move(steps);
   out.alltoall_peers = alltoall_peer_traffic(r.collectives, r.rank());

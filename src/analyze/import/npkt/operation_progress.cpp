@@ -101,8 +101,14 @@ OperationProgress operation_progress(const ProfilerEvents& ev, const ProfilerCol
   } else if (kernel_events == 0) {
     out.state = Progress::kEnqueued;
   } else if (all_stopped && started.size() >= d.channels) {
-    out.state = Progress::kCompleted;
-    return out;
+    // The kernel finished; over the network its proxy may still be moving the data.
+    std::int64_t latest = kUnknownTime;
+    d.proxy = furthest_open_step(ev, op.event, state_name, latest);
+    if (!d.proxy) {
+      out.state = Progress::kCompleted;
+      return out;
+    }
+    out.state = Progress::kProxyPending;
   } else {
     out.state = Progress::kKernelRunning;
   }

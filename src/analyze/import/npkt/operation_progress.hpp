@@ -6,7 +6,8 @@
 // - kernel_channels_captured false (the capture's event mask lacks KernelCh): kCompletionUnknown.
 // - kCompleted: at least one KernelCh child, every one stopped, and at least as many distinct
 //   channels as the operation's channel count (where the operation gives one; P2p counts are
-//   not trusted). kKernelRunning: some KernelCh child started but the kernel is not complete;
+//   not trusted), and no open proxy step (below); kProxyPending: the kernel is complete but a
+//   proxy step is open. kKernelRunning: some KernelCh child started but the kernel is not complete;
 //   `running` lists the channels started and not stopped, `finished` counts those stopped.
 //   kEnqueued: no KernelCh child.
 // - proxy: of the open ProxyOp children, the open ProxyStep with the highest step (1-based), its

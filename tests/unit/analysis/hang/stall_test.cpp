@@ -210,3 +210,98 @@ TEST_CASE("hang: a Send/Recv pair expects only its two ends, and unknown progres
   run.comms.push_back(c);
   CHECK_FALSE(npkit::analyze_hang(run).judged);
 }
+
+namespace {
+
+// The detail of an in-flight member: its open proxy step of `steps` with `peer`.
+npkit::InFlightDetail open_step(std::size_t instance, std::int32_t rank, std::int32_t peer,
+                                bool send, std::int64_t last_event_ns) {
+  npkit::InFlightDetail d;
+  d.instance = instance;
+  d.rank = rank;
+  d.channels = 2;
+  d.proxy = npkit::ProxyWait{0, peer, send, 4, 4, send ? "ProxyStepSendWait" : "ProxyStepRecvWait"};
+  d.last_event_ns = last_event_ns;
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("hang: a finished kernel with a transfer still open completes nothing for the others",
+          "[hang]") {
+  // Over the network a kernel finishes once its data is in its proxy's buffers. Rank 1's kernel
+  // of seq 2 finished but its proxy's send to rank 0 did not (the process was killed); rank 0
+  // waits in seq 2 to receive from rank 1. Neither completed it: both are stuck there.
+  auto c = two_ranks();
+  c.instances.push_back(instance("AllReduce", 2,
+                                 {in_flight(0, 2 * kSecond, Progress::kKernelRunning),
+                                  in_flight(1, 3 * kSecond, Progress::kProxyPending)}));
+  c.in_flight.push_back(open_step(2, 0, 1, false, 2 * kSecond));
+  c.in_flight.push_back(open_step(2, 1, 0, true, 3 * kSecond));
+  const auto h = analyze(c);
+  REQUIRE(h.stalled());
+  const auto& s = h.comms[0];
+  CHECK(s.label == "AllReduce seq 2");
+  CHECK(s.ranks_in_flight == std::vector<std::int32_t>{0, 1});
+  CHECK(s.ranks[1].state == RankStallState::kProxyPending);
+  CHECK(s.ranks[1].detail ==
+        "kernel finished; its proxy's transfer is not; proxy step 4 of 4 on channel 0 sending to "
+        "rank 0: ProxyStepSendWait");
+  CHECK(s.ranks[0].waits_on == 1);
+  CHECK(s.ranks[1].waits_on == 0);
+  // Rank 0 arrived at 2 s, 8 s before its capture ended; they wait on each other: no suspect.
+  CHECK(s.verdict ==
+        "every rank entered AllReduce seq 2 and none completed it (rank 0 waits on rank 1 and "
+        "rank 1 waits on rank 0); the first arrived 8.000 s before its capture ended (it usually "
+        "takes 25.000 us): a peer or transport stall, or the job ended during the operation");
+}
+
+TEST_CASE("hang: the rank others wait on while it waits on no one comes first", "[hang]") {
+  // Rank 1 was killed right after its call of seq 2 returned: its kernel never started. Rank 0
+  // waits in seq 2 for data from rank 1.
+  auto c = two_ranks();
+  c.instances.push_back(instance("AllReduce", 2,
+                                 {in_flight(0, 2 * kSecond, Progress::kEnqueued),
+                                  in_flight(1, 4 * kSecond, Progress::kEnqueued)}));
+  c.in_flight.push_back(open_step(2, 0, 1, false, 2 * kSecond));
+  const auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.verdict ==
+        "every rank entered AllReduce seq 2 and none completed it (rank 0 waits on rank 1 and "
+        "rank 1's kernel never started); look first at rank 1; the first arrived 8.000 s before "
+        "its capture ended (it usually takes 25.000 us): a peer or transport stall, or the job "
+        "ended during the operation");
+}
+
+TEST_CASE("hang: a live file's end is a lower bound, and a process still running waits so far",
+          "[hang]") {
+  // Rank 0 entered seq 2 at 2 s; rank 1 never called it. Rank 0 wrote no dump (a live file):
+  // its capture end is only its last record, and its last record of seq 2 is at 11 s, later than
+  // the capture end its header gives (10 s).
+  auto c = two_ranks();
+  c.instances.push_back(
+      instance("AllReduce", 2, {in_flight(0, 2 * kSecond, Progress::kKernelRunning)}));
+  c.instances.back().missing_ranks = {1};
+  c.in_flight.push_back(open_step(2, 0, 1, false, 11 * kSecond));
+  c.ranks[0].end = npkit::CaptureEnd::kLastRecord;
+  {
+    const auto h = analyze(c);
+    const auto& s = h.comms[0];
+    CHECK(s.ranks[0].at_least);
+    CHECK(s.ranks[0].before_end_ns == 9 * kSecond);  // 11 s - 2 s
+    CHECK(s.ranks[0].so_far_ns == npkit::kUnknownTime);
+    CHECK_FALSE(s.ranks[1].at_least);
+    CHECK(s.verdict ==
+          "rank 1 never called AllReduce seq 2; rank 0 has waited in it for at least 9.000 s "
+          "(its live file ends at its last record) (it usually takes 25.000 us)");
+  }
+  // Read on its machine at 20 s while its process still runs: 18 s so far.
+  c.ranks[0].process_running = true;
+  c.ranks[0].read_ns = 20 * kSecond;
+  const auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.ranks[0].so_far_ns == 18 * kSecond);
+  CHECK(s.verdict ==
+        "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 18.000 s so far (its "
+        "process still runs) (it usually takes 25.000 us)");
+}
