@@ -88,6 +88,7 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
       w.field("last_completed", c.last_completed);
     }
     w.field("alignment", c.alignment);
+    if (!c.divergence.empty()) w.field("divergence", c.divergence);
     w.field("verdict", c.verdict);
     w.objects("ranks", c.ranks, [&](const auto& a) {
       w.field("rank", a.rank);

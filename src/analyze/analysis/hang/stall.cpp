@@ -106,6 +106,48 @@ RankStallState state_of(Progress p) {
   return RankStallState::kCompletionUnknown;
 }
 
+std::string ordinal(std::size_t n) {
+  const std::size_t tens = n % 100;
+  const char* suffix = tens >= 11 && tens <= 13 ? "th"
+                       : n % 10 == 1            ? "st"
+                       : n % 10 == 2            ? "nd"
+                       : n % 10 == 3            ? "rd"
+                                                : "th";
+  return std::to_string(n) + suffix;
+}
+
+// The first position at which the ranks' own sequences of collectives call different functions
+// (see the contract); "" when they agree as far as each goes.
+std::string first_divergence(const RunCommunicator& c) {
+  std::map<std::int32_t, std::vector<std::pair<std::uint32_t, const RunInstance*>>> by_rank;
+  for (const auto& inst : c.instances) {
+    if (inst.is_pair()) continue;
+    for (const auto& m : inst.members) by_rank[m.rank].push_back({m.order, &inst});
+  }
+  std::size_t shortest = SIZE_MAX;
+  for (auto& [rank, ops] : by_rank) {
+    std::stable_sort(ops.begin(), ops.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    shortest = std::min(shortest, ops.size());
+  }
+  if (by_rank.size() < 2) return "";
+  for (std::size_t k = 0; k < shortest; ++k) {
+    const std::string& func = by_rank.begin()->second[k].second->func;
+    const bool agree = std::all_of(by_rank.begin(), by_rank.end(), [&](const auto& entry) {
+      return entry.second[k].second->func == func;
+    });
+    if (agree) continue;
+    // Group the ranks by what they called there.
+    std::map<std::string, std::vector<std::int32_t>> callers;
+    for (const auto& [rank, ops] : by_rank) callers[ops[k].second->label].push_back(rank);
+    std::vector<std::string> parts;
+    for (const auto& [label, ranks] : callers) parts.push_back(label + " on " + rank_list(ranks));
+    return "the ranks' collectives differ from the " + ordinal(k + 1) + ": " + prose_list(parts) +
+           " (a mismatch)";
+  }
+  return "";
+}
+
 // How long a rank has waited, for a sentence: "5.000 s", "at least 125.727 us", "15.200 s so far".
 std::string waited_text(const RankAtStall& a) {
   if (a.so_far_ns != kUnknownTime) return readable_duration(a.so_far_ns) + " so far";
@@ -149,13 +191,15 @@ class CommunicatorJudge {
     CommunicatorStall s;
     s.comm = &c_;
     const std::ptrdiff_t stuck = stuck_instance();
+    s.divergence = first_divergence(c_);
+    const std::string diverged = s.divergence.empty() ? "" : "; " + s.divergence;
     if (stuck < 0) {
       s.last_completed = last_completed_by_all();
       for (auto r : ranks_) s.ranks.push_back(rank_without_stall(r));
       s.verdict = s.last_completed.empty()
                       ? "no operation to judge"
                       : "nothing is stuck: every rank completed its last operation (" +
-                            s.last_completed + ")";
+                            s.last_completed + ")" + diverged;
       return s;
     }
     const RunInstance& inst = c_.instances[static_cast<std::size_t>(stuck)];
@@ -172,7 +216,10 @@ class CommunicatorJudge {
           .push_back(r);
       s.ranks.push_back(std::move(a));
     }
-    s.verdict = verdict(s);
+    // A mismatch the verdict names already (a rank in another operation) is not said twice.
+    const bool named = std::any_of(s.ranks.begin(), s.ranks.end(),
+                                   [](const RankAtStall& a) { return !a.other.empty(); });
+    s.verdict = verdict(s) + (named ? "" : diverged);
     return s;
   }
 

@@ -32,6 +32,11 @@
 //   (analysis/align/host_offsets.hpp; `alignment` names the status: one host, aligned, ...).
 // - typical_ns: the median GPU time of the communicator's timed instances of the same function
 //   (0 when none): how long the operation usually takes, against how long it has been waited on.
+// - divergence: the ranks' collectives (not Send/Recv pairs) in each rank's own order
+//   (RunMember::order) are compared position by position; at the first position where their
+//   functions differ: "the ranks' collectives differ from the 11th: AllReduce seq 10 on rank 0,
+//   AllGather seq 0 on rank 1 (a mismatch)". It joins the verdict, stalled or not, unless the
+//   verdict already names a rank in another operation.
 // - verdict: one line naming the ranks that never arrived and those waiting, or that every rank
 //   entered and none completed it, then what each rank in it waits for (the peer of its open
 //   proxy step) or why it does not move (its kernel never started, its transfers are open), and
@@ -85,6 +90,9 @@ struct CommunicatorStall {
   std::vector<std::int32_t> ranks_completed;
   std::vector<RankAtStall> ranks;  // every rank with data, by rank
   std::string last_completed;      // without a stall: the last instance every rank completed
+  // Where the ranks' sequences of collectives first differ ("" when they agree): the first
+  // position at which one rank called another collective than the others (a mismatch).
+  std::string divergence;
   double typical_ns = 0;
   std::string alignment;  // how since_aligned_ns was made (HostAlignment::status_name)
   std::string verdict;

@@ -305,3 +305,33 @@ TEST_CASE("hang: a live file's end is a lower bound, and a process still running
         "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 18.000 s so far (its "
         "process still runs) (it usually takes 25.000 us)");
 }
+
+TEST_CASE("hang: the first position where the ranks' collectives differ is a mismatch", "[hang]") {
+  // Rank 0 calls AllReduce 0, 1, 2; rank 1 calls AllReduce 0, then Broadcast 0 where rank 0
+  // called AllReduce 1, then AllReduce 1. Every operation completed.
+  auto c = two_ranks();
+  c.instances[0].members[0].order = 0;
+  c.instances[0].members[1].order = 0;
+  c.instances[1].members[0].order = 1;
+  c.instances[1].members[1].order = 2;
+  c.instances.push_back(instance("AllReduce", 2, {done(0, 300000, 1000)}));
+  c.instances.back().members[0].order = 2;
+  c.instances.back().missing_ranks = {1};
+  c.instances.push_back(instance("Broadcast", 0, {done(1, 200000, 1000)}));
+  c.instances.back().members[0].order = 1;
+  c.instances.back().missing_ranks = {0};
+  const auto h = analyze(c);
+  const auto& s = h.comms[0];
+  CHECK(s.divergence ==
+        "the ranks' collectives differ from the 2nd: AllReduce seq 1 on rank 0 and Broadcast seq "
+        "0 on rank 1 (a mismatch)");
+  CHECK_THAT(s.verdict, Catch::EndsWith("; " + s.divergence));
+
+  // Ranks that agree as far as each goes do not differ (one simply made fewer calls).
+  auto agree = two_ranks();
+  agree.instances[1].members[0].order = 1;
+  agree.instances[1].members[1].order = 1;
+  agree.instances.push_back(instance("AllReduce", 2, {done(0, 300000, 1000)}));
+  agree.instances.back().members[0].order = 2;
+  CHECK(analyze(agree).comms[0].divergence.empty());
+}
