@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <iterator>
 
 namespace npkit {
 namespace {
@@ -68,6 +69,66 @@ void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
                     fmt::join(ranges, ", "), more ? ", ..." : "", causes.jump);
     diagnostics.warn("seq gaps", comm.scope + ": " + detail, missing);
     add_gap(comm, "seq jump", std::move(detail));
+  }
+}
+
+void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, SeqsByFunc> by_rank,
+                               const SeqGapCauses& causes, Diagnostics& diagnostics) {
+  if (causes.shared.empty()) {
+    for (auto& [rank, seqs] : by_rank)
+      add_seq_gaps(comm, rank, std::move(seqs), causes, diagnostics);
+    return;
+  }
+  // Per function, the seq numbers some rank has.
+  std::map<std::string_view, std::vector<std::uint64_t>> any_rank;
+  for (auto& [rank, seqs] : by_rank) {
+    for (auto& [func, list] : seqs) {
+      auto& all = any_rank[func];
+      all.insert(all.end(), list.begin(), list.end());
+    }
+  }
+  for (auto& [func, all] : any_rank) {
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    std::uint64_t missing = all.front();
+    std::size_t holes = all.front() > 0 ? 1 : 0;
+    std::vector<std::string> ranges;
+    if (all.front() > 0) ranges.push_back(seq_range(0, all.front() - 1));
+    for (std::size_t i = 1; i < all.size(); ++i) {
+      if (all[i] == all[i - 1] + 1) continue;
+      missing += all[i] - all[i - 1] - 1;
+      if (holes++ < kNamedExamples) ranges.push_back(seq_range(all[i - 1] + 1, all[i] - 1));
+    }
+    if (missing > 0) {
+      add_gap(comm, "seq filtered",
+              fmt::format("{}: {} seq number(s) absent on every rank ({}{}): {}", func, missing,
+                          fmt::join(ranges, ", "), holes > kNamedExamples ? ", ..." : "",
+                          causes.shared));
+    }
+  }
+  // What a rank lacks of the seq numbers some rank has.
+  for (auto& [rank, seqs] : by_rank) {
+    for (auto& [func, list] : seqs) {
+      std::sort(list.begin(), list.end());
+      std::vector<std::uint64_t> lacking;
+      std::set_difference(any_rank[func].begin(), any_rank[func].end(), list.begin(), list.end(),
+                          std::back_inserter(lacking));
+      if (lacking.empty()) continue;
+      std::vector<std::string> ranges;
+      std::size_t holes = 0;
+      for (std::size_t i = 0; i < lacking.size();) {
+        std::size_t j = i;
+        while (j + 1 < lacking.size() && lacking[j + 1] == lacking[j] + 1) ++j;
+        if (holes++ < kNamedExamples) ranges.push_back(seq_range(lacking[i], lacking[j]));
+        i = j + 1;
+      }
+      std::string detail =
+          fmt::format("rank {} {}: {} seq number(s) other ranks have are missing ({}{}): {}", rank,
+                      func, lacking.size(), fmt::join(ranges, ", "),
+                      holes > kNamedExamples ? ", ..." : "", causes.jump);
+      diagnostics.warn("seq gaps", comm.scope + ": " + detail, lacking.size());
+      add_gap(comm, "seq jump", std::move(detail));
+    }
   }
 }
 

@@ -30,10 +30,14 @@
 namespace npkit {
 
 // Why sequence numbers are missing, in the gap messages: between seen values, and below the
-// lowest.
+// lowest. `shared`, where the input leaves operations out by design on every rank alike (the
+// Inspector's minimum size), explains the seq numbers that no rank has: they are a gap of the
+// data ("seq filtered"), not a warning; only those some ranks have and others lack are warned
+// about.
 struct SeqGapCauses {
   std::string_view jump = "events the plugin dropped";
   std::string_view start = "dropped, or the trace began late";
+  std::string_view shared = "";
 };
 
 // What one member's operation says it is.
@@ -56,6 +60,12 @@ using SeqsByFunc = std::map<std::string_view, std::vector<std::uint64_t>>;
 
 void add_seq_gaps(RunCommunicator& comm, std::int32_t rank, SeqsByFunc seqs,
                   const SeqGapCauses& causes, Diagnostics& diagnostics);
+
+// The seq gaps of every rank of a communicator: add_seq_gaps per rank, or, with causes.shared,
+// one "seq filtered" gap per function for the seq numbers no rank has (below the highest seen)
+// and add_seq_gaps per rank against the seq numbers some rank has.
+void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, SeqsByFunc> by_rank,
+                               const SeqGapCauses& causes, Diagnostics& diagnostics);
 
 void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics);
 

@@ -24,12 +24,13 @@ using InstanceKey = std::tuple<std::string_view, std::uint64_t, std::uint32_t>;
 
 // Per function, the SeqNum values of each rank's collectives.
 void find_seq_gaps(PluginCommunicator& comm, Diagnostics& diagnostics, const SeqGapCauses& causes) {
+  std::map<std::int32_t, SeqsByFunc> by_rank;
   for (const PluginRankTrace* t : comm.ranks) {
     if (t == nullptr) continue;
-    SeqsByFunc seqs;
+    SeqsByFunc& seqs = by_rank[t->rank];
     for (const auto& c : t->colls) seqs[t->name(c.func)].push_back(c.seq);
-    add_seq_gaps(comm.run, t->rank, std::move(seqs), causes, diagnostics);
   }
+  add_communicator_seq_gaps(comm.run, std::move(by_rank), causes, diagnostics);
 }
 
 MemberOperation operation_of(const Member& m) {

@@ -101,10 +101,14 @@ Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions
   if (input->logs_.ranks.empty()) return no_such_ranks(o, seen);
   std::vector<ingest::PluginRankTrace> traces;
   for (const auto& log : input->logs_.ranks) traces.push_back(log.trace);
+  // The Inspector leaves out, by design and on every rank alike, operations below
+  // NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES and those without GPU timing; what one rank lacks of what
+  // others logged was lost (its ring overflowed, or its log was cut).
   const SeqGapCauses causes{
-      "not logged: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (default 8192), without GPU timing, "
-      "or in the Inspector's ring when it overflowed",
-      "not logged, or before the log began"};
+      "lost: the Inspector's ring overflowed, or the log was cut",
+      "not logged, or before the log began",
+      "not logged by design: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (8192 B by default), or "
+      "without GPU timing (NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING)"};
   auto joined =
       ingest::join_plugin_traces(traces, std::string(kVerboseTimes), input->diagnostics_, causes);
   for (auto& comm : joined) {

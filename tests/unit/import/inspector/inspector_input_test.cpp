@@ -210,3 +210,30 @@ TEST_CASE("inspector: records without event traces give times, no starts", "[ins
   REQUIRE(cross.gaps.size() == 1);
   CHECK(cross.gaps[0].kind == "no start times");
 }
+
+TEST_CASE("inspector: seq numbers no rank logged are its size filter, one rank's hole is a loss",
+          "[inspector]") {
+  // tests/data/inspector/min_size_gaps: AllReduce seq 0-5 logged by no rank (below the
+  // Inspector's minimum size), seq 9 missing on rank 1 only.
+  Diagnostics warnings;
+  const Run run = read(fixture("min_size_gaps"), &warnings);
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  std::vector<std::string> filtered;
+  std::vector<std::string> jumps;
+  for (const auto& gap : c.gaps) {
+    if (gap.kind == "seq filtered") filtered.push_back(gap.detail);
+    if (gap.kind == "seq jump" || gap.kind == "seq start") jumps.push_back(gap.detail);
+  }
+  CHECK(filtered == std::vector<std::string>{
+                        "AllReduce: 6 seq number(s) absent on every rank (0-5): not logged by "
+                        "design: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (8192 B by default), "
+                        "or without GPU timing (NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING)"});
+  CHECK(jumps == std::vector<std::string>{
+                     "rank 1 AllReduce: 1 seq number(s) other ranks have are missing (9): lost: "
+                     "the Inspector's ring overflowed, or the log was cut"});
+  REQUIRE(warnings.warnings().size() == 2);  // the seq gap and the instance that lacks rank 1
+  CHECK(warnings.warnings()[0].category == "seq gaps");
+  CHECK(warnings.warnings()[0].count == 1);
+  CHECK(warnings.warnings()[1].category == "missing ranks");
+}
