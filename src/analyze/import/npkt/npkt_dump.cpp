@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "import/npkt/npkt_file_bytes.hpp"
 #include "import/npkt/npkt_sections.hpp"
 #include "util/file_io.hpp"
 
@@ -275,7 +276,7 @@ Result<NpktDump> read_npkt_file(const std::string& path) {
                  "file (.npkt)"};
   }
   std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(io::read_file_into(path, bytes));
+  NPKIT_TRY(read_npkt_bytes(path, bytes));
   return parse_npkt(path, bytes.data(), bytes.size());
 }
 

@@ -23,6 +23,9 @@
 //   and capture_end_ns becomes the last record's time (or the capture start); a warning says the
 //   file is live. A live file cut before
 //   its records is an Error naming the section the cut falls in.
+// - read_npkt_file reads a gzip-compressed capture (.npkt.gz, .live.npkt.gz) as the capture it
+//   decompresses to (import/npkt/npkt_file_bytes.hpp): offsets in its messages are offsets in the
+//   decompressed bytes, and NpktDump::path is the path given.
 // - The returned value owns copies of everything; it does not refer to the file.
 #pragma once
 
@@ -75,7 +78,7 @@ struct NpktDump {
   bool has_event_streams() const { return !streams.empty(); }
 };
 
-// Reads and validates the file at `path`.
+// Reads and validates the file at `path` (decompressed first when it is gzip data).
 Result<NpktDump> read_npkt_file(const std::string& path);
 
 // Parses a whole file image already in memory (`name` is used in messages). Used by the fuzzer.
