@@ -82,7 +82,7 @@ inline Sample load_sample(const std::string& dump_dir) {
   Sample s;
   auto paths = ingest::find_npkt_files(dump_dir);
   REQUIRE(paths.ok());
-  for (const auto& path : *paths) {
+  for (const auto& path : paths->paths) {
     auto dump = ingest::read_npkt_file(path);
     INFO(path << ": " << (dump ? "" : dump.error().message));
     REQUIRE(dump.ok());

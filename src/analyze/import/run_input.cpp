@@ -10,6 +10,7 @@
 #include "import/inspector/inspector_input.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "import/nccl_tests/nccl_tests_input.hpp"
+#include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "util/file_io.hpp"
@@ -85,7 +86,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   for (const auto& e : entries) {
     if (!e.regular) continue;
     const bool is_json = io::has_extension(e.name, ".json");
-    const bool is_npkt = io::has_extension(e.name, ".npkt");
+    const bool is_npkt = ingest::is_npkt_file_name(e.name);
     if (is_json && is_nccl_tests_file(path + "/" + e.name)) results_files.push_back(e.name);
     const bool events =
         e.name.rfind("gpu_events_rank_", 0) == 0 || e.name.rfind("cpu_events_rank_", 0) == 0;

@@ -1,12 +1,13 @@
 // import/run_input.hpp — every input kind behind one interface, picked by one detector.
 // Contract:
 // - detect_input looks at a path once, by content: a directory of NPKit buffer files (legacy
-//   dump), .npkt files (a file starting with the npkt magic or named *.npkt, or a directory
-//   holding some), an npkit summary (a JSON object whose schema key is npkit-summary), or
-//   Chrome-trace JSON (a *.json file, or a directory of them), NCCL Inspector logs (a file whose
-//   first line is an Inspector record, or a directory holding some). Anything else is an Error
-//   that says what was expected. A directory holding more than one kind is read as the first of
-//   legacy dump, .npkt, JSON, Inspector logs, and an "ignored files" warning names the others.
+//   dump), .npkt files (a file starting with the npkt magic, as it is or gzip-compressed, or
+//   named *.npkt or *.npkt.gz, or a directory holding some), an npkit summary (a JSON object
+//   whose schema key is npkit-summary), or Chrome-trace JSON (a *.json file, or a directory of
+//   them), NCCL Inspector logs (a file whose first line is an Inspector record, or a directory
+//   holding some). Anything else is an Error that says what was expected. A directory holding
+//   more than one kind is read as the first of legacy dump, .npkt, JSON, Inspector logs, and an
+//   "ignored files" warning names the others.
 // - open_run_input opens the input for reading: options that do not apply to it are an Error
 //   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
 //   also to Chrome traces of NPKit spans; --phase-map to inputs with spans; --nranks to legacy

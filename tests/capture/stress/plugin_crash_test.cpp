@@ -146,7 +146,7 @@ TEST_CASE(
   // error.
   const auto listed = ingest::find_npkt_files(env.dir.path());
   REQUIRE(listed.ok());
-  CHECK(*listed ==
+  CHECK(listed->paths ==
         std::vector<std::string>{env.file(flushed), env.file(live_file_name(cut_hash, 0))});
   CHECK(read_dump(env.file(live_file_name(cut_hash, 0))).records.size() == 10000);
   const auto partial = ingest::read_npkt_file(env.file(cut));

@@ -11,6 +11,7 @@
 #include "import/npkt/npkt_channel_spans.hpp"
 #include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_file_bytes.hpp"
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "import/spans/collective_spans.hpp"
@@ -105,10 +106,8 @@ void add_capture_config(const RankCapture& c, RunConfig& config) {
 bool is_npkt_path(const std::string& path) {
   if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
   if (!io::path_exists(path) || io::is_special_file(path)) return false;
-  if (io::has_extension(path, format::kFileExtension)) return true;
-  std::vector<std::uint8_t> prefix;
-  if (!io::read_prefix_into(path, sizeof(format::kMagic), prefix)) return false;
-  return ingest::looks_like_npkt(prefix.data(), prefix.size());
+  if (ingest::is_npkt_file_name(path)) return true;
+  return ingest::starts_like_npkt(path);
 }
 
 std::string comm_hex(std::uint64_t hash) {
@@ -118,16 +117,20 @@ std::string comm_hex(std::uint64_t hash) {
 Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const PhaseMap& user) {
   NPKIT_TRY(reject_legacy_options(o));
   NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
-  std::vector<std::string> paths;
+  ingest::NpktFiles listing;
   if (io::is_directory(o.path)) {
-    NPKIT_ASSIGN(paths, ingest::find_npkt_files(o.path));
+    NPKIT_ASSIGN(listing, ingest::find_npkt_files(o.path));
   } else {
-    paths.push_back(o.path);
+    listing.paths.push_back(o.path);
   }
+  const std::vector<std::string>& paths = listing.paths;
   auto input = std::make_unique<NpktInput>();
   input->path_ = o.path;
   LoadedCaptures& loaded = input->loaded_;
   Diagnostics& diagnostics = input->diagnostics_;
+  for (const std::string& skipped : listing.skipped_copies) {
+    diagnostics.warn("compressed copy skipped", skipped);
+  }
   std::vector<std::int32_t> seen_ranks;
   bool any_event_records = false;
   std::size_t skipped = 0;

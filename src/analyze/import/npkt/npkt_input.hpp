@@ -1,7 +1,10 @@
 // import/npkt/npkt_input.hpp — .npkt files (the profiler plugin's dumps and the event recorders'
 // dumps) as a RunInput (import/run_input.hpp).
 // Contract:
-// - PATH is a file or a directory of *.npkt files. Every file is read (an unreadable or
+// - PATH is a file or a directory of *.npkt files, each as it is or gzip-compressed (*.npkt.gz,
+//   read as the file it decompresses to; import/npkt/npkt_directory.hpp says which files of a
+//   directory are read: a compressed copy beside its uncompressed file is a "compressed copy
+//   skipped" warning). Every file is read (an unreadable or
 //   malformed file is an Error naming it, or with --skip-bad in a directory an "unreadable file
 //   skipped" warning, all bad still an Error); the files whose rank --ranks selects are kept (the
 //   detached proxy-op file, rank -1, only with --ranks all), each rank's capture built and the
@@ -39,6 +42,8 @@ struct LoadedCaptures {
   std::vector<EventStreamSummary> event_streams;  // every stream of `events`, in reading order
 };
 
+// A directory holding captures, a file named *.npkt or *.npkt.gz, or a file whose bytes (through
+// gzip when compressed) start with the npkt magic.
 bool is_npkt_path(const std::string& path);
 
 // "0123456789abcdef" (16 lower-case hex digits, as in the file names).

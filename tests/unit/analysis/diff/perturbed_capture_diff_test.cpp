@@ -30,8 +30,8 @@ constexpr std::uint64_t kCount4MiB = 1048576;
 std::vector<std::string> agree_files() {
   auto files = npkit::ingest::find_npkt_files(source_path(kAgree));
   REQUIRE(files.ok());
-  REQUIRE(files->size() == 2);  // rank 0, rank 1 (name order)
-  return *files;
+  REQUIRE(files->paths.size() == 2);  // rank 0, rank 1 (name order)
+  return files->paths;
 }
 
 // Copies both rank files into `tmp`, passing each through `edit(rank, image)`.

@@ -1,6 +1,6 @@
-// decompress_npkt and starts_like_npkt (import/npkt/npkt_file_bytes.hpp) on gzip-compressed
-// captures: the bounds on what a hostile .npkt.gz makes the reader decompress, and which files
-// start like a capture.
+// decompress_npkt, starts_like_npkt and detection (import/npkt/npkt_file_bytes.hpp,
+// is_npkt_path, detect_input) on gzip-compressed captures: the bounds on what a hostile
+// .npkt.gz makes the reader decompress, and which paths read as .npkt input.
 #include "import/npkt/npkt_file_bytes.hpp"
 
 #include <sys/stat.h>
@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_input.hpp"
+#include "import/run_input.hpp"
 #include "support/gzip_bytes.hpp"
 #include "support/npkt_writer.hpp"
 #include "support/temp_dir.hpp"
@@ -107,4 +109,27 @@ TEST_CASE("npkt file bytes: which files start like a capture, through gzip", "[n
   const std::string fifo = tmp.file("pipe");
   REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
   CHECK_FALSE(starts_like_npkt(fifo));  // must not block waiting for a writer
+}
+
+TEST_CASE("npkt file bytes: compressed captures are detected as .npkt input", "[npkt]") {
+  using npkit::DetectedKind;
+  TempDir tmp;
+  const std::string image = capture();
+  const std::string gz = gzip_bytes(image);
+  for (const char* name : {"a.npkt.gz", "a.live.npkt.gz", "renamed.bin"}) {
+    INFO(name);
+    const std::string path = tmp.write_file(std::string("files/") + name, gz);
+    CHECK(npkit::is_npkt_path(path));
+    auto d = npkit::detect_input(path);
+    REQUIRE(d.ok());
+    CHECK(d->kind == DetectedKind::kNpkt);
+  }
+  tmp.write_file("dir/npkit_0000000000005eed_rank0.live.npkt.gz", gz);
+  tmp.write_file("dir/notes.txt", "a note");
+  CHECK(npkit::is_npkt_path(tmp.file("dir")));
+  auto d = npkit::detect_input(tmp.file("dir"));
+  REQUIRE(d.ok());
+  CHECK(d->kind == DetectedKind::kNpkt);
+  CHECK(d->ignored.empty());
+  CHECK_FALSE(npkit::is_npkt_path(tmp.write_file("other/x.json.gz", gzip_bytes("{}"))));
 }

@@ -28,9 +28,9 @@ TEST_CASE("summary merge: one summary per rank file merges to the whole run's ra
   const RunSummary whole = summarize_path(dir, "agree");
   auto files = npkit::ingest::find_npkt_files(dir);
   REQUIRE(files.ok());
-  REQUIRE(files->size() == 2);
-  const RunSummary r0 = summarize_path((*files)[0], "rank0");
-  const RunSummary r1 = summarize_path((*files)[1], "rank1");
+  REQUIRE(files->paths.size() == 2);
+  const RunSummary r0 = summarize_path(files->paths[0], "rank0");
+  const RunSummary r1 = summarize_path(files->paths[1], "rank1");
   const RunSummary nodes = merged({&r0, &r1});
 
   // The driver ran 5 sizes (1 MiB .. 256 MiB, x4): 2 warm-up, 20 timed and 1 check AllReduce
