@@ -5,12 +5,14 @@
 // completes seq 0..136 and never calls seq 137; then both end the same way. The live files hold
 // every record of both, and `npkit-analyze hang` names the collective and the ranks from them.
 // Other shapes, each ended one way: rank 0 stuck in a proxy step (SIGKILL), the two ranks in
-// different collectives at the same seq (SIGABRT), and nothing stuck (SIGTERM).
+// different collectives at the same seq (SIGABRT), and nothing stuck (SIGTERM). The live files,
+// gzip-compressed as users move them off a cluster, read as they are.
 #include <sys/resource.h>
 #include <unistd.h>
 
 #include <csignal>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,7 @@
 #include "capture/plugin/plugin_library.hpp"
 #include "capture/stress/child_process.hpp"
 #include "support/cli_runner.hpp"
+#include "support/gzip_bytes.hpp"
 
 namespace npkit::test {
 namespace {
@@ -203,6 +206,52 @@ TEST_CASE("plugin stress: killed jobs of other shapes — a proxy step, a mismat
     PluginEnv env;
     run_job(env, 0x4b11ed0000001003ull, Shape::kNothingStuck, SIGTERM, parser, &exit_code);
     CHECK(exit_code == 0);
+  }
+}
+
+TEST_CASE("plugin stress: the live files of a killed job, gzip-compressed, read as they are",
+          "[plugin][stress][gzip]") {
+  namespace fs = std::filesystem;
+  PluginEnv env;
+  const uint64_t hash = 0x4b11ed0000002001ull;
+  simdjson::dom::parser parser;
+  int exit_code = 0;
+  run_job(env, hash, Shape::kHang, SIGKILL, parser, &exit_code);
+  REQUIRE(exit_code == 1);
+  const std::string dir = env.dir.path();
+  const std::vector<std::vector<std::string>> commands = {{"info", dir, "--format", "json"},
+                                                          {"report", dir},
+                                                          {"hang", dir},
+                                                          {"hang", dir, "--format", "json"},
+                                                          {"instances", dir}};
+  std::vector<CliRun> plain;
+  for (const auto& args : commands) plain.push_back(run_cli(args));
+  for (int rank_id = 0; rank_id < 2; ++rank_id) {
+    const std::string live = env.file(live_file_name(hash, rank_id));
+    const std::string gz = gzip_file(live, live + ".gz");
+    // A live file reserves its string and thread tables whole, nearly all zeros: gzip shrinks it
+    // by far more than this.
+    CHECK(fs::file_size(gz) * 20 < fs::file_size(live));
+    fs::remove(live);
+  }
+  // The file names in info, in the reader's warnings and in hang's JSON end in ".gz" now; the
+  // rest is the same, byte for byte.
+  auto without_gz = [](std::string text) {
+    for (auto at = text.find(".live.npkt.gz"); at != std::string::npos;
+         at = text.find(".live.npkt.gz", at)) {
+      text.erase(at + 10, 3);
+    }
+    return text;
+  };
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    INFO(commands[i][0] << (commands[i].size() > 2 ? " --format json" : ""));
+    const CliRun compressed = run_cli(commands[i]);
+    CHECK(compressed.exit_code == plain[i].exit_code);
+    CHECK(without_gz(compressed.err) == plain[i].err);
+    CHECK(without_gz(compressed.out) == plain[i].out);
+    if (commands[i][0] == "report" || commands[i][0] == "instances") {
+      CHECK(compressed.out == plain[i].out);  // no file names
+    }
   }
 }
 
