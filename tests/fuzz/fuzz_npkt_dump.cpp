@@ -1,15 +1,21 @@
 // fuzz_npkt_dump.cpp — libFuzzer target: the input is the whole image of an npkit dump v1 file
-// (.npkt), parsed with parse_npkt.
+// (.npkt), parsed with parse_npkt; an input that starts with gzip's magic (1f 8b) is a compressed
+// capture (.npkt.gz), decompressed with decompress_npkt as read_npkt_file does, then parsed.
 // Contract: never crashes, hangs or trips a sanitizer on any input. A parsed dump satisfies
 // parse_npkt's contract and an error names the input and an offset inside it or at its end
-// (checked below, abort() otherwise). Seeds: corpus/npkt_dump/seed_* (made by the test writer,
-// tests/unit/import/npkt/npkt_seed_corpus_test.cpp).
+// (checked below, abort() otherwise); a decompression error names the input, and the decompressed
+// bytes stay within the bound on output (gz::gunzip_bound). Seeds: corpus/npkt_dump/seed_* (made
+// by the test writer, tests/unit/import/npkt/npkt_seed_corpus_test.cpp), gzip_seed_* (some of
+// them compressed, and damaged, by the same test).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_file_bytes.hpp"
+#include "util/gunzip.hpp"
 
 namespace {
 
@@ -37,13 +43,34 @@ void check_error(const std::string& message, std::size_t size) {
   check(offset <= size, "error offset past the end of the input");
 }
 
+// Parses a capture's image and checks parse_npkt's contract.
+void check_image(const std::uint8_t* data, std::size_t size);
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (!npkit::gz::looks_like_gzip(data, size)) {
+    check_image(data, size);
+    return 0;
+  }
+  std::vector<std::uint8_t> image;
+  auto unzipped = npkit::ingest::decompress_npkt("input", data, size, image);
+  if (!unzipped) {
+    check(unzipped.error().message.compare(0, 7, "input: ") == 0, "gzip error without 'input: '");
+    return 0;
+  }
+  check(image.size() <= npkit::gz::gunzip_bound(size), "decompressed past the bound");
+  check_image(image.data(), image.size());
+  return 0;
+}
+
+namespace {
+
+void check_image(const std::uint8_t* data, std::size_t size) {
   auto dump = npkit::ingest::parse_npkt("input", data, size);
   if (!dump) {
     check_error(dump.error().message, size);
-    return 0;
+    return;
   }
   const npkit::ingest::NpktDump& d = *dump;
   check(npkit::ingest::looks_like_npkt(data, size), "parsed without the magic");
@@ -71,5 +98,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   sum += d.meta("hostname").size() + d.warnings.size();
   observed = sum;
-  return 0;
 }
+
+}  // namespace

@@ -1,5 +1,7 @@
 // The seed corpus of fuzz_npkt_dump (tests/fuzz/corpus/npkt_dump/seed_*): each seed is the test
-// writer's image of a builder below, and parses (or fails) as stated here.
+// writer's image of a builder below, and parses (or fails) as stated here. The gzip seeds
+// (gzip_seed_*) are some of those images compressed, whole or damaged; zlib's output may differ
+// between its versions, so each is checked by what it decompresses to and how it fails.
 // NPKIT_UPDATE_NPKT_CORPUS=1 rewrites the seed files from the builders (then review the diff).
 #include <catch2/catch.hpp>
 
@@ -9,9 +11,12 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <map>
 #include <set>
 
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_file_bytes.hpp"
+#include "support/gzip_bytes.hpp"
 #include "support/npkt_writer.hpp"
 #include "support/test_data.hpp"
 
@@ -315,5 +320,92 @@ TEST_CASE("npkt seed corpus: each seed is its builder's bytes and parses as stat
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
     if (name.rfind("seed_", 0) == 0) CHECK(names.count(name) == 1);
+  }
+}
+
+namespace {
+
+struct GzipSeed {
+  std::string name;
+  std::string from;                                     // the seed_* whose image it compresses
+  std::function<std::string(const std::string&)> make;  // image -> the seed's bytes
+  std::string gzip_error;   // a part of decompress_npkt's error; empty: it decompresses
+  std::string parse_error;  // a part of parse_npkt's error; empty: the image parses
+};
+
+const std::vector<GzipSeed>& gzip_seeds() {
+  using npkit::test::gzip_bytes;
+  static const std::vector<GzipSeed> kSeeds = {
+      {"gzip_seed_valid_minimal", "seed_valid_minimal",
+       [](const std::string& image) { return gzip_bytes(image, 9); }, "", ""},
+      {"gzip_seed_valid_live_cut", "seed_valid_live_cut",
+       [](const std::string& image) { return gzip_bytes(image, 1); }, "", ""},
+      {"gzip_seed_valid_two_members", "seed_valid_plausible",
+       [](const std::string& image) {
+         return gzip_bytes(image.substr(0, 100)) + gzip_bytes(image.substr(100), 0);
+       },
+       "", ""},
+      {"gzip_seed_bad_cut", "seed_valid_plausible",
+       [](const std::string& image) {
+         const std::string gz = gzip_bytes(image);
+         return gz.substr(0, gz.size() / 2);
+       },
+       "gzip data cut at compressed byte", ""},
+      {"gzip_seed_bad_crc", "seed_valid_plausible",
+       [](const std::string& image) {
+         std::string gz = gzip_bytes(image);
+         gz[gz.size() - 8] ^= 0x01;
+         return gz;
+       },
+       "incorrect data check", ""},
+      {"gzip_seed_bad_bomb", "seed_valid_minimal",
+       [](const std::string& image) {
+         return gzip_bytes(image + std::string(std::size_t{1} << 20, '\0'), 9);
+       },
+       "the file_size its npkt header gives", ""},
+      {"gzip_seed_bad_inner_truncated", "seed_bad_truncated",
+       [](const std::string& image) { return gzip_bytes(image); }, "", "truncated"},
+  };
+  return kSeeds;
+}
+
+}  // namespace
+
+TEST_CASE("npkt seed corpus: each gzip seed decompresses or fails as stated", "[npkt]") {
+  const fs::path dir = npkit::test::source_path("tests/fuzz/corpus/npkt_dump");
+  const bool update = std::getenv("NPKIT_UPDATE_NPKT_CORPUS") != nullptr;
+  std::map<std::string, std::string> images;
+  for (const Seed& seed : seeds()) {
+    NpktBuilder b;
+    seed.build(b);
+    images[seed.name] = b.bytes();
+  }
+  std::set<std::string> names;
+  for (const GzipSeed& seed : gzip_seeds()) {
+    INFO(seed.name);
+    names.insert(seed.name);
+    REQUIRE(images.count(seed.from) == 1);
+    const std::string& image = images[seed.from];
+    if (update) std::ofstream(dir / seed.name, std::ios::binary) << seed.make(image);
+    const std::string bytes = read_file(dir / seed.name);
+    CHECK(bytes.size() < 4096);
+    std::vector<std::uint8_t> out;
+    auto unzipped = npkit::ingest::decompress_npkt(
+        seed.name, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), out);
+    if (!seed.gzip_error.empty()) {
+      REQUIRE_FALSE(unzipped.ok());
+      CHECK_THAT(unzipped.error().message,
+                 Catch::StartsWith(seed.name + ": ") && Catch::Contains(seed.gzip_error));
+      continue;
+    }
+    if (!unzipped.ok()) FAIL(unzipped.error().message);
+    CHECK(std::string(out.begin(), out.end()) == image);
+    auto dump = npkit::ingest::parse_npkt(seed.name, out.data(), out.size());
+    CHECK(dump.ok() == seed.parse_error.empty());
+    if (!dump.ok()) CHECK_THAT(dump.error().message, Catch::Contains(seed.parse_error));
+  }
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("gzip_seed_", 0) == 0) CHECK(names.count(name) == 1);
   }
 }
