@@ -12,9 +12,9 @@
       --view collectives`, summed per collective.
   analysis_check.py hang HANG.json RANK
       exit 0 when `npkit-analyze hang --format json` names RANK in a stalled communicator: it is
-      the only rank that never called the stuck operation (ranks_missing == [RANK]). Prints the
-      verdicts. (A rank killed right after a call returned has called it, like the ranks waiting
-      for it; whether the capture tells it from them is what this checks.)
+      the only rank that never called the stuck operation (ranks_missing == [RANK]), or the rank
+      the others wait on while it waits on no one ("look first at rank RANK": a rank killed right
+      after a call returned has called it, like the ranks waiting for it). Prints the verdicts.
 """
 
 import collections
@@ -81,7 +81,8 @@ def check_hang(path, rank):
         print(f"{comm.get('comm')}: {comm.get('verdict')}")
         if not comm.get("stalled"):
             continue
-        named = named or comm.get("ranks_missing", []) == [rank]
+        named = (named or comm.get("ranks_missing", []) == [rank]
+                 or f"look first at rank {rank}" in comm.get("verdict", ""))
     return 0 if named else 1
 
 
