@@ -106,12 +106,23 @@ std::string network_advice(const RunSettings& settings) {
          "), the NIC and its link";
 }
 
-// The protocol and algorithm part of small_messages' advice.
-std::string small_size_advice(const RunSettings& settings) {
+// The protocol and algorithm part of small_messages' advice; `chosen` holds the protocols the
+// operations at these sizes ran with ("" where the input does not say).
+std::string small_size_advice(const RunSettings& settings, const std::set<std::string>& chosen) {
   std::string advice;
   const std::string proto = settings.in_force("NCCL_PROTO");
-  if (proto.empty()) {
-    advice = "NCCL chose the protocol (NCCL_PROTO not set): compare NCCL_PROTO=LL at these sizes";
+  const bool known = !chosen.empty() && !chosen.contains("");
+  const bool low_latency_only =
+      known && std::all_of(chosen.begin(), chosen.end(),
+                           [](const std::string& p) { return p == "LL" || p == "LL128"; });
+  if (proto.empty() && low_latency_only) {
+    advice = "NCCL already ran these sizes with " + prose_list({chosen.begin(), chosen.end()}) +
+             ", its low-latency protocol" + (chosen.size() == 1 ? "" : "s") +
+             ": their time is per-operation latency";
+  } else if (proto.empty()) {
+    advice = "NCCL chose the protocol (NCCL_PROTO not set)" +
+             (known ? " and ran " + prose_list({chosen.begin(), chosen.end()}) + " here" : "") +
+             ": compare NCCL_PROTO=LL at these sizes";
   } else if (!settings.contains("NCCL_PROTO", "LL")) {
     advice = proto +
              " is in force and keeps the low-latency protocols (LL, LL128) from these "
@@ -307,8 +318,14 @@ void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
       "all {} ranks run on host {}, yet rank(s) {} move data through the network transport: {} "
       "NET proxy step(s), {} of step time",
       input.ranks.size(), host, prose_list(which), steps, us(static_cast<double>(step_ns)));
+  const std::string host_ids = settings.value("NCCL_HOSTID");
   f.next_step =
-      disabling.empty()
+      settings.distinct("NCCL_HOSTID") > 1
+          ? "NCCL_HOSTID differs between the ranks (" + host_ids +
+                "): NCCL takes each rank for a host of its own and connects them through the "
+                "network; give the ranks of one host one NCCL_HOSTID (or unset it) unless the run "
+                "is meant to test the network"
+      : disabling.empty()
           ? "the run's environment disables neither P2P nor SHM: check the GPUs' peer access "
             "(nvidia-smi topo -m), the container's IPC namespace and /dev/shm size, and why NCCL "
             "chose NET (NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,P2P)"
@@ -321,7 +338,8 @@ void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
                {"net_ranks", static_cast<double>(which.size())},
                {"steps", static_cast<double>(steps)},
                {"step_ns", static_cast<double>(step_ns)}};
-  f.settings = settings.values({"NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL"});
+  f.settings =
+      settings.values({"NCCL_HOSTID", "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_P2P_LEVEL"});
   out.push_back(std::move(f));
 }
 
@@ -336,6 +354,7 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
     std::uint64_t small_ops = 0;
     double factor = 1;
     std::set<std::uint64_t> sizes;
+    std::set<std::string> protos;                   // of the small sizes
     std::vector<std::pair<double, double>> points;  // (bytes, time) of every timed row
     for (const auto& r : rows) {
       if (r.collective != coll || r.operations == 0) continue;
@@ -348,6 +367,7 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
       small_ops += r.operations;
       factor = r.bus_factor;
       sizes.insert(r.bytes);
+      protos.insert(r.proto);
     }
     if (small_ops == 0 || total_time <= 0 || peak <= 0) continue;
     const double share = small_time / total_time;
@@ -380,7 +400,7 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
       f.numbers.emplace_back("model_alpha_ns", model->alpha_ns);
     }
     f.next_step = "fuse small collectives (bigger buckets, ncclGroupStart/End); " +
-                  small_size_advice(settings);
+                  small_size_advice(settings, protos);
     f.settings = settings.values({"NCCL_PROTO", "NCCL_ALGO"});
     out.push_back(std::move(f));
   }

@@ -6,6 +6,11 @@
 
 namespace npkit {
 
+std::size_t RunSettings::distinct(std::string_view name) const {
+  const auto it = env_.find(std::string(name));
+  return it == env_.end() ? 0 : it->second.size();
+}
+
 std::string RunSettings::value(std::string_view name) const {
   const auto it = env_.find(std::string(name));
   if (it == env_.end()) return "";

@@ -27,6 +27,8 @@ class RunSettings {
   bool equals(std::string_view name, std::string_view expected) const;
   // Whether any of the variable's values contains `part` (ASCII case-insensitive).
   bool contains(std::string_view name, std::string_view part) const;
+  // How many different values the variable has across the ranks (0: not set).
+  std::size_t distinct(std::string_view name) const;
   // "NAME=value" when the variable is set, else "".
   std::string in_force(std::string_view name) const;
   // Each variable with its value, in the order given.

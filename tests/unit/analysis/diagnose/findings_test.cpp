@@ -185,11 +185,21 @@ TEST_CASE("small-message rule: sizes named, the latency model's share, protocol 
         "AllReduce: 200 operation(s) below 65536 B (sizes 1024 and 4096 B) take 90.3% of its GPU "
         "time at 0.28 GB/s busbw, 0.5% of its best (53.81 GB/s); under the run's latency model "
         "(9.000 us + S / 100.00 GB/s) 99.7% of their time is per-operation latency");
+  // NCCL already ran every small size with LL: no protocol to try.
   CHECK(findings[0].next_step ==
-        "fuse small collectives (bigger buckets, ncclGroupStart/End); NCCL chose the protocol "
-        "(NCCL_PROTO not set): compare NCCL_PROTO=LL at these sizes");
+        "fuse small collectives (bigger buckets, ncclGroupStart/End); NCCL already ran these "
+        "sizes with LL, its low-latency protocol: their time is per-operation latency");
   using Settings = std::vector<std::pair<std::string, std::string>>;
   CHECK(findings[0].settings == Settings{{"NCCL_PROTO", ""}, {"NCCL_ALGO", ""}});
+  // Where NCCL chose SIMPLE for a small size, LL is worth comparing.
+  auto simple = rows;
+  simple[1].proto = "SIMPLE";
+  findings.clear();
+  npkit::find_small_messages(simple, "comm", npkit::Thresholds{}, {}, findings);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].next_step ==
+        "fuse small collectives (bigger buckets, ncclGroupStart/End); NCCL chose the protocol "
+        "(NCCL_PROTO not set) and ran LL and SIMPLE here: compare NCCL_PROTO=LL at these sizes");
 
   // A protocol forced without LL is named and not recommended; NCCL_ALGO in force is named.
   const npkit::RunSettings forced(Env{{"NCCL_PROTO", {"Simple"}}, {"NCCL_ALGO", {"Ring"}}});
@@ -333,6 +343,15 @@ TEST_CASE("NET within one host: the settings that disable P2P and SHM are named"
   REQUIRE(findings.size() == 1);
   CHECK_THAT(findings[0].next_step,
              Catch::Matchers::StartsWith("the run's environment disables neither P2P nor SHM"));
+  // Each rank its own NCCL_HOSTID (as when testing many ranks on one GPU): the cause is named.
+  const npkit::RunSettings host_ids(Env{{"NCCL_HOSTID", {"onegpu-host-0", "onegpu-host-1"}}});
+  findings.clear();
+  npkit::find_net_within_host(in, npkit::Thresholds{}, host_ids, findings);
+  REQUIRE(findings.size() == 1);
+  CHECK(findings[0].next_step ==
+        "NCCL_HOSTID differs between the ranks (onegpu-host-0|onegpu-host-1): NCCL takes each "
+        "rank for a host of its own and connects them through the network; give the ranks of one "
+        "host one NCCL_HOSTID (or unset it) unless the run is meant to test the network");
 
   // Two hosts: NET is expected between them; hosts unknown: nothing can be said; too few steps.
   findings.clear();
