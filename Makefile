@@ -41,7 +41,10 @@ test: build
 # The sanitizer builds compile with -O1 and line tables only (-g1). With the tests' precompiled
 # header, the ASan build takes 18 instead of 32 minutes on 2 cores (against -O2 -g), its binaries
 # are half the size, and the sanitizers' reports still name file and line.
-SANITIZE_BUILD := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF
+# They leave out the CUDA samples and the browser tests on purpose, and say so for the test-count
+# guard (under CI it fails any other label disabled by an option).
+SANITIZE_BUILD := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_CUDA=OFF \
+  -DNPKIT_ALLOW_DISABLED_LABELS=cuda,device_collectives,nccl_driver,browser,browser_scale
 
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer (CI runs it too; the
 # browser tests are left out: see tests/browser/CMakeLists.txt).
