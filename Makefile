@@ -76,7 +76,8 @@ test-tsan: deps
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_PARALLEL ?= 1
-FUZZ_TARGETS := legacy_dump event_header npkt_dump phase_map summary chrome_json
+# Every target of tests/fuzz (fuzz_<target>.cpp), as tests/fuzz/CMakeLists.txt builds them.
+FUZZ_TARGETS := $(sort $(patsubst tests/fuzz/fuzz_%.cpp,%,$(wildcard tests/fuzz/fuzz_*.cpp)))
 fuzz:
 	scripts/install-deps.sh --extra clang libclang-rt-14-dev
 	CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DNPKIT_BUILD_FUZZ=ON -DNPKIT_BUILD_BENCH=OFF -DNPKIT_BUILD_TESTS=ON $(CMAKE_FLAGS)
