@@ -61,13 +61,14 @@ test-sanitize: deps
 # it would in a forked worker of a real job (TSan stops such a child otherwise).
 TSAN_DIR ?= build-tsan
 TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
-# Each binary runs its test cases in one process: a hang ends it after TSAN_TIMEOUT seconds.
+# Each binary runs its test cases in one process: a hang ends it after TSAN_TIMEOUT seconds; as
+# under ctest, a test case that checks nothing fails (--warn NoAssertions).
 TSAN_TIMEOUT ?= 1200
 test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=thread $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 	set -e; for t in $(TSAN_TESTS); do \
-	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 timeout $(TSAN_TIMEOUT) $(TSAN_DIR)/bin/$$t "[threads],[golden],[real],[capture],[plugin]"; \
+	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 timeout $(TSAN_TIMEOUT) $(TSAN_DIR)/bin/$$t --warn NoAssertions "[threads],[golden],[real],[capture],[plugin]"; \
 	done
 
 # Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to
