@@ -7,6 +7,7 @@
 #include "commands/command.hpp"
 #include "commands/gate_commands.hpp"
 #include "npkit/version.hpp"
+#include "usage_errors.hpp"
 
 namespace npkit::cli {
 
@@ -26,12 +27,18 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     register_compare(app, context);
     register_hang(app, context);
     register_instances(app, context);
+    if (auto unknown = unknown_command(app, args)) {
+      err << "npkit-analyze: error: " << *unknown << "\n";
+      return 2;
+    }
     std::vector<std::string> reversed(args.rbegin(), args.rend() - (args.empty() ? 0 : 1));
     try {
       app.parse(reversed);
+    } catch (const CLI::Success& e) {  // --help, --version
+      return app.exit(e, out, err);
     } catch (const CLI::ParseError& e) {
-      const int code = app.exit(e, out, err);
-      return code == 0 ? 0 : 2;
+      err << "npkit-analyze: error: " << parse_error_message(app, e) << "\n";
+      return 2;
     }
     if (!context.outcome) return 0;
     if (!context.outcome->ok()) {
