@@ -24,10 +24,8 @@ struct BandwidthOptions {
   std::string driver;  // --driver: a nccl-tests results file
 };
 
-Result<int> run_bandwidth(const BandwidthOptions& o, CliContext& context) {
-  if (!valid_coll_option(o.coll)) {
-    return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
-  }
+Result<int> run_bandwidth(BandwidthOptions o, CliContext& context) {
+  NPKIT_ASSIGN(o.coll, parse_coll_option("--coll", o.coll));
   std::optional<NcclTestsFile> driver;
   if (!o.driver.empty()) {
     auto file = read_nccl_tests_file(o.driver);
@@ -67,9 +65,9 @@ void register_bandwidth(CLI::App& app, CliContext& context) {
                          "per event type and size bucket");
   add_common_options(*cmd, options->common);
   cmd->add_option("--coll", options->coll,
-                  "Collective: " + coll_option_list() +
-                      " (the events view: alltoall selects the send/recv events an alltoall "
-                      "runs with)")
+                  "Collective rows to show: " + coll_option_list() +
+                      ", or NCCL's name in any case (AllReduce); the events view: alltoall "
+                      "selects the send/recv events an alltoall runs with")
       ->capture_default_str();
   cmd->add_option("--view", options->view,
                   "What to show: auto (both; CSV: collectives if any), collectives, events")

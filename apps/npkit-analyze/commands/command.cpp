@@ -1,6 +1,7 @@
 #include "commands/command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <chrono>
@@ -12,7 +13,10 @@
 #include <memory>
 #include <thread>
 
+#include "run/nccl_tests_convention.hpp"
+#include "usage_errors.hpp"
 #include "util/file_io.hpp"
+#include "util/lower_case.hpp"
 
 #include <unistd.h>
 
@@ -62,6 +66,27 @@ OutputFormat output_format(const CommonOptions& o) {
   if (o.format == "md") return OutputFormat::kMarkdown;
   if (o.format == "html") return OutputFormat::kHtml;
   return OutputFormat::kTable;
+}
+
+Result<std::string> parse_coll_option(const std::string& option, const std::string& typed,
+                                      bool allow_all) {
+  const auto key = coll_option_key(typed);
+  if (key && (allow_all || *key != "all")) return *key;
+  std::vector<std::string> keys;
+  const std::string all_keys = coll_option_list();  // "all, allreduce, ..."
+  std::string_view list = all_keys;
+  while (!list.empty()) {
+    const auto comma = list.find(", ");
+    const std::string_view k = list.substr(0, comma);
+    if (allow_all || k != "all") keys.emplace_back(k);
+    if (comma == std::string_view::npos) break;
+    list.remove_prefix(comma + 2);
+  }
+  const auto near = nearest_name(lower_case(typed), keys);
+  return Error{fmt::format(
+      "{} '{}': expected one of {} (in any case: AllReduce, as the tables print it, is "
+      "allreduce){}",
+      option, typed, fmt::join(keys, ", "), near ? "; did you mean '" + *near + "'?" : "")};
 }
 
 namespace {

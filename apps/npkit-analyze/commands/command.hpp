@@ -56,6 +56,12 @@ void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format 
 
 OutputFormat output_format(const CommonOptions& options);
 
+// The collective key (run/nccl_tests_convention.hpp, coll_option_key) that the value `typed` of
+// `option` names: NCCL's names in any case, nccl-tests' program names, the keys; "all" only
+// where `allow_all`. Anything else is an Error listing the keys, with the nearest one.
+Result<std::string> parse_coll_option(const std::string& option, const std::string& typed,
+                                      bool allow_all = true);
+
 // Opens PATH as a RunInput (import/run_input.hpp) with the common options; reading reports its
 // progress on standard error when that is a terminal (and not --quiet). `detected`: what
 // detect_input found at PATH, where the command asked already.

@@ -14,15 +14,13 @@ struct InstancesOptions : CommonOptions {
   std::string coll = "all";
 };
 
-Result<int> run_instances(const InstancesOptions& o, CliContext& context) {
+Result<int> run_instances(InstancesOptions o, CliContext& context) {
   if (o.format != "jsonl") {
     return Error{"--format " + o.format +
                  ": instances writes JSON lines (--format jsonl); tables come from bandwidth and "
                  "report"};
   }
-  if (!valid_coll_option(o.coll)) {
-    return Error{"--coll '" + o.coll + "': expected one of " + coll_option_list()};
-  }
+  NPKIT_ASSIGN(o.coll, parse_coll_option("--coll", o.coll));
   NPKIT_ASSIGN(auto input, open_input(o, context));
   RunInput& in = *input;
   Run run;
@@ -57,7 +55,9 @@ void register_instances(CLI::App& app, CliContext& context) {
   options->format = "jsonl";
   cmd->add_option("--format", options->format, "Output format: jsonl (the only one)")
       ->capture_default_str();
-  cmd->add_option("--coll", options->coll, "Collective: " + coll_option_list())
+  cmd->add_option("--coll", options->coll,
+                  "Collective instances to list: " + coll_option_list() +
+                      ", or NCCL's name in any case (AllReduce)")
       ->capture_default_str();
   cmd->callback([options, &context] { context.outcome = run_instances(*options, context); });
 }

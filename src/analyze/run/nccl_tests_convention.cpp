@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <array>
 
+#include "util/lower_case.hpp"
+
 namespace npkit {
 namespace {
 
@@ -56,6 +58,14 @@ bool valid_coll_option(std::string_view option) {
     if (o == option) return true;
   }
   return false;
+}
+
+std::optional<std::string> coll_option_key(std::string_view typed) {
+  std::string key = lower_case(typed);
+  std::erase(key, '_');
+  if (key == "send" || key == "recv") key = "sendrecv";
+  if (!valid_coll_option(key)) return std::nullopt;
+  return key;
 }
 
 std::string coll_option_list() {

@@ -40,5 +40,9 @@ inline double gb_per_s(double bytes, double ns) {
 bool coll_selects(std::string_view coll_option, std::string_view func);
 bool valid_coll_option(std::string_view coll_option);
 std::string coll_option_list();
+// The `--coll` key a user's spelling names: NCCL's names in any case ("AllReduce", "ALLREDUCE",
+// as the tables print them), nccl-tests' program names ("all_reduce") and the keys themselves;
+// "Send" and "Recv" name "sendrecv". Nothing for any other text.
+std::optional<std::string> coll_option_key(std::string_view typed);
 
 }  // namespace npkit
