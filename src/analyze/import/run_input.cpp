@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <optional>
 #include <string_view>
 
@@ -75,6 +76,108 @@ std::optional<std::string> only_empty_logs(const std::string& path,
                             fmt::format("holds only empty files ({})", fmt::join(names, ", ")));
 }
 
+// Every input detect_input looks for, for the errors that say none was found.
+constexpr std::string_view kInputKinds =
+    "legacy NPKit dump files (gpu_events_rank_<R>_buf_<B>, cpu_events_rank_<R>_channel_<C>), "
+    ".npkt captures (*.npkt, or files starting with NPKTDUMP), Chrome-trace JSON (*.json: "
+    "NPKit's generator, NCCL's example profiler plugin, npkit-analyze trace), nccl-tests results "
+    "(-J FILE.json), NCCL Inspector logs and npkit summaries";
+
+bool is_event_file_name(std::string_view name) {
+  return name.starts_with("gpu_events_rank_") || name.starts_with("cpu_events_rank_");
+}
+
+bool is_clock_file_name(std::string_view name) {
+  for (std::string_view prefix : {"cpu_clock_period_num_rank_", "cpu_clock_period_den_rank_",
+                                  "gpu_clock_rate_rank_", "clock_calibration_"}) {
+    if (name.starts_with(prefix)) return true;
+  }
+  return false;
+}
+
+// The input kinds the regular files of `dir` hold (names only; JSON files count as traces),
+// for the subdirectories of a directory without input.
+std::vector<std::string> kinds_in(const std::string& dir) {
+  auto entries = io::list_directory(dir, io::EntrySizes::kSkip);
+  if (!entries) return {};
+  bool legacy = false;
+  bool npkt = false;
+  bool json = false;
+  bool inspector = false;
+  for (const auto& e : *entries) {
+    if (!e.regular) continue;
+    legacy = legacy || is_event_file_name(e.name);
+    npkt = npkt || io::has_extension(e.name, ".npkt");
+    json = json || io::has_extension(e.name, ".json");
+    inspector = inspector || (!is_event_file_name(e.name) && !io::has_extension(e.name, ".npkt") &&
+                              !io::has_extension(e.name, ".json") &&
+                              ingest::is_inspector_log(io::join_path(dir, e.name)));
+  }
+  std::vector<std::string> kinds;
+  if (legacy) kinds.emplace_back(kind_name(DetectedKind::kLegacyDump));
+  if (npkt) kinds.emplace_back(kind_name(DetectedKind::kNpkt));
+  if (json) kinds.emplace_back("*.json files");
+  if (inspector) kinds.emplace_back(kind_name(DetectedKind::kInspector));
+  return kinds;
+}
+
+// "a, b, c" of the first `most` names, "and N more" after them.
+std::string some_names(const std::vector<std::string>& names, std::size_t most) {
+  std::string out;
+  for (std::size_t i = 0; i < names.size() && i < most; ++i) {
+    out += (i == 0 ? "" : ", ") + names[i];
+  }
+  if (names.size() > most) out += fmt::format(" and {} more", names.size() - most);
+  return out;
+}
+
+// A directory that holds no input: what was looked for and what is there — its files, and the
+// subdirectories one level down that hold input (a capture's parent directory).
+std::string no_input_message(const std::string& path, const std::vector<io::DirEntry>& entries) {
+  constexpr std::size_t kMostNamed = 4;
+  std::vector<std::string> files;
+  std::vector<std::string> clock_files;
+  std::vector<std::string> with_input;
+  std::vector<std::string> other_dirs;
+  for (const auto& e : entries) {
+    const std::string full = io::join_path(path, e.name);
+    if (e.regular) {
+      (is_clock_file_name(e.name) ? clock_files : files).push_back(e.name);
+    } else if (io::is_directory(full)) {
+      const auto kinds = kinds_in(full);
+      if (kinds.empty()) {
+        other_dirs.push_back(e.name + "/");
+      } else {
+        with_input.push_back(fmt::format("{}/ ({})", e.name, fmt::join(kinds, ", ")));
+      }
+    }
+  }
+  std::vector<std::string> found;
+  if (!clock_files.empty()) {
+    found.push_back(fmt::format("{} NPKit clock file(s) but no event file ({})", clock_files.size(),
+                                some_names(clock_files, kMostNamed)));
+  }
+  if (!files.empty()) {
+    found.push_back(
+        fmt::format("{} other file(s) ({})", files.size(), some_names(files, kMostNamed)));
+  }
+  if (!other_dirs.empty()) {
+    found.push_back(fmt::format("{} subdirector{} without input ({})", other_dirs.size(),
+                                other_dirs.size() == 1 ? "y" : "ies",
+                                some_names(other_dirs, kMostNamed)));
+  }
+  std::string text = fmt::format(
+      "{}: no input found; looked for {}; found {}", path, kInputKinds,
+      found.empty() && with_input.empty() ? "an empty directory" : some_names(found, found.size()));
+  if (!with_input.empty()) {
+    text += fmt::format("{}input in {} subdirector{}: {}; give {} as the input",
+                        found.empty() ? "" : "; ", with_input.size(),
+                        with_input.size() == 1 ? "y" : "ies", some_names(with_input, kMostNamed),
+                        with_input.size() == 1 ? "it" : "one of them");
+  }
+  return text;
+}
+
 // What a directory holds, in the order of precedence.
 Result<DetectedInput> detect_directory(const std::string& path) {
   NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
@@ -99,6 +202,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   }
   if (!legacy && !npkt && !json && !inspector) {
     if (auto empty_logs = only_empty_logs(path, entries)) return Error{*empty_logs};
+    return Error{no_input_message(path, entries)};
   }
   DetectedInput d;
   std::vector<DetectedKind> present;
@@ -106,8 +210,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   if (npkt) present.push_back(DetectedKind::kNpkt);
   if (json) present.push_back(DetectedKind::kChromeTrace);
   if (inspector) present.push_back(DetectedKind::kInspector);
-  // A directory with none of them is read as a legacy dump, whose reader says what it lacks.
-  d.kind = present.empty() ? DetectedKind::kLegacyDump : present.front();
+  d.kind = present.front();
   if (d.kind == DetectedKind::kChromeTrace && !results_files.empty()) {
     return Error{
         fmt::format("{}: holds nccl-tests results ({}): give one results file as the "
@@ -137,6 +240,12 @@ Result<DetectedInput> detect_input(const std::string& path) {
     return Error{empty_logs_message(path, "an empty file")};
   } else if (!io::is_special_file(path) && io::has_extension(path, ".json")) {
     d.kind = DetectedKind::kChromeTrace;
+  } else if (const std::filesystem::path file(path); is_event_file_name(file.filename().string())) {
+    const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
+    return Error{fmt::format(
+        "{}: an NPKit event file: the input is the dump directory that holds it ({})", path, dir)};
+  } else if (!io::is_special_file(path)) {
+    return Error{fmt::format("{}: not an input; looked for {}", path, kInputKinds)};
   } else {
     d.kind = DetectedKind::kLegacyDump;  // its reader says why a file is not a dump
   }

@@ -5,9 +5,11 @@
 //   named *.npkt or *.npkt.gz, or a directory holding some), an npkit summary (a JSON object
 //   whose schema key is npkit-summary), or Chrome-trace JSON (a *.json file, or a directory of
 //   them), NCCL Inspector logs (a file whose first line is an Inspector record, or a directory
-//   holding some). Anything else is an Error that says what was expected. A directory holding
-//   more than one kind is read as the first of legacy dump, .npkt, JSON, Inspector logs, and an
-//   "ignored files" warning names the others.
+//   holding some). Anything else is an Error naming every kind looked for: for a directory, with
+//   what it holds instead (its files, and the subdirectories one level down that hold input,
+//   e.g. a capture's parent directory); for a file from inside a legacy dump, the dump's
+//   directory. A directory holding more than one kind is read as the first of legacy dump,
+//   .npkt, JSON, Inspector logs, and an "ignored files" warning names the others.
 // - open_run_input opens the input for reading: options that do not apply to it are an Error
 //   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
 //   also to Chrome traces of NPKit spans; --phase-map to inputs with spans; --nranks to legacy
