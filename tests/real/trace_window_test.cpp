@@ -1,8 +1,8 @@
 // A windowed trace holds exactly the slices of the whole trace that overlap the window, with the
 // same times: the window is computed here from the whole trace (a time span after its origin, or
 // the GPU time of chosen AllReduce instances: their KernelCh slices, earliest start to latest
-// end), the whole trace filtered by it, and compared with `trace --from/--to` and `trace --coll
-// --seq`. A trace past --max-size is refused and leaves no file.
+// end), the whole trace filtered by it, and compared with `trace --from/--to` and `trace
+// --during --seq`. A trace past --max-size is refused and leaves no file.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -87,7 +87,7 @@ TEST_CASE("trace window: --from/--to keep the overlapping slices (legacy dump, c
   check_time_window(npkit::test::source_path("samples/nccl-h200/agree/dump"));
 }
 
-TEST_CASE("trace window: --coll --seq keep the instances' GPU time (H200 capture)", "[real]") {
+TEST_CASE("trace window: --during --seq keep the instances' GPU time (H200 capture)", "[real]") {
   const std::string input = npkit::test::source_path("samples/nccl-h200/agree/dump");
   npkit::test::TempDir tmp;
   const auto whole = trace_of({input}, tmp.file("whole.json"));
@@ -106,7 +106,7 @@ TEST_CASE("trace window: --coll --seq keep the instances' GPU time (H200 capture
   REQUIRE(kernels >= 3);
   const auto want = overlapping(whole.slices, lo, hi);
   const auto part =
-      trace_of({input, "--coll", "allreduce", "--seq", "10:12"}, tmp.file("part.json"));
+      trace_of({input, "--during", "allreduce", "--seq", "10:12"}, tmp.file("part.json"));
   check_same(want, part.slices);
 }
 
@@ -118,7 +118,7 @@ TEST_CASE("trace window: a trace past --max-size is refused and leaves no file",
        "--max-size", "100K", "--quiet"});
   CHECK(run.exit_code == 2);
   CHECK(run.err.find("grew past --max-size 100K") != std::string::npos);
-  CHECK(run.err.find("--coll allreduce --seq") != std::string::npos);
+  CHECK(run.err.find("--during allreduce --seq") != std::string::npos);
   CHECK_FALSE(std::filesystem::exists(out));
   CHECK_FALSE(std::filesystem::exists(out + ".tmp"));
 }

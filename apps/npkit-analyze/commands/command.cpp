@@ -68,6 +68,25 @@ OutputFormat output_format(const CommonOptions& o) {
   return OutputFormat::kTable;
 }
 
+Error with_option_name(Error error, std::string_view old_name, std::string_view new_name) {
+  if (error.message.starts_with(old_name)) {
+    error.message.replace(0, old_name.size(), new_name);
+  }
+  return error;
+}
+
+Result<Thresholds> finding_thresholds(const CommonOptions& o) {
+  if (!o.old_threshold.empty()) {
+    return Error{"--threshold " + o.old_threshold +
+                 ": report's thresholds of the findings are set with --finding-threshold "
+                 "NAME=VALUE; --threshold is diff's smallest change, a percentage"};
+  }
+  auto thresholds = parse_thresholds(o.thresholds);
+  if (!thresholds)
+    return with_option_name(thresholds.error(), "--threshold", "--finding-threshold");
+  return thresholds;
+}
+
 Result<std::string> parse_coll_option(const std::string& option, const std::string& typed,
                                       bool allow_all) {
   const auto key = coll_option_key(typed);

@@ -14,8 +14,11 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "analysis/diagnose/thresholds.hpp"
 #include "import/run_input.hpp"
 #include "output/json_writer.hpp"
 #include "output/render.hpp"
@@ -47,7 +50,8 @@ struct CommonOptions {
   unsigned nranks = 0;    // --nranks: a legacy dump's communicator size (0: highest rank + 1)
   std::string env_file;   // --env: "" = ENV.txt / env.txt beside the input, "none" = no file
   std::string label;      // --label: the run's name in summaries
-  std::vector<std::string> thresholds;  // report --threshold NAME=VALUE
+  std::vector<std::string> thresholds;  // report --finding-threshold NAME=VALUE
+  std::string old_threshold;  // report --threshold, the former --finding-threshold: refused
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format
@@ -55,6 +59,14 @@ struct CommonOptions {
 void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true);
 
 OutputFormat output_format(const CommonOptions& options);
+
+// An Error of a lower layer that names an option by another name than the command's: the
+// leading `old_name` becomes `new_name` (e.g. the findings' "--threshold" is report's
+// --finding-threshold).
+Error with_option_name(Error error, std::string_view old_name, std::string_view new_name);
+
+// report's --finding-threshold NAME=VALUE settings (analysis/diagnose/thresholds.hpp).
+Result<Thresholds> finding_thresholds(const CommonOptions& options);
 
 // The collective key (run/nccl_tests_convention.hpp, coll_option_key) that the value `typed` of
 // `option` names: NCCL's names in any case, nccl-tests' program names, the keys; "all" only

@@ -102,7 +102,7 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
 // Any input: `report`'s one result (analysis/report/run_report.hpp) and its timeline.
 Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
                                     Diagnostics& diagnostics) {
-  NPKIT_ASSIGN(auto thresholds, parse_thresholds(o.thresholds));
+  NPKIT_ASSIGN(auto thresholds, finding_thresholds(o));
   NPKIT_ASSIGN(auto input, open_input(o, context));
   RunInput& in = *input;
   Run run;

@@ -14,7 +14,7 @@ namespace npkit::cli {
 namespace {
 
 Result<int> report_run(const CommonOptions& o, CliContext& context) {
-  NPKIT_ASSIGN(auto thresholds, parse_thresholds(o.thresholds));
+  NPKIT_ASSIGN(auto thresholds, finding_thresholds(o));
   NPKIT_ASSIGN(auto input, open_input(o, context));
   RunInput& in = *input;
   Run run;
@@ -56,9 +56,10 @@ void register_report(CLI::App& app, CliContext& context) {
       "report", "Per-rank phase breakdown: reduce-scatter, all-gather, sync, ...");
   add_common_options(*cmd, *options);
   add_html_report_options(*cmd);
-  cmd->add_option("--threshold", options->thresholds,
+  cmd->add_option("--finding-threshold", options->thresholds,
                   "A finding's threshold, NAME=VALUE (repeatable or comma-separated; names and "
                   "defaults: docs/phases.md, Diagnosis)");
+  cmd->add_option("--threshold", options->old_threshold)->group("");  // refused: the new name
   cmd->callback([options, &context] { context.outcome = run_report(*options, context); });
 }
 

@@ -27,9 +27,10 @@ namespace {
 struct TraceOptions : CommonOptions {
   std::string from;  // "120ms"; "" = the start
   std::string to;
-  std::string coll;  // "" = no collective window
-  std::string seq;   // "A:B" or "A"; "" = every seq
+  std::string during;  // a collective: "" = no collective window
+  std::string seq;     // "A:B" or "A"; "" = every seq
   std::string max_size = "2G";
+  std::string old_coll;  // --coll, the window's former name: refused with the new one
 };
 
 // A number followed by one of `units` (name, factor); a bare number takes `bare`'s factor.
@@ -97,17 +98,25 @@ Result<std::pair<std::uint64_t, std::uint64_t>> seq_range(const std::string& tex
   return std::pair<std::uint64_t, std::uint64_t>{a, b};
 }
 
-// Narrows `limits` to the collectives --coll/--seq select in `run`.
+// Narrows `limits` to the collectives --during/--seq select in `run` (o.during is a key of
+// parse_coll_option).
 Status add_collective_window(const TraceOptions& o, const Run& run, TraceLimits& limits,
                              CliContext& context) {
-  if (o.coll.empty()) return Ok{};
+  if (o.during.empty()) return Ok{};
   NPKIT_ASSIGN(auto seqs, seq_range(o.seq));
-  NPKIT_ASSIGN(auto window, collective_window(run, o.coll, seqs.first, seqs.second));
-  limits.from_host_ns = window.from_ns;
-  limits.to_host_ns = window.to_ns;
+  auto window = collective_window(run, o.during, seqs.first, seqs.second);
+  if (!window) {
+    // The window's errors name the option as "--coll", its name before trace's became --during.
+    std::string message = window.error().message;
+    if (message.starts_with("--coll ")) message.replace(0, 6, "--during");
+    return Error{message};
+  }
+  limits.from_host_ns = window->from_ns;
+  limits.to_host_ns = window->to_ns;
   if (!o.quiet) {
-    context.err << fmt::format("window: {} {} instance(s), {:.3f} us\n", window.instances, o.coll,
-                               static_cast<double>(window.to_ns - window.from_ns) / 1e3);
+    context.err << fmt::format("window: {} {} instance(s), {:.3f} us\n", window->instances,
+                               o.during,
+                               static_cast<double>(window->to_ns - window->from_ns) / 1e3);
   }
   return Ok{};
 }
@@ -136,7 +145,7 @@ Status write_trace(
               "the trace grew past --max-size {} ({}) after {} slices and was not written: more "
               "than the viewers open (chrome://tracing about 256 MB, the Perfetto UI about 2 "
               "GB). Narrow it with --ranks (e.g. --ranks 0-1), a time window (--from 10ms --to "
-              "12ms, after the trace's origin) or a collective window (--coll allreduce --seq "
+              "12ms, after the trace's origin) or a collective window (--during allreduce --seq "
               "100:110){}; or --max-size 0 to write it anyway",
               o.max_size, human_bytes(limits.max_bytes), encoder.kept(),
               o.format == "json" ? ", or write --format perfetto (about a third of the size)"
@@ -186,7 +195,7 @@ Result<int> trace_instances(const TraceOptions& o, const DetectedInput& detected
   NPKIT_ASSIGN(auto input, open_input(o, context, detected));
   Run run;
   NPKIT_TRY(read_run<IgnoreSpans>(*input, run, [] { return IgnoreSpans{}; }));
-  if (!o.coll.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
+  if (!o.during.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
   NPKIT_TRY(
       write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
         return write_instance_trace(run, encoder, name);
@@ -267,8 +276,16 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
                  "trace (--format perfetto); tables in table, csv or md come from info, report "
                  "and bandwidth"};
   }
-  if (!o.seq.empty() && o.coll.empty()) {
-    return Error{"--seq " + o.seq + " needs --coll: the seq numbers of which collective?"};
+  if (!o.old_coll.empty()) {
+    return Error{"--coll " + o.old_coll + ": trace's collective window is --during (--during " +
+                 o.old_coll +
+                 " [--seq FIRST:LAST]); --coll is the filter of bandwidth and instances"};
+  }
+  if (!o.seq.empty() && o.during.empty()) {
+    return Error{"--seq " + o.seq + " needs --during: the seq numbers of which collective?"};
+  }
+  if (!o.during.empty()) {
+    NPKIT_ASSIGN(o.during, parse_coll_option("--during", o.during, /*allow_all=*/false));
   }
   NPKIT_ASSIGN(auto limits, limits_of(o));
   NPKIT_ASSIGN(auto detected, detect_input(o.path));
@@ -305,10 +322,12 @@ void register_trace(CLI::App& app, CliContext& context) {
                   "Keep spans that reach past this time after the trace's origin (e.g. 12ms, "
                   "1500us, 2s; a bare number is microseconds)");
   cmd->add_option("--to", options->to, "Keep spans that start by this time after the origin");
-  cmd->add_option("--coll", options->coll,
-                  "Keep the time the collective's instances take (e.g. allreduce), with --seq");
+  cmd->add_option("--during", options->during,
+                  "Keep the time a collective's instances take (e.g. allreduce or AllReduce), "
+                  "with --seq");
   cmd->add_option("--seq", options->seq,
-                  "With --coll: the instances' seq, FIRST:LAST or one (default: all)");
+                  "With --during: the instances' seq, FIRST:LAST or one (default: all)");
+  cmd->add_option("--coll", options->old_coll)->group("");  // the former --during: refused
   cmd->add_option("--max-size", options->max_size,
                   "Refuse a trace larger than this (the viewers open about 2 GB): 512M, 2G; 0 for "
                   "no limit")
