@@ -22,7 +22,19 @@
 
 namespace npkit::cli {
 
-void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
+namespace {
+
+// What a dump option describes, for the commands that read no input it applies to.
+std::string dump_option_subject(std::string_view option, std::string_view command) {
+  if (option == "--phase-map") {
+    return fmt::format("names the phases of spans, which {} does not look at", command);
+  }
+  return "describes legacy NPKit dumps, which record no operation as it starts and finishes";
+}
+
+}  // namespace
+
+void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format, bool with_dump_options) {
   cmd.add_option("PATH", o.path,
                  "NPKit dump directory, or a .npkt file or a directory of .npkt files")
       ->required();
@@ -37,27 +49,43 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format) {
   cmd.add_option("--ranks", o.ranks, "Ranks to analyse, e.g. 0,2-5 (default: all)")
       ->capture_default_str();
   cmd.add_flag("-q,--quiet", o.quiet, "Do not print the warning summary");
-  cmd.add_option("--event-table", o.event_table,
-                 "Event-id table: auto, nccl, rccl, msccl, msccl-0.1, mscclpp, npkit-2021, "
-                 "nccl-2.20-port, or the path of an npkit_event.h")
-      ->capture_default_str();
-  cmd.add_option("--phase-map", o.phase_map,
-                 "Extra phase rules (PATTERN PHASE [COLLECTIVE ALGO]) taking precedence");
+  if (!with_dump_options) {
+    for (const char* name : {"--event-table", "--phase-map", "--cpu-record-size", "--nranks"}) {
+      cmd.add_option_function<std::string>(
+             name, [&o, name](const std::string& value) { o.refused.emplace_back(name, value); })
+          ->group("");  // hidden: refused with a reason
+    }
+  } else {
+    cmd.add_option("--event-table", o.event_table,
+                   "Event-id table: auto, nccl, rccl, msccl, msccl-0.1, mscclpp, npkit-2021, "
+                   "nccl-2.20-port, or the path of an npkit_event.h")
+        ->capture_default_str();
+    cmd.add_option("--phase-map", o.phase_map,
+                   "Extra phase rules (PATTERN PHASE [COLLECTIVE ALGO]) taking precedence");
+    cmd.add_option("--cpu-record-size", o.cpu_record_size,
+                   "CPU record size in bytes (16, 18, 22; default: detect)");
+    cmd.add_option("--nranks", o.nranks,
+                   "Legacy NPKit dumps: the communicator size, where rank files are missing "
+                   "(default: the highest rank with files + 1)");
+  }
   cmd.add_flag("--skip-bad", o.skip_bad,
                "In a directory of .npkt files, skip the files that cannot be read (a warning "
                "each) and analyze the others");
   cmd.add_option("--threads", o.threads,
                  "Threads reading the dump (default: one per core, at most 8; trace reads and "
                  "encodes a legacy dump on one per core, at most 16)");
-  cmd.add_option("--cpu-record-size", o.cpu_record_size,
-                 "CPU record size in bytes (16, 18, 22; default: detect)");
-  cmd.add_option("--nranks", o.nranks,
-                 "Legacy NPKit dumps: the communicator size, where rank files are missing "
-                 "(default: the highest rank with files + 1)");
   cmd.add_option("--env", o.env_file,
                  "The run's NCCL_*/NPKIT_* settings: a file of KEY=VALUE lines as `env` prints "
                  "them (default: ENV.txt or env.txt beside the dump or in its parent; none: "
                  "no file)");
+}
+
+std::optional<Error> refused_option_error(const CommonOptions& o, std::string_view command,
+                                          std::string_view what) {
+  if (o.refused.empty()) return std::nullopt;
+  const auto& [name, value] = o.refused.front();
+  return Error{fmt::format("{} {}: not an option of {}, which reads {} only: {} {}", name, value,
+                           command, what, name, dump_option_subject(name, command))};
 }
 
 OutputFormat output_format(const CommonOptions& o) {

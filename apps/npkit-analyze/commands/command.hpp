@@ -52,11 +52,21 @@ struct CommonOptions {
   std::string label;      // --label: the run's name in summaries
   std::vector<std::string> thresholds;  // report --finding-threshold NAME=VALUE
   std::string old_threshold;  // report --threshold, the former --finding-threshold: refused
+  std::vector<std::pair<std::string, std::string>> refused;  // option given, its value
 };
 
 // Adds PATH and the options every analysis command takes. `with_format`: --format
-// table|json|csv|md (and html for `report`, commands/html_report.hpp).
-void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true);
+// table|json|csv|md (and html for `report`, commands/html_report.hpp). Without
+// `with_dump_options` (a command that reads .npkt profiler captures only), --event-table,
+// --cpu-record-size, --nranks and --phase-map are left out of its help; given anyway, each is
+// listed in CommonOptions::refused for refused_option_error.
+void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true,
+                        bool with_dump_options = true);
+
+// The Error for the first option in `options.refused`: not an option of `command`, which reads
+// only `what`, and what the option is for. None when nothing was refused.
+std::optional<Error> refused_option_error(const CommonOptions& options, std::string_view command,
+                                          std::string_view what);
 
 OutputFormat output_format(const CommonOptions& options);
 

@@ -10,7 +10,10 @@
 namespace npkit::cli {
 namespace {
 
+constexpr const char* kWhat = ".npkt captures of NCCL profiler events";
+
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
+  if (auto refused = refused_option_error(o, "hang", kWhat)) return *refused;
   NPKIT_ASSIGN(auto input, open_input(o, context));
   RunInput& in = *input;
   Run run;
@@ -49,7 +52,11 @@ void register_hang(CLI::App& app, CliContext& context) {
       "hang",
       "Where a capture stopped: per communicator the first operation not every rank completed, "
       "each rank's state in it; exit 1 when a stall is found");
-  add_common_options(*cmd, *options);
+  add_common_options(*cmd, *options, /*with_format=*/true, /*with_dump_options=*/false);
+  cmd->get_option("PATH")->description(
+      "The capture: .npkt files of the profiler plugin, a file or a directory of them (dumps, "
+      "live files *.live.npkt or both); other inputs are refused: they do not record operations "
+      "as they start and finish");
   cmd->callback([options, &context] { context.outcome = run_hang(*options, context); });
 }
 

@@ -138,6 +138,15 @@ void add_html_report_options(CLI::App& report) {
       "default: the one of median duration)");
 }
 
+std::optional<Error> html_options_error(const CommonOptions& o) {
+  const auto& iteration = html_options().iteration;
+  if (!iteration || output_format(o) == OutputFormat::kHtml) return std::nullopt;
+  return Error{fmt::format(
+      "--iteration {}: picks the collective instance the timeline of --format html shows; "
+      "--format {} has no timeline",
+      *iteration, o.format)};
+}
+
 Result<int> run_html_report(const CommonOptions& o, CliContext& context) {
   Diagnostics diagnostics;
   NPKIT_ASSIGN(auto model,

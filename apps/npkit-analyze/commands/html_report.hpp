@@ -9,9 +9,13 @@
 //   npkit summary), builds the report model and writes the page to -o FILE (or standard output).
 //   Errors as the other commands: unreadable input, an --iteration the run does not have; a
 //   Chrome-trace JSON input is an Error that names the formats it has.
+// - html_options_error: the Error for an option of the HTML report given with another --format
+//   (the text, CSV and JSON reports have no timeline); none when there is none.
 #pragma once
 
 #include <CLI/CLI.hpp>
+
+#include <optional>
 
 #include "commands/command.hpp"
 
@@ -20,5 +24,7 @@ namespace npkit::cli {
 void add_html_report_options(CLI::App& report);
 
 Result<int> run_html_report(const CommonOptions& options, CliContext& context);
+
+std::optional<Error> html_options_error(const CommonOptions& options);
 
 }  // namespace npkit::cli

@@ -39,6 +39,7 @@ Result<int> report_run(const CommonOptions& o, CliContext& context) {
 }
 
 Result<int> run_report(const CommonOptions& o, CliContext& context) {
+  if (auto error = html_options_error(o)) return *error;
   if (output_format(o) == OutputFormat::kHtml) return run_html_report(o, context);
   if (is_summary_file(o.path)) {
     return Error{o.path +
