@@ -1,35 +1,65 @@
 # Convenience entry points; the build itself is CMake's.
-#   make          install missing Debian packages, configure and build
-#   make demo     build, then analyze the shipped H200 samples (an NPKit dump, a plugin capture)
-#   make test     build, then run every test
+#   make          install missing Debian packages, configure and build everything
+#   make demo     the analyzer alone (its packages, no tests, no capture or CUDA parts), then
+#                 analyze the shipped H200 samples (an NPKit dump, a plugin capture)
+#   make test     every package, build everything, then run every test
+#   make install  the analyzer, the capture plugin, the public headers, the man page and the docs
+#                 into PREFIX (default /usr/local)
 #   make test-sanitize   every test under ASan + UBSan
 #   make test-tsan       the multi-threaded paths under ThreadSanitizer
 #   make fuzz            each libFuzzer target for FUZZ_SECONDS (default 60)
 # Override BUILD_DIR, BUILD_TYPE, CMAKE_FLAGS (extra cmake -D options) or JOBS on the command line.
+# demo, install and build share BUILD_DIR: each configures it with the parts it needs, so `make
+# test` after `make demo` compiles only what the demo did not.
 
 BUILD_DIR ?= build
 BUILD_TYPE ?= RelWithDebInfo
 CMAKE_FLAGS ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+PREFIX ?= /usr/local
 
 ANALYZER := $(BUILD_DIR)/bin/npkit-analyze
 DEMO_DUMP := samples/npkit-h200/ring_simple/dump
 DEMO_CAPTURE := samples/nccl-h200/agree/dump
 
+# The parts of the build (CMakeLists.txt options), by what needs them.
+EVERY_PART := -DNPKIT_BUILD_ANALYZER=ON -DNPKIT_BUILD_CAPTURE=ON -DNPKIT_BUILD_TESTS=ON \
+  -DNPKIT_BUILD_BENCH=ON -DNPKIT_BUILD_CUDA=ON
+NO_TESTS := -DNPKIT_BUILD_ANALYZER=ON -DNPKIT_BUILD_TESTS=OFF -DNPKIT_BUILD_BENCH=OFF \
+  -DNPKIT_BUILD_CUDA=OFF
+ANALYZER_ONLY := $(NO_TESTS) -DNPKIT_BUILD_CAPTURE=OFF
+INSTALLED_PARTS := $(NO_TESTS) -DNPKIT_BUILD_CAPTURE=ON
+
 .DEFAULT_GOAL := build
-.PHONY: deps build demo test test-sanitize test-tsan fuzz format format-check clean
+.PHONY: deps deps-analyzer build analyzer demo install test test-sanitize test-tsan fuzz format \
+  format-check clean
 
 deps:
 	scripts/install-deps.sh
 
+deps-analyzer:
+	scripts/install-deps.sh --set analyzer
+
 build: deps
-	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(EVERY_PART) $(CMAKE_FLAGS)
 	cmake --build $(BUILD_DIR) -j$(JOBS)
 
-demo: build
+# The analyzer binary alone: what the demo runs.
+analyzer: deps-analyzer
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(ANALYZER_ONLY) $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j$(JOBS) --target npkit-analyze
+
+demo: analyzer
 	$(ANALYZER) report $(DEMO_DUMP)
 	$(ANALYZER) bandwidth $(DEMO_DUMP) --coll allreduce
 	$(ANALYZER) bandwidth $(DEMO_CAPTURE) --coll allreduce
+
+# What `cmake --install` puts under PREFIX: bin/npkit-analyze, lib/libnccl-profiler-npkit.so,
+# include/npkit/, share/man/man1/npkit-analyze.1, share/doc/npkit-analyze/.
+install: deps-analyzer
+	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(INSTALLED_PARTS) $(CMAKE_FLAGS)
+	cmake --build $(BUILD_DIR) -j$(JOBS)
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # --no-tests=error: a suite that ran zero tests is a failure. A test that hangs fails after
 # TEST_TIMEOUT seconds, by name, instead of holding the run (the slowest takes 7 s under ASan).

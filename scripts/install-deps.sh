@@ -1,22 +1,42 @@
 #!/usr/bin/env bash
 # Installs the Debian packages npkit-analyze needs to build and test, if any are missing.
 #
-#   scripts/install-deps.sh [--extra PKG...]
+#   scripts/install-deps.sh [--set analyzer|all] [--extra PKG...]
 #
+# --set analyzer: what building the analyzer (and the capture plugin, which needs nothing more)
+#   takes: `make demo` and `make install`. --set all (the default): that and what the tests
+#   take: `make test`.
 # --extra adds optional packages (e.g. clang for fuzzing, clang-format for format checks).
-# NPKIT_DEPS_PACKAGES, if set, replaces the default package list (space-separated).
+# NPKIT_DEPS_PACKAGES, if set, replaces the set's package list (space-separated).
 # As root, missing packages are installed with apt-get. Otherwise the command to run is printed
 # and the script exits 2.
 set -euo pipefail
 
-# chromium: the browser tests load every sample's HTML report in headless Chromium (CI runs them).
-# python3: scripts/ci-gate-example.sh (a CI test) edits a summary to inject a regression.
-read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-libsimdjson-dev libcli11-dev libfmt-dev catch2 zlib1g-dev cmake g++ make chromium python3}"
+usage() {
+  echo "usage: $0 [--set analyzer|all] [--extra PKG...]" >&2
+  exit 2
+}
+
+analyzer_packages="cmake g++ make libsimdjson-dev libcli11-dev libfmt-dev"
+# catch2: the test framework. zlib1g-dev: the capture tests' recorded NCCL call streams and the
+# browser tests' PNG reader. chromium: the browser tests load every sample's HTML report in
+# headless Chromium (CI runs them). python3: scripts/ci-gate-example.sh (a CI test) edits a
+# summary to inject a regression.
+test_packages="catch2 zlib1g-dev chromium python3"
+
+set_name=all
+if [[ $# -ge 2 && $1 == --set ]]; then
+  set_name=$2
+  shift 2
+fi
+case $set_name in
+  analyzer) default_packages=$analyzer_packages ;;
+  all) default_packages="$analyzer_packages $test_packages" ;;
+  *) usage ;;
+esac
+read -ra packages <<<"${NPKIT_DEPS_PACKAGES:-$default_packages}"
 if [[ $# -gt 0 ]]; then
-  if [[ $1 != --extra ]]; then
-    echo "usage: $0 [--extra PKG...]" >&2
-    exit 2
-  fi
+  [[ $1 == --extra ]] || usage
   shift
   packages+=("$@")
 fi
