@@ -14,8 +14,10 @@ namespace npkit::cli {
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   try {
     CliContext context{out, err, std::nullopt};
-    CLI::App app{"npkit-analyze — read NPKit dumps and see inside NCCL collectives",
-                 "npkit-analyze"};
+    CLI::App app{
+        "npkit-analyze — see inside NCCL collectives: NPKit dumps, NCCL profiler "
+        "captures (.npkt), Chrome traces, NCCL Inspector logs, nccl-tests results",
+        "npkit-analyze"};
     app.set_version_flag("--version", "npkit-analyze " NPKIT_VERSION_STRING);
     app.require_subcommand(1);
     register_info(app, context);

@@ -35,9 +35,7 @@ std::string dump_option_subject(std::string_view option, std::string_view comman
 }  // namespace
 
 void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format, bool with_dump_options) {
-  cmd.add_option("PATH", o.path,
-                 "NPKit dump directory, or a .npkt file or a directory of .npkt files")
-      ->required();
+  cmd.add_option("PATH", o.path, kInputHelp)->required();
   if (with_format) {
     std::vector<std::string> formats = {"table", "json", "csv", "md"};
     if (cmd.get_name() == "report") formats.push_back("html");  // only report renders HTML

@@ -30,6 +30,20 @@
 
 namespace npkit::cli {
 
+// What PATH may be: every input kind the detector reads (import/run_input.hpp).
+inline constexpr const char* kInputHelp =
+    "The input: a legacy NPKit dump directory (gpu_events_rank_<R>_buf_<B>, "
+    "cpu_events_rank_<R>_channel_<C>), .npkt captures of the profiler plugin or the event "
+    "recorders (a file or a directory of them), Chrome-trace JSON (NPKit's generator, NCCL's "
+    "example profiler plugin, npkit-analyze trace; a file or a directory), NCCL Inspector logs (a "
+    "log or its directory) or a nccl-tests results file (-J FILE.json)";
+
+// What a run of summarize, diff and compare may be.
+inline constexpr const char* kRunInputs =
+    "any input of the other commands (a legacy NPKit dump directory, .npkt captures, "
+    "Chrome-trace JSON, NCCL Inspector logs, a nccl-tests results file) or an npkit-summary "
+    "file";
+
 struct CliContext {
   std::ostream& out;
   std::ostream& err;

@@ -150,7 +150,8 @@ void register_compare(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CompareOptions>();
   auto* cmd = app.add_subcommand(
       "compare", "Put runs side by side (a tuning sweep): the best run per size, settings per run");
-  cmd->add_option("RUN", options->paths, "Dumps or npkit-summary files, two or more")->required();
+  cmd->add_option("RUN", options->paths, std::string("Runs, two or more: ") + kRunInputs)
+      ->required();
   cmd->add_option("--format", options->common.format, "Output format")
       ->check(CLI::IsMember({"table", "json", "md"}))
       ->capture_default_str();

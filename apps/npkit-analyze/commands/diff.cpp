@@ -108,8 +108,10 @@ void register_diff(CLI::App& app, CliContext& context) {
       "Compare a candidate run with a baseline per (collective, size, algo, proto) and phase; "
       "exit 1 on a regression beyond noise and the threshold, or when the candidate lacks data "
       "the baseline has");
-  cmd->add_option("BASE", options->base, "Baseline: a dump or an npkit-summary file")->required();
-  cmd->add_option("CAND", options->cand, "Candidate: a dump or an npkit-summary file")->required();
+  cmd->add_option("BASE", options->base, std::string("The baseline run: ") + kRunInputs)
+      ->required();
+  cmd->add_option("CAND", options->cand, std::string("The candidate run: ") + kRunInputs)
+      ->required();
   cmd->add_option("--threshold", options->threshold,
                   "Smallest change of a median that counts, in percent")
       ->capture_default_str();

@@ -54,7 +54,9 @@ Result<int> run_report(const CommonOptions& o, CliContext& context) {
 void register_report(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<CommonOptions>();
   CLI::App* cmd = app.add_subcommand(
-      "report", "Per-rank phase breakdown: reduce-scatter, all-gather, sync, ...");
+      "report",
+      "Per-rank phase breakdown (reduce-scatter, all-gather, ...), waiting, cross-rank sync and "
+      "stragglers, proxy steps, latency by size, findings");
   add_common_options(*cmd, *options);
   add_html_report_options(*cmd);
   cmd->add_option("--finding-threshold", options->thresholds,

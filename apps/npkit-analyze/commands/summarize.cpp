@@ -113,9 +113,7 @@ void register_summarize(CLI::App& app, CliContext& context) {
       "summarize",
       "Reduce dumps or summaries to one mergeable npkit-summary JSON (the input of diff and "
       "compare; merging node summaries gives the cluster's)");
-  cmd->add_option("PATH", options->paths,
-                  "Runs (legacy NPKit directory, .npkt file or directory, Chrome-trace JSON) or "
-                  "npkit-summary files")
+  cmd->add_option("PATH", options->paths, std::string("Runs, one or more: ") + kRunInputs)
       ->required();
   cmd->add_option("-o,--output", options->common.output,
                   "Write the summary to FILE instead of standard output");

@@ -309,8 +309,8 @@ void register_trace(CLI::App& app, CliContext& context) {
   auto options = std::make_shared<TraceOptions>();
   CLI::App* cmd = app.add_subcommand(
       "trace",
-      "Trace for Perfetto / chrome://tracing: ranks as processes, channels, buffers and streams "
-      "as threads, spans as slices");
+      "A trace for Perfetto or chrome://tracing, as Chrome Trace Event JSON or Perfetto's "
+      "protobuf: ranks as processes, channels, buffers and streams as threads, spans as slices");
   add_common_options(*cmd, *options, /*with_format=*/false);
   options->format = "auto";
   cmd->add_option("--format", options->format,
