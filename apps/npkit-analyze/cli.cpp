@@ -49,7 +49,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     return context.outcome->value();
   } catch (const std::exception& e) {
-    err << "npkit-analyze: internal error: " << e.what() << "\n";
+    err << "npkit-analyze: error: internal error (a bug: please report it): " << e.what() << "\n";
     return 2;
   }
 }
