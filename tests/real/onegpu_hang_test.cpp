@@ -45,11 +45,12 @@ std::vector<EventLine> events_of(const std::string& dir, int rank) {
   return out;
 }
 
-const EventLine* event(const std::vector<EventLine>& events, const std::string& name) {
+// The first line of that event, copied: callers often pass a temporary log.
+std::optional<EventLine> event(const std::vector<EventLine>& events, const std::string& name) {
   for (const auto& e : events) {
-    if (e.event == name) return &e;
+    if (e.event == name) return e;
   }
-  return nullptr;
+  return std::nullopt;
 }
 
 // The number after "call=" in an event line.
@@ -128,8 +129,8 @@ TEST_CASE("onegpu hangs: a rank that never calls, skipped or exited", "[real][ha
       DYNAMIC_SECTION("NCCL " << version << ": " << run) {
         const std::string dir = run_dir(version, "hangs/" + run);
         const auto events = events_of(dir, 1);
-        const EventLine* fault = event(events, run == "exit" ? "fault_exit" : "fault_skip");
-        REQUIRE(fault != nullptr);
+        const auto fault = event(events, run == "exit" ? "fault_exit" : "fault_skip");
+        REQUIRE(fault.has_value());
         const std::int64_t stuck = call_of(*fault);
         CHECK(calls_of(dir, 1).back().call == stuck - 1);  // rank 1 never made that call
         CHECK(calls_of(dir, 0).back().call == stuck);      // rank 0 did
@@ -149,11 +150,11 @@ TEST_CASE("onegpu hangs: a rank that never calls, skipped or exited", "[real][ha
           // plugin wrote the dump: its capture ended between the watchdog's fire and the abort's
           // return, and rank 0 waited from its call to then.
           const auto own = events_of(dir, 0);
-          const EventLine* fired = event(own, "watchdog_fired");
-          const EventLine* returned = event(own, "comm_abort_returned");
-          REQUIRE(fired != nullptr);
-          REQUIRE(returned != nullptr);
-          const CallRow& call = calls_of(dir, 0).back();
+          const auto fired = event(own, "watchdog_fired");
+          const auto returned = event(own, "comm_abort_returned");
+          REQUIRE(fired.has_value());
+          REQUIRE(returned.has_value());
+          const CallRow call = calls_of(dir, 0).back();
           const std::int64_t waited = h.rank(0)["before_end_ns"].get_int64().value();
           CHECK(waited >= fired->ns - call.host_return_ns);
           CHECK(waited <= returned->ns - call.host_call_ns);
@@ -170,8 +171,8 @@ TEST_CASE("onegpu hangs: a rank killed right after its call returned", "[real][h
   for (const std::string version : {"2.28.9", "2.30.7"}) {
     DYNAMIC_SECTION("NCCL " << version) {
       const std::string dir = run_dir(version, "hangs/kill");
-      const EventLine* fault = event(events_of(dir, 1), "fault_kill");
-      REQUIRE(fault != nullptr);
+      const auto fault = event(events_of(dir, 1), "fault_kill");
+      REQUIRE(fault.has_value());
       const std::int64_t stuck = call_of(*fault);
       CHECK(calls_of(dir, 1).back().call == stuck);  // it made the call, then died
       Hang h(dir + "/dump");
@@ -192,8 +193,8 @@ TEST_CASE("onegpu hangs: a mismatch is named where the ranks' calls differ", "[r
   for (const std::string version : {"2.28.9", "2.30.7"}) {
     DYNAMIC_SECTION("NCCL " << version) {
       const std::string dir = run_dir(version, "hangs/mismatch");
-      const EventLine* fault = event(events_of(dir, 1), "fault_mismatch");
-      REQUIRE(fault != nullptr);
+      const auto fault = event(events_of(dir, 1), "fault_mismatch");
+      REQUIRE(fault.has_value());
       const std::int64_t at = call_of(*fault);
       // The calls logs: rank 1 called AllGather at that call, rank 0 AllReduce.
       CHECK(calls_of(dir, 1)[static_cast<std::size_t>(at)].coll == "allgather");
@@ -211,8 +212,8 @@ TEST_CASE("onegpu hangs: a mismatch is named where the ranks' calls differ", "[r
 TEST_CASE("onegpu hangs: PyTorch's watchdog ending a job whose rank skipped a call",
           "[real][hang]") {
   const std::string dir = run_dir("2.28.9", "hangs/torch-watchdog");
-  const EventLine* skip = event(events_of(dir, 1), "hang_skip");
-  REQUIRE(skip != nullptr);
+  const auto skip = event(events_of(dir, 1), "hang_skip");
+  REQUIRE(skip.has_value());
   const std::int64_t stuck = call_of(*skip);
   Hang h(dir + "/dump");
   CHECK(h.exit_code == 1);
