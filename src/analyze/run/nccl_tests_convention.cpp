@@ -48,9 +48,7 @@ std::uint64_t nccl_tests_count(NcclFunc func, std::uint64_t bytes, std::uint32_t
 }
 
 bool coll_selects(std::string_view option, std::string_view func) {
-  if (option == "all") return true;
-  if (option == "alltoall") return func == "sendrecv";
-  return option == func;
+  return option == "all" || option == func;
 }
 
 bool valid_coll_option(std::string_view option) {

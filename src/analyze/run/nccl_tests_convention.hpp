@@ -35,8 +35,8 @@ inline double gb_per_s(double bytes, double ns) {
   return ns > 0 ? bytes / ns : 0.0;
 }
 
-// The collective names accepted by `--coll` and what they select ("alltoall" selects the
-// send/recv events NCCL runs an alltoall with).
+// The collective names accepted by `--coll` and what they select: "all" every collective, a key
+// (coll_key) the collectives of that key only.
 bool coll_selects(std::string_view coll_option, std::string_view func);
 bool valid_coll_option(std::string_view coll_option);
 std::string coll_option_list();

@@ -25,3 +25,13 @@ TEST_CASE("nccl-tests convention: S and count of one rank's operation", "[run]")
   CHECK(nccl_tests_count(NcclFunc::kAllGather, 4096, 0, 8) == 0);
   CHECK(nccl_tests_count(NcclFunc::kAllGather, 4096, 4, 0) == 1024);
 }
+
+TEST_CASE("coll option: selects its own collective only", "[run]") {
+  using npkit::coll_selects;
+  CHECK(coll_selects("all", "sendrecv"));
+  CHECK(coll_selects("alltoall", "alltoall"));
+  // An AlltoAll is one instance of its own: --coll alltoall lists no plain Send/Recv.
+  CHECK_FALSE(coll_selects("alltoall", "sendrecv"));
+  CHECK_FALSE(coll_selects("sendrecv", "alltoall"));
+  CHECK_FALSE(coll_selects("allreduce", "allgather"));
+}
