@@ -24,22 +24,18 @@ bool holds_coll_api(const ProfilerEvents& ev, std::uint32_t group) {
   return false;
 }
 
-// Every rank, or every rank but `self`, exactly once.
-bool covers_all_peers(const std::vector<std::int32_t>& peers, std::int32_t nranks,
-                      std::int32_t self) {
+// Every rank of the communicator exactly once, the rank itself included: ncclAlltoAll adds a Send
+// and a Recv for every rank, itself too, so a group without them is a plain exchange (at 2 ranks a
+// SendRecv to the other rank would otherwise read as an AlltoAll of twice its size).
+bool covers_every_rank(const std::vector<std::int32_t>& peers, std::int32_t nranks) {
   std::set<std::int32_t> unique(peers.begin(), peers.end());
-  if (unique.size() != peers.size()) return false;
-  for (std::int32_t r = 0; r < nranks; ++r) {
-    if (r != self && unique.count(r) == 0) return false;
+  if (unique.size() != peers.size() || unique.size() != static_cast<std::size_t>(nranks)) {
+    return false;
   }
-  for (auto p : unique) {
-    if (p < 0 || p >= nranks) return false;
-  }
-  return true;
+  return *unique.begin() == 0 && *unique.rbegin() == nranks - 1;
 }
 
-bool is_alltoall(const std::vector<const ProfilerCollective*>& ops, std::int32_t nranks,
-                 std::int32_t self) {
+bool is_alltoall(const std::vector<const ProfilerCollective*>& ops, std::int32_t nranks) {
   std::vector<std::int32_t> sends;
   std::vector<std::int32_t> recvs;
   for (const auto* op : ops) {
@@ -54,7 +50,7 @@ bool is_alltoall(const std::vector<const ProfilerCollective*>& ops, std::int32_t
   }
   std::sort(sends.begin(), sends.end());
   std::sort(recvs.begin(), recvs.end());
-  return sends == recvs && covers_all_peers(sends, nranks, self);
+  return sends == recvs && covers_every_rank(sends, nranks);
 }
 
 }  // namespace
@@ -79,8 +75,7 @@ AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& 
   for (const auto& [group, members] : groups) {
     std::vector<const ProfilerCollective*> ops;
     for (auto i : members) ops.push_back(&colls[i]);
-    if (nranks < 2 || holds_coll_api(ev, group) || !is_alltoall(ops, nranks, dump.comm.rank))
-      continue;
+    if (nranks < 2 || holds_coll_api(ev, group) || !is_alltoall(ops, nranks)) continue;
     ProfilerCollective a;
     a.func = NcclFunc::kAllToAll;
     a.func_name = nccl_func_name(NcclFunc::kAllToAll);
@@ -127,8 +122,8 @@ AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& 
           "API v4)";
     } else {
       scan.reason =
-          "no group holds exactly one Send to and one Recv from every rank with equal "
-          "counts";
+          "no group holds exactly one Send to and one Recv from every rank, itself included, "
+          "with equal counts";
     }
   }
   return scan;

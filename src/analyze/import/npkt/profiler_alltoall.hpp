@@ -2,8 +2,9 @@
 // Send/Recv. NCCL runs AlltoAll as Send/Recv inside one group and emits no Coll event for it, so
 // the only evidence is the P2p events, their P2pApi parents and the GroupApi above them. Contract:
 // a GroupApi is an AlltoAll when it holds no CollApi and its P2p events are exactly one Send to and
-// one Recv from every rank of the communicator (the rank itself included or not), all with the same
-// count and data type, for nranks >= 2. Each such group becomes one derived ProfilerCollective
+// one Recv from every rank of the communicator, the rank itself included (ncclAlltoAll always adds
+// them; without them a group is a plain exchange: at 2 ranks, a SendRecv), all with the same count
+// and data type, for nranks >= 2. Each such group becomes one derived ProfilerCollective
 // (func kAllToAll, event kNoEvent, seq = k-th AlltoAll of this rank in host start order, count =
 // per-peer count, bytes = count × element size × nranks, host span = first P2p start .. last P2p
 // stop, GPU span over all the group's KernelCh, group_api = the group, api_start_ns = its start)

@@ -11,8 +11,9 @@ using npkit::test::kBase;
 
 namespace {
 
-// Rank 1 of 3: group 1 sends to / receives from ranks 0 and 2 (self left out) with 64 floats
-// each; KernelCh gpu 5000..9000 and 4000..8000 with a 1000 ns offset -> host 3000..8000.
+// Rank 1 of 3: group 1 sends to / receives from ranks 0, 1 (itself, no KernelCh, as NCCL runs
+// the local copy) and 2 with 64 floats each; KernelCh gpu 5000..9000 and 4000..8000 with a
+// 1000 ns offset -> host 3000..8000.
 // Group 10 has only a Send: not an AlltoAll. Group 20 has unequal counts: not an AlltoAll.
 const char* const kSpec = R"(
 comm hash=0x1 rank=1 nranks=3
@@ -22,6 +23,12 @@ start 2 P2pApi host={B+11} parent=1 count=64 func=Send datatype=ncclFloat32
 start 3 P2pApi host={B+12} parent=1 count=64 func=Recv datatype=ncclFloat32
 start 4 P2pApi host={B+13} parent=1 count=64 func=Send datatype=ncclFloat32
 start 5 P2pApi host={B+14} parent=1 count=64 func=Recv datatype=ncclFloat32
+start 40 P2pApi host={B+15} parent=1 count=64 func=Send datatype=ncclFloat32
+start 41 P2pApi host={B+16} parent=1 count=64 func=Recv datatype=ncclFloat32
+start 42 P2p host={B+104} parent=40 count=64 peer=1 func=Send datatype=ncclFloat32 channels=1
+start 43 P2p host={B+105} parent=41 count=64 peer=1 func=Recv datatype=ncclFloat32 channels=1
+stop 42 P2p host={B+203}
+stop 43 P2p host={B+204}
 start 6 P2p host={B+100} parent=2 count=64 peer=0 func=Send datatype=ncclFloat32 channels=2
 start 7 P2p host={B+101} parent=3 count=64 peer=0 func=Recv datatype=ncclFloat32 channels=2
 start 8 P2p host={B+102} parent=4 count=64 peer=2 func=Send datatype=ncclFloat32 channels=2
@@ -67,16 +74,37 @@ TEST_CASE("alltoall: a group with one Send and one Recv per peer, equal counts",
   CHECK(a.gpu_start_ns == static_cast<std::int64_t>(kBase + 3000));
   CHECK(a.gpu_stop_ns == static_cast<std::int64_t>(kBase + 8000));
   CHECK(a.channels_seen == 2);
-  CHECK(scan.p2p_events == 9);
+  CHECK(scan.p2p_events == 11);
   CHECK(scan.groups_with_p2p == 3);
-  CHECK(scan.self_ops == 0);  // rank 1 leaves itself out
+  CHECK(scan.self_ops == 2);
+  CHECK(scan.self_ops_without_kernel_channels == 2);
   CHECK(a.group_api == captures[0]->events.find(1));
   CHECK(a.api_start_ns == static_cast<std::int64_t>(kBase + 10));
   CHECK(scan.reason.empty());
-  // The four Send/Recv of the first group are marked; the others are plain.
+  // The six Send/Recv of the first group are marked; the others are plain.
   std::size_t marked = 0;
   for (const auto& op : captures[0]->collectives) marked += op.in_alltoall ? 1 : 0;
-  CHECK(marked == 4);
+  CHECK(marked == 6);
+}
+
+TEST_CASE("alltoall: a group without the rank itself is a plain exchange", "[npkt][model]") {
+  // Rank 0 of 2 sends to and receives from rank 1 in one group, as nccl-tests' sendrecv does at 2
+  // ranks: one Send to and one Recv from every other rank, but no Send/Recv to itself, which
+  // ncclAlltoAll always adds. Read as an AlltoAll it would be one of twice the SendRecv's size.
+  const auto captures = captures_from_spec(R"(
+comm hash=0x1 rank=0 nranks=2
+start 1 GroupApi host={B+10}
+start 2 P2pApi host={B+11} parent=1 count=1024 func=Send datatype=ncclFloat32
+start 3 P2pApi host={B+12} parent=1 count=1024 func=Recv datatype=ncclFloat32
+start 4 P2p host={B+100} parent=2 count=1024 peer=1 func=Send datatype=ncclFloat32 channels=1
+start 5 P2p host={B+101} parent=3 count=1024 peer=1 func=Recv datatype=ncclFloat32 channels=1
+)");
+  const auto& scan = captures[0]->alltoall;
+  CHECK(scan.alltoalls.empty());
+  CHECK(scan.reason ==
+        "no group holds exactly one Send to and one Recv from every rank, itself included, with "
+        "equal counts");
+  for (const auto& op : captures[0]->collectives) CHECK_FALSE(op.in_alltoall);
 }
 
 TEST_CASE("alltoall: why none was found", "[npkt][model]") {
