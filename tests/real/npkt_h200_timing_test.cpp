@@ -39,7 +39,7 @@ struct PlainRow {
   std::uint64_t untimed = 0;    // instances no rank timed
   std::map<std::int32_t, std::vector<double>> spans;
   std::vector<double> true_times;  // instances timed on every rank
-  std::uint64_t stale = 0;         // instances with a stale channel on some rank
+  std::uint64_t stale = 0;         // instances with a stale channel or an overlap on some rank
 };
 
 std::map<std::uint64_t, PlainRow> plain_allreduce(const std::vector<plain::Rank>& ranks) {
@@ -60,7 +60,7 @@ std::map<std::uint64_t, PlainRow> plain_allreduce(const std::vector<plain::Rank>
     for (const auto& [rank, op] : in.by_rank) {
       REQUIRE(op->bytes == first.bytes);
       all_timed = all_timed && op->timed;
-      any_stale = any_stale || op->stale_channels > 0;
+      any_stale = any_stale || op->stale_channels > 0 || op->overlapping;
       if (!op->timed) continue;
       any_timed = true;
       row.spans[rank].push_back(static_cast<double>(op->span_ns()));

@@ -8,82 +8,14 @@
 
 #include <catch2/catch.hpp>
 #include <cstdint>
-#include <fstream>
-#include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "real/onegpu_logs.hpp"
 #include "support/cli_runner.hpp"
-#include "support/test_data.hpp"
 
 namespace npkit::test {
 namespace {
-
-std::string run_dir(const std::string& version, const std::string& run) {
-  return require_path(source_path("samples/onegpu-h200/nccl-" + version + "/" + run));
-}
-
-// A line of an events log: "<host ns> rank<R> <event> <key=value...>".
-struct EventLine {
-  std::int64_t ns = 0;
-  std::string event;
-  std::string text;
-};
-
-std::vector<EventLine> events_of(const std::string& dir, int rank) {
-  std::ifstream in(dir + "/calls/events_rank" + std::to_string(rank) + ".txt");
-  std::vector<EventLine> out;
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream fields(line);
-    EventLine e;
-    std::string who;
-    fields >> e.ns >> who >> e.event;
-    e.text = line;
-    out.push_back(e);
-  }
-  return out;
-}
-
-// The first line of that event, copied: callers often pass a temporary log.
-std::optional<EventLine> event(const std::vector<EventLine>& events, const std::string& name) {
-  for (const auto& e : events) {
-    if (e.event == name) return e;
-  }
-  return std::nullopt;
-}
-
-// The number after "call=" in an event line.
-std::int64_t call_of(const EventLine& e) {
-  const auto at = e.text.find("call=");
-  REQUIRE(at != std::string::npos);
-  return std::stoll(e.text.substr(at + 5));
-}
-
-// One row of a calls log: rank,call,coll,size_bytes,count,phase,host_call_ns,host_return_ns,gpu_us
-struct CallRow {
-  std::int64_t call = -1;
-  std::string coll;
-  std::int64_t host_call_ns = 0;
-  std::int64_t host_return_ns = 0;
-};
-
-std::vector<CallRow> calls_of(const std::string& dir, int rank) {
-  std::ifstream in(dir + "/calls/calls_rank" + std::to_string(rank) + ".csv");
-  std::vector<CallRow> out;
-  std::string line;
-  std::getline(in, line);  // header
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream fields(line);
-    for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);
-    REQUIRE(f.size() >= 8);
-    CallRow row{std::stoll(f[1]), f[2], std::stoll(f[6]), std::stoll(f[7])};
-    if (!out.empty() && out.back().call == row.call) continue;  // written again after the sync
-    out.push_back(row);
-  }
-  return out;
-}
 
 struct Hang {
   simdjson::dom::parser parser;
@@ -127,7 +59,7 @@ TEST_CASE("onegpu hangs: a rank that never calls, skipped or exited", "[real][ha
   for (const std::string version : {"2.28.9", "2.30.7"}) {
     for (const std::string run : {"exit", "watchdog", "still-hung"}) {
       DYNAMIC_SECTION("NCCL " << version << ": " << run) {
-        const std::string dir = run_dir(version, "hangs/" + run);
+        const std::string dir = onegpu_run_dir(version, "hangs/" + run);
         const auto events = events_of(dir, 1);
         const auto fault = event(events, run == "exit" ? "fault_exit" : "fault_skip");
         REQUIRE(fault.has_value());
@@ -170,7 +102,7 @@ TEST_CASE("onegpu hangs: a rank that never calls, skipped or exited", "[real][ha
 TEST_CASE("onegpu hangs: a rank killed right after its call returned", "[real][hang]") {
   for (const std::string version : {"2.28.9", "2.30.7"}) {
     DYNAMIC_SECTION("NCCL " << version) {
-      const std::string dir = run_dir(version, "hangs/kill");
+      const std::string dir = onegpu_run_dir(version, "hangs/kill");
       const auto fault = event(events_of(dir, 1), "fault_kill");
       REQUIRE(fault.has_value());
       const std::int64_t stuck = call_of(*fault);
@@ -192,7 +124,7 @@ TEST_CASE("onegpu hangs: a rank killed right after its call returned", "[real][h
 TEST_CASE("onegpu hangs: a mismatch is named where the ranks' calls differ", "[real][hang]") {
   for (const std::string version : {"2.28.9", "2.30.7"}) {
     DYNAMIC_SECTION("NCCL " << version) {
-      const std::string dir = run_dir(version, "hangs/mismatch");
+      const std::string dir = onegpu_run_dir(version, "hangs/mismatch");
       const auto fault = event(events_of(dir, 1), "fault_mismatch");
       REQUIRE(fault.has_value());
       const std::int64_t at = call_of(*fault);
@@ -211,7 +143,7 @@ TEST_CASE("onegpu hangs: a mismatch is named where the ranks' calls differ", "[r
 
 TEST_CASE("onegpu hangs: PyTorch's watchdog ending a job whose rank skipped a call",
           "[real][hang]") {
-  const std::string dir = run_dir("2.28.9", "hangs/torch-watchdog");
+  const std::string dir = onegpu_run_dir("2.28.9", "hangs/torch-watchdog");
   const auto skip = event(events_of(dir, 1), "hang_skip");
   REQUIRE(skip.has_value());
   const std::int64_t stuck = call_of(*skip);
@@ -227,7 +159,7 @@ TEST_CASE("onegpu runs that ended normally have nothing stuck", "[real][hang]") 
     for (const std::string run : {"matrix/n2-default", "matrix/n4-default", "matrix/n8-default",
                                   "matrix/n2-tree", "matrix/n4-tree", "matrix/n8-tree"}) {
       DYNAMIC_SECTION("NCCL " << version << ": " << run) {
-        Hang h(run_dir(version, run) + "/dump");
+        Hang h(onegpu_run_dir(version, run) + "/dump");
         CHECK(h.exit_code == 0);
         CHECK_THAT(h.verdict,
                    Catch::StartsWith("nothing is stuck: every rank completed its last operation"));

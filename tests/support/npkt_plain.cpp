@@ -168,10 +168,58 @@ void set_span(Op& op, const Events& events, const std::vector<std::uint64_t>& ow
       last = std::max(last, kernel_stop(e));
     }
   }
+  op.ran = valid;
+  if (valid) {
+    op.ran_start_ns = clock.host(first);
+    op.ran_stop_ns = clock.host(last);
+  }
   op.timed = valid && !open && op.stale_channels == 0;
   if (op.timed) {
     op.gpu_start_ns = clock.host(first);
     op.gpu_stop_ns = clock.host(last);
+  }
+}
+
+// One communicator's kernels never run at the same time: a GroupApi group must not start on the
+// GPU before the last stop of the groups called before it (tolerance as for the channels). One
+// that does loses its GPU times, and so does the earlier group stopping last, AlltoAll members
+// included.
+void untime_overlapping_groups(Rank& rank, const Events& events) {
+  struct GroupSpan {
+    std::int64_t called = 0;
+    std::int64_t start = 0;
+    std::int64_t stop = 0;
+  };
+  std::map<std::uint64_t, GroupSpan> spans;
+  for (const Op& op : rank.ops) {
+    if (op.group == 0 || op.in_alltoall || !op.ran) continue;
+    auto [it, fresh] = spans.try_emplace(op.group);
+    GroupSpan& g = it->second;
+    if (fresh) {
+      g = {static_cast<std::int64_t>(events.at(op.group).start->host_ns), op.ran_start_ns,
+           op.ran_stop_ns};
+    }
+    g.start = std::min(g.start, op.ran_start_ns);
+    g.stop = std::max(g.stop, op.ran_stop_ns);
+  }
+  const auto tolerance = std::llround(rank.clock.uncertainty_ns + 5000.0);
+  std::vector<std::pair<std::int64_t, std::uint64_t>> by_call;  // (called, group)
+  for (const auto& [group, g] : spans) by_call.emplace_back(g.called, group);
+  std::stable_sort(by_call.begin(), by_call.end());
+  std::set<std::uint64_t> overlapping;
+  std::uint64_t last_to_stop = 0;  // of the groups called so far, the one stopping last
+  for (const auto& [called, group] : by_call) {
+    const GroupSpan& g = spans.at(group);
+    if (last_to_stop != 0 && g.start < spans.at(last_to_stop).stop - tolerance) {
+      overlapping.insert(group);
+      overlapping.insert(last_to_stop);
+    }
+    if (last_to_stop == 0 || g.stop > spans.at(last_to_stop).stop) last_to_stop = group;
+  }
+  for (Op& op : rank.ops) {
+    if (overlapping.count(op.group) == 0) continue;
+    op.timed = false;
+    op.overlapping = true;
   }
 }
 
@@ -324,7 +372,7 @@ Rank read_rank(const std::string& path) {
   }
 
   // AlltoAll: a GroupApi with no CollApi below it whose P2p events are one Send to and one Recv
-  // from every peer, all of one count and type.
+  // from every rank, the rank itself included, all of one count and type.
   std::map<std::uint64_t, std::vector<std::uint64_t>> p2p_by_group;
   std::set<std::uint64_t> groups_with_coll;
   for (const auto& [id, e] : events) {
@@ -347,9 +395,8 @@ Rank read_rank(const std::string& path) {
     for (const auto& [func, peer] : seen) (func == "Send" ? send_peers : recv_peers).insert(peer);
     const bool one_each = seen.size() == p2ps.size() && send_peers == recv_peers &&
                           shapes.size() == 1 &&
-                          (send_peers.size() == static_cast<std::size_t>(rank.nranks) ||
-                           (send_peers.size() == static_cast<std::size_t>(rank.nranks - 1) &&
-                            !send_peers.count(rank.rank)));
+                          send_peers.size() == static_cast<std::size_t>(rank.nranks) &&
+                          send_peers.count(rank.rank) == 1;
     if (!one_each) continue;
     const auto first = payload<fmt::P2pPayload>(*events.at(p2ps.front()).start);
     Op op;
@@ -375,6 +422,7 @@ Rank read_rank(const std::string& path) {
                    [](const Op& a, const Op& b) { return a.host_start_ns < b.host_start_ns; });
   for (std::size_t k = 0; k < alltoalls.size(); ++k) alltoalls[k].seq = k;
   rank.ops.insert(rank.ops.end(), alltoalls.begin(), alltoalls.end());
+  untime_overlapping_groups(rank, events);
   std::stable_sort(rank.ops.begin(), rank.ops.end(),
                    [](const Op& a, const Op& b) { return a.host_start_ns < b.host_start_ns; });
   add_proxy_steps(rank, events, dump);

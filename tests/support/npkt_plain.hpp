@@ -12,13 +12,16 @@
 //   the larger half bracket of those samples, plus how far any other sample lies from the fit
 //   beyond its own half bracket.
 // - Op: one Coll or P2p event, or an AlltoAll recognised from a GroupApi holding one Send and one
-//   Recv per peer and nothing else (its Send/Recv are then not ops). func, algo, proto and type
-//   are the Strings names (type from the API parent when there is one); bytes is nccl-tests'
-//   size. KernelCh children: open when a timestamp is missing, stale when the GPU start lies
-//   before the API call − tolerance or after the proxy noticed it + tolerance, the stop before
-//   the start, or after the start of a later work on its channel (tolerance = uncertainty +
-//   5 µs, rounded). timed when every one is valid (none open, none stale); the span is min
-//   start .. max stop of them, on the host clock.
+//   Recv per rank (itself included) and nothing else (its Send/Recv are then not ops). func,
+//   algo, proto and type are the Strings names (type from the API parent when there is one);
+//   bytes is nccl-tests' size. KernelCh children: open when a timestamp is missing, stale when
+//   the GPU start lies before the API call − tolerance or after the proxy noticed it +
+//   tolerance, the stop before the start, or after the start of a later work on its channel
+//   (tolerance = uncertainty + 5 µs, rounded). timed when every one is valid (none open, none
+//   stale); the span is min start .. max stop of them, on the host clock. A GroupApi group
+//   whose valid channels start more than the tolerance before the last stop of the groups
+//   called before it is untimed, with the one of those stopping last: one communicator's kernels
+//   never run at the same time.
 // - ProxySteps: per rank, each stopped ProxyStep's stop − start, cut by its state marks
 //   (clamped into the span) into net_send (9), net_recv (10, 11), sync (8, 20, 12) and other;
 //   ring AllReduce steps (ProxyOp under a RING AllReduce Coll) split by ring position.
@@ -67,6 +70,10 @@ struct Op {
   std::uint32_t kernel_channels = 0;
   std::uint32_t stale_channels = 0;
   bool timed = false;
+  bool overlapping = false;  // untimed: its group overlapped another on the GPU
+  bool ran = false;          // some KernelCh child is valid: ran_start_ns .. ran_stop_ns of those
+  std::int64_t ran_start_ns = 0;
+  std::int64_t ran_stop_ns = 0;
   std::int64_t gpu_start_ns = 0;  // host clock
   std::int64_t gpu_stop_ns = 0;
   bool in_alltoall = false;  // a Send/Recv that is part of an AlltoAll op

@@ -77,6 +77,23 @@ void warn_stale_channels(const RankCapture& c, Diagnostics& diagnostics) {
       check.stale());
 }
 
+// Launches whose GPU spans overlap on the rank's stream: their spans were dropped.
+void warn_stream_overlaps(const RankCapture& c, Diagnostics& diagnostics) {
+  const StreamOverlapCheck& check = c.stream_overlaps;
+  if (check.untimed == 0 || !check.first) return;
+  const StreamOverlap& first = *check.first;
+  diagnostics.warn(
+      "overlapping GPU spans",
+      fmt::format("{}: {} operation(s) have GPU spans that overlap another launch of this rank, "
+                  "which NCCL never runs at the same time (first: {} seq {} still running {:.3f} "
+                  "us after {} seq {} started); their KernelCh timestamps belong to other work "
+                  "and they are reported without GPU time",
+                  c.dump.path, check.untimed, first.earlier->func_name, first.earlier->seq,
+                  static_cast<double>(first.earlier_end_ns - first.later_start_ns) / 1000.0,
+                  first.later->func_name, first.later->seq),
+      check.untimed);
+}
+
 constexpr std::string_view kEnvPrefix = "env.";
 
 // What one file says of how the run was set up (its metadata; run/run_config.hpp).
@@ -157,6 +174,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
     loaded.files.push_back(build_rank_capture(std::move(*dump)));
     warn_stale_channels(*loaded.files.back(), diagnostics);
     warn_disjoint_channels(*loaded.files.back(), diagnostics);
+    warn_stream_overlaps(*loaded.files.back(), diagnostics);
   }
   if (skipped == paths.size()) {
     return Error{"no readable .npkt file in " + o.path + ": all " + std::to_string(skipped) +

@@ -171,6 +171,27 @@ void add_progress(const Communicator& comm, RunCommunicator& out) {
   }
 }
 
+// CollApi calls with no Coll or CeColl event below them, per func, on the rank with the most:
+// NCCL reported the call but no operation for it (NCCL 2.30.7 does so for every Broadcast).
+std::map<std::string, std::uint64_t> calls_without_operation(const Communicator& comm) {
+  std::map<std::string, std::uint64_t> most;
+  for (const RankCapture* r : comm.ranks) {
+    const ProfilerEvents& ev = r->events;
+    std::map<std::string, std::uint64_t> counts;
+    for (std::uint32_t e = 0; e < ev.size(); ++e) {
+      if (ev.type[e] != format::kTypeCollApi) continue;
+      const auto children = ev.children_of(e);
+      const bool operation = std::any_of(children.begin(), children.end(), [&ev](auto c) {
+        return ev.type[c] == format::kTypeColl || ev.type[c] == format::kTypeCeColl;
+      });
+      const auto api = ev.payload_as<format::CollApiPayload>(e);
+      if (!operation) ++counts[std::string(r->dump.string_at(api.func))];
+    }
+    for (const auto& [func, n] : counts) most[func] = std::max(most[func], n);
+  }
+  return most;
+}
+
 RunCommunicator run_communicator(const Communicator& comm, Diagnostics& diagnostics) {
   RunCommunicator out;
   out.hash = comm.comm_hash;
@@ -204,6 +225,14 @@ RunCommunicator run_communicator(const Communicator& comm, Diagnostics& diagnost
     if (out.alltoall_unavailable.empty()) out.alltoall_unavailable = r->alltoall.reason;
   }
   if (alltoall) out.alltoall_unavailable.clear();
+  const std::string version =
+      comm.ranks.empty() ? "" : comm.ranks.front()->dump.meta("nccl.version");
+  for (const auto& [func, calls] : calls_without_operation(comm)) {
+    out.notes.push_back(fmt::format(
+        "{}: {} call(s) on a rank have no Coll event below their CollApi ({} reports none for "
+        "them): they ran, but the capture shows no operation, time or instance of them",
+        func, calls, version.empty() ? "NCCL" : "NCCL " + version));
+  }
   if (alltoall && self_copy_untimed) {
     out.notes.push_back(
         "AlltoAll: each rank's Send/Recv to itself has no KernelCh events; time and true time "

@@ -10,6 +10,8 @@ std::unique_ptr<RankCapture> build_rank_capture(ingest::NpktDump dump) {
   c->kernel_channels = check_kernel_channels(c->events, c->clock);
   c->collectives = collect_collectives(c->dump, c->events, c->clock, c->kernel_channels);
   c->alltoall = find_alltoalls(c->dump, c->events, c->clock, c->kernel_channels, c->collectives);
+  c->stream_overlaps = untime_stream_overlaps(c->kernel_channels.tolerance_ns, c->collectives,
+                                              c->alltoall.alltoalls);
   return c;
 }
 

@@ -1,6 +1,7 @@
 // import/npkt/profiler_capture.hpp — everything the analyses need from one .npkt dump.
 // Contract: build_rank_capture rebuilds the events, fits the host/GPU clock, checks the KernelCh
-// timestamps, collects the collectives and recognises AlltoAll groups, in that order. The
+// timestamps, collects the collectives, recognises AlltoAll groups and drops the GPU spans of
+// launches that overlap on the rank's stream (stream_overlap.hpp), in that order. The
 // collectives' string views point into `dump`, which the capture owns: a RankCapture is moved,
 // never copied, and is held at a stable address (std::unique_ptr) once built.
 #pragma once
@@ -14,6 +15,7 @@
 #include "import/npkt/profiler_collectives.hpp"
 #include "import/npkt/profiler_events.hpp"
 #include "import/npkt/profiler_kernel_channels.hpp"
+#include "import/npkt/stream_overlap.hpp"
 
 namespace npkit {
 
@@ -24,6 +26,7 @@ struct RankCapture {
   KernelChannelCheck kernel_channels;
   std::vector<ProfilerCollective> collectives;  // Coll and P2p events
   AlltoallScan alltoall;                        // derived AlltoAll operations
+  StreamOverlapCheck stream_overlaps;           // spans dropped as impossible
 
   std::int32_t rank() const { return dump.comm.rank; }
 };

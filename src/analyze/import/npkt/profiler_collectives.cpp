@@ -82,6 +82,11 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
   }
   c.channels_disjoint = c.channels_open == 0 && valid > 0 && latest_start > earliest_stop;
   c.channels_seen = static_cast<std::uint32_t>(channels.count());
+  c.has_valid_channels = clock.usable() && valid > 0;
+  if (c.has_valid_channels) {
+    c.valid_channels_start_ns = clock.to_host_ns(first);
+    c.valid_channels_stop_ns = clock.to_host_ns(last);
+  }
   c.has_gpu_span = clock.usable() && c.channels_open == 0 && c.channels_stale == 0 && valid > 0;
   if (c.has_gpu_span) {
     c.gpu_start_ns = clock.to_host_ns(first);

@@ -65,6 +65,11 @@ struct ProfilerCollective {
   bool has_gpu_span = false;
   std::int64_t gpu_start_ns = 0;  // host time
   std::int64_t gpu_stop_ns = 0;   // host time
+  // min start .. max stop of the valid KernelCh children alone (host time), even where a stale or
+  // open one leaves the operation without a GPU span: where the operation ran at least then.
+  bool has_valid_channels = false;
+  std::int64_t valid_channels_start_ns = 0;
+  std::int64_t valid_channels_stop_ns = 0;
   std::uint32_t channels_seen = 0;
   std::uint32_t kernel_channels = 0;
   std::uint32_t channels_open = 0;
@@ -73,13 +78,17 @@ struct ProfilerCollective {
   // earliest stop): the channels did not run together, so some timestamps may belong to other
   // work and the span overstates the collective.
   bool channels_disjoint = false;
+  // Its launch's GPU span overlaps another launch's on this rank, which NCCL never runs at the
+  // same time (stream_overlap.hpp): the span was dropped.
+  bool stream_overlap = false;
   bool in_alltoall = false;  // a Send/Recv that is part of a derived AlltoAll
   bool copy_engine = false;  // a CeColl event
   std::uint32_t group_api = kNoEvent;
 
-  // A KernelCh child is stale: the operation ran, but its GPU time is unknown (a collective is
-  // timed only when every channel is: the others alone would understate it).
-  bool has_stale_channel() const { return channels_stale > 0; }
+  // A KernelCh child is stale, or the span overlapped another launch: the operation ran, but its
+  // GPU time is unknown (a collective is timed only when every channel is: the others alone
+  // would understate it).
+  bool has_stale_channel() const { return channels_stale > 0 || stream_overlap; }
 
   std::int64_t gpu_duration_ns() const { return sat_sub(gpu_stop_ns, gpu_start_ns); }
 };
@@ -90,8 +99,8 @@ std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump
                                                     const KernelChannelCheck& check);
 
 // GPU span of a set of KernelCh events (the children of one or several Coll/P2p events),
-// written into `c`: has_gpu_span, gpu_start_ns, gpu_stop_ns, channels_seen, kernel_channels,
-// channels_open, channels_stale, channels_disjoint.
+// written into `c`: has_gpu_span, gpu_start_ns, gpu_stop_ns, the valid channels' span,
+// channels_seen, kernel_channels, channels_open, channels_stale, channels_disjoint.
 void set_gpu_span(const ProfilerEvents& events, const HostGpuClock& clock,
                   const KernelChannelCheck& check, std::span<const std::uint32_t> kernel_channels,
                   ProfilerCollective& c);

@@ -16,7 +16,7 @@ std::vector<FuncSummary> summarize_by_func(const RankCapture& capture) {
     ++summary.count;
     summary.kernel_channels += op.kernel_channels;
     summary.stale_channels += op.channels_stale;
-    if (op.has_stale_channel()) ++summary.untimed_stale;
+    if (op.channels_stale > 0) ++summary.untimed_stale;
     if (!op.has_gpu_span) return;
     ++summary.timed;
     summary.total_ns = sat_add(summary.total_ns, op.gpu_duration_ns());
