@@ -1,6 +1,7 @@
 #include "output/bandwidth_output.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "output/driver_results_output.hpp"
 #include "output/json_writer.hpp"
@@ -33,6 +34,7 @@ TextTable csv_table(const BandwidthReport& b) {
                "nranks",
                "instances",
                "timed_instances",
+               "stale_instances",
                "ranks_timed",
                "time_ns",
                "algbw_gbps",
@@ -45,7 +47,8 @@ TextTable csv_table(const BandwidthReport& b) {
                "true_time_ns",
                "true_algbw_gbps",
                "true_busbw_gbps",
-               "channels"};
+               "channels",
+               "flags"};
   for (const auto& r : b.rows) {
     const RunCommunicator* comm = comm_of(*b.run, r);
     const bool timed = !r.ranks.empty();
@@ -59,6 +62,7 @@ TextTable csv_table(const BandwidthReport& b) {
                std::to_string(r.nranks),
                std::to_string(r.instances),
                std::to_string(r.timed_instances),
+               std::to_string(r.stale_instances),
                std::to_string(r.ranks.size()),
                timed ? fmt::format("{:.1f}", r.time_ns) : "",
                timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
@@ -71,7 +75,8 @@ TextTable csv_table(const BandwidthReport& b) {
                r.true_time_ns ? fmt::format("{:.1f}", *r.true_time_ns) : "",
                r.true_time_ns ? fmt::format("{:.6f}", r.true_algbw_gbps) : "",
                r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : "",
-               std::to_string(r.channels)});
+               std::to_string(r.channels),
+               fmt::format("{}", fmt::join(r.flags(), "; "))});
   }
   return t;
 }
@@ -188,8 +193,13 @@ void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const 
   w.field("nranks", r.nranks);
   w.field("instances", r.instances);
   w.field("timed_instances", r.timed_instances);
+  w.field("stale_instances", r.stale_instances);
   w.field("ranks_timed", static_cast<std::uint64_t>(r.ranks.size()));
   w.field("channels", r.channels);
+  w.key("flags");
+  w.begin_array();
+  for (const auto& flag : r.flags()) w.value(flag);
+  w.end_array();
   if (!r.ranks.empty()) {
     w.field("time_ns", r.time_ns);
     w.field("algbw_gbps", r.algbw_gbps);
@@ -294,7 +304,9 @@ std::string bandwidth_table_title(std::int32_t nranks) {
       "Collectives (nccl-tests conventions, n = {}; time = a rank's time of an instance, median "
       "over instances, mean over ranks; period = start to start of back-to-back launches, median "
       "over pairs, mean over ranks; true = last rank's start to last rank's end, on one clock; "
-      "timed = instances with a time; ranks = ranks timed of n)",
+      "timed = instances with a time; ranks = ranks timed of n; flags: untimed, few timed = under "
+      "half the instances timed, N stale = N instances lost a rank's time to timestamps of other "
+      "work)",
       nranks);
 }
 
@@ -303,7 +315,7 @@ TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCo
   t.columns = {"collective",     "size (B)",     "count",       "type",         "algo",
                "proto",          "instances",    "timed",       "ranks",        "time (us)",
                "algbw (GB/s)",   "busbw (GB/s)", "period (us)", "period algbw", "period busbw",
-               "true time (us)", "true algbw",   "true busbw"};
+               "true time (us)", "true algbw",   "true busbw",  "flags"};
   for (const auto& r : rows) {
     if (r.comm_hash != comm.hash) continue;
     const bool timed = !r.ranks.empty();
@@ -316,7 +328,8 @@ TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCo
                r.period_ns ? gbps(r.period_busbw_gbps) : "-",
                r.true_time_ns ? us(*r.true_time_ns) : "-",
                r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
-               r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
+               r.true_time_ns ? gbps(r.true_busbw_gbps) : "-",
+               fmt::format("{}", fmt::join(r.flags(), ", "))});
   }
   return t;
 }

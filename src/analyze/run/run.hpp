@@ -107,6 +107,10 @@ struct InFlightDetail {
   std::int64_t last_event_ns = kUnknownTime;  // the latest record of the operation
 };
 
+// The share of a result's instances that must be timed for its time to stand unflagged
+// (bandwidth's row flags, diff's and compare's quality floor).
+inline constexpr double kTimedFloor = 0.5;
+
 struct RunMember {
   std::int32_t rank = 0;
   bool timed = false;

@@ -84,8 +84,10 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool com
   std::int64_t last_start = INT64_MIN;
   std::int64_t last_end = INT64_MIN;
   std::size_t timed = 0;
+  bool stale = false;
   for (const auto& m : inst.members) {
     b.row.channels = std::max(b.row.channels, m.channels);
+    stale = stale || m.stale;
     if (!m.timed) continue;
     ++timed;
     b.rank_times[m.rank].push_back(static_cast<double>(m.duration_ns()));
@@ -93,6 +95,7 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool com
     last_end = std::max(last_end, m.end_ns);
   }
   if (timed > 0) ++b.row.timed_instances;
+  if (stale) ++b.row.stale_instances;
   const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
   if (comparable && timed == needed && inst.missing_ranks.empty()) {
     b.true_times.push_back(static_cast<double>(sat_sub(last_end, last_start)));
@@ -144,6 +147,15 @@ bool selected(std::string_view coll, const RunInstance& inst) {
 }
 
 }  // namespace
+
+std::vector<std::string> BandwidthRow::flags() const {
+  std::vector<std::string> out;
+  if (static_cast<double>(timed_instances) < kTimedFloor * static_cast<double>(instances)) {
+    out.push_back(timed_instances == 0 ? "untimed" : "few timed");
+  }
+  if (stale_instances > 0) out.push_back(std::to_string(stale_instances) + " stale");
+  return out;
+}
 
 std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) {
   std::map<RowKey, RowBuilder> builders;

@@ -17,7 +17,8 @@
 // - true time = median over the instances timed on all nranks ranks (a Send/Recv pair: its two
 //   ends) of (last rank's end − last rank's start); only when the ranks' times are on one clock
 //   (every rank on one host, or no host named).
-// - channels = the most channels any member ran on.
+// - channels = the most channels any member ran on. stale_instances: instances with a stale
+//   member (its GPU time was another work's, run/run.hpp); flags() what the row's numbers rest on.
 // - `coll` selects rows as --coll does: "all", or the lower-case key of the row's func
 //   (run/nccl_names.hpp coll_key: "allreduce", ..., "alltoall", "sendrecv").
 // - Latency distributions: per (communicator, func, algo, proto, power-of-two bucket [2^k,
@@ -57,6 +58,7 @@ struct BandwidthRow {
   std::string proto;
   std::uint64_t instances = 0;
   std::uint64_t timed_instances = 0;
+  std::uint64_t stale_instances = 0;  // a member's GPU time was another work's (run.hpp stale)
   std::vector<RankMedian> ranks;
   double time_ns = 0;
   double algbw_gbps = 0;
@@ -70,6 +72,11 @@ struct BandwidthRow {
   double period_algbw_gbps = 0;
   double period_busbw_gbps = 0;
   std::uint32_t channels = 0;
+
+  // What a reader of the row's numbers must know first (flags, in this order): "untimed" (no
+  // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few), and
+  // "<N> stale" (N instances lost a rank's time to timestamps of other work).
+  std::vector<std::string> flags() const;
 };
 
 struct LatencyBucket {

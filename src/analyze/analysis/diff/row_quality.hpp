@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "run/run.hpp"
 #include "run/summary/run_summary.hpp"
 
 namespace npkit {
 
-inline constexpr double kQualityFloor = 0.5;
+inline constexpr double kQualityFloor = kTimedFloor;  // run/run.hpp
 
 struct RowQuality {
   std::uint64_t instances = 0;

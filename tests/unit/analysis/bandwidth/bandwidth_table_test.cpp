@@ -247,3 +247,20 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   CHECK(ag[0].count == 4096);
   CHECK(ag[0].type == "ncclFloat32");
 }
+
+TEST_CASE("bandwidth row flags: what the row's time rests on", "[bandwidth]") {
+  auto flags = [](std::uint64_t instances, std::uint64_t timed, std::uint64_t stale) {
+    npkit::BandwidthRow r;
+    r.instances = instances;
+    r.timed_instances = timed;
+    r.stale_instances = stale;
+    return r.flags();
+  };
+  using Flags = std::vector<std::string>;
+  CHECK(flags(6, 6, 0).empty());
+  CHECK(flags(2, 1, 0).empty());  // half timed: at the floor, not under it
+  CHECK(flags(3, 1, 0) == Flags{"few timed"});
+  CHECK(flags(6, 1, 5) == Flags{"few timed", "5 stale"});
+  CHECK(flags(6, 0, 6) == Flags{"untimed", "6 stale"});
+  CHECK(flags(23, 20, 23) == Flags{"23 stale"});
+}
