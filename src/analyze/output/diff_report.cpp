@@ -18,12 +18,16 @@ bool has_medians(const RowJudgement& j) {
 }
 
 // "23/23, 21/23 (2 stale on a rank)": instances timed of the row's instances, baseline then
-// candidate, and how many a stale channel event cost.
+// candidate, how many a stale channel event cost and how many are incomplete (records lost).
 std::string timed_cell(const CollectiveDiff& d) {
   auto side = [](bool present, const RowQuality& q) {
     if (!present) return std::string("-");
-    return fmt::format("{}/{}{}", q.timed, q.instances,
-                       q.stale > 0 ? fmt::format(" ({} stale on a rank)", q.stale) : "");
+    std::string notes;
+    if (q.stale > 0) notes = fmt::format("{} stale on a rank", q.stale);
+    if (q.incomplete > 0) {
+      notes += fmt::format("{}{} incomplete", notes.empty() ? "" : ", ", q.incomplete);
+    }
+    return fmt::format("{}/{}{}", q.timed, q.instances, notes.empty() ? "" : " (" + notes + ")");
   };
   return side(d.in_base, d.base_quality) + ", " + side(d.in_cand, d.cand_quality);
 }
@@ -203,6 +207,7 @@ void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
     w.field("instances", q.instances);
     w.field("timed", q.timed);
     w.field("stale", q.stale);
+    w.field("incomplete", q.incomplete);
     w.field("ranks_timed", q.ranks_timed);
     w.field("nranks", q.nranks);
     w.field("below_floor", q.below_floor());

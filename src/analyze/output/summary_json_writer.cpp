@@ -116,8 +116,9 @@ void collective(std::string& out, const CollectiveRow& r) {
   append_json_string(out, r.key.proto);
   fmt::format_to(Out(out),
                  ", \"instances\": {}, \"untimed_instances\": {}, \"stale_instances\": {}, "
-                 "\"bytes_sum\": {}",
-                 r.instances, r.untimed_instances, r.stale_instances, r.bytes_sum);
+                 "\"incomplete_instances\": {}, \"bytes_sum\": {}",
+                 r.instances, r.untimed_instances, r.stale_instances, r.incomplete_instances,
+                 r.bytes_sum);
   const double time = r.time_ns();
   if (time > 0) {
     out += ", \"time_ns\": ";

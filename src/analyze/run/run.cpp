@@ -31,6 +31,11 @@ void RunCommunicator::order_instances_by_start() {
                    [&](const auto& a, const auto& b) { return earliest(a) < earliest(b); });
 }
 
+bool RunCommunicator::collectives_incomplete() const {
+  return std::any_of(ranks.begin(), ranks.end(),
+                     [](const RunRank& r) { return r.lost.collectives > 0; });
+}
+
 bool RunCommunicator::hosts_known() const {
   return !ranks.empty() &&
          std::all_of(ranks.begin(), ranks.end(), [](const RunRank& r) { return !r.host.empty(); });

@@ -33,6 +33,11 @@
 //   duration but not when it ran: members hold start 0 and end = their duration, in
 //   the rank's stream order; what needs start times (back-to-back period, true time, arrival
 //   skew, alignment, traces) is left out and says why.
+// - RunRank::lost: the records the rank's writer says it lost (NCCL Inspector logs from v4.1: its
+//   ring was full, or a pool); all zero where nothing is known to be lost. Which operations were
+//   lost is unknown, so a communicator with a rank that lost collective records is incomplete
+//   (collectives_incomplete()): any of its instances may lack that rank, and an operation lost
+//   on every rank leaves no instance at all.
 // - Instances are ordered by their earliest start over ranks. notes qualify the communicator's
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
@@ -64,6 +69,15 @@ enum class CaptureEnd : std::uint8_t {
   kLastRecord,  // only its last record is known: the capture ended then or later
 };
 
+// Records a rank's writer lost before writing them (counted by the writer itself).
+struct LostRecords {
+  std::uint64_t collectives = 0;
+  std::uint64_t p2p = 0;    // point-to-point operations (Send/Recv)
+  std::uint64_t proxy = 0;  // proxy records and proxy operations
+
+  bool any() const { return collectives > 0 || p2p > 0 || proxy > 0; }
+};
+
 struct RunRank {
   std::int32_t rank = 0;
   std::int64_t capture_end_ns = kUnknownTime;
@@ -76,6 +90,7 @@ struct RunRank {
   std::optional<double> clock_uncertainty_ns;
   std::optional<ProxyStepBreakdown> proxy;          // where the input recorded NET proxy steps
   std::vector<AlltoallPeerTraffic> alltoall_peers;  // where the input shows AlltoAll's Send/Recv
+  LostRecords lost;
 };
 
 enum class Progress : std::uint8_t {
@@ -169,6 +184,8 @@ struct RunCommunicator {
   bool hosts_known() const;
   // Every rank names the same host (or none does): the ranks' times are on one clock.
   bool one_clock() const;
+  // A rank lost collective records: every instance may lack members, some may be missing.
+  bool collectives_incomplete() const;
   // Sorts the instances by their earliest member start (stable; no members: last).
   void order_instances_by_start();
 };

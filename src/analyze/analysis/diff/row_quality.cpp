@@ -12,8 +12,10 @@ bool RowQuality::below_floor() const {
 }
 
 std::string RowQuality::text() const {
-  return fmt::format("{}/{} timed, {}/{} ranks{}", timed, instances, ranks_timed, nranks,
-                     stale > 0 ? fmt::format(", {} stale on a rank", stale) : "");
+  return fmt::format(
+      "{}/{} timed, {}/{} ranks{}{}", timed, instances, ranks_timed, nranks,
+      stale > 0 ? fmt::format(", {} stale on a rank", stale) : "",
+      incomplete > 0 ? fmt::format(", {} incomplete (records lost)", incomplete) : "");
 }
 
 RowQuality quality_of(const std::vector<const CollectiveRow*>& rows) {
@@ -23,6 +25,7 @@ RowQuality quality_of(const std::vector<const CollectiveRow*>& rows) {
     q.instances += row->instances;
     q.timed += row->instances - std::min(row->untimed_instances, row->instances);
     q.stale += std::min(row->stale_instances, row->instances);
+    q.incomplete += std::min(row->incomplete_instances, row->instances);
     q.nranks = std::max(q.nranks, row->key.nranks);
     for (const auto& r : row->ranks) {
       if (!r.time_ns.empty()) ranks.insert(r.rank);

@@ -99,6 +99,9 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
       } else if (cell.quality.below_floor()) {
         row.unranked =
             fmt::format("run [{}] is below the quality floor ({})", i + 1, cell.quality.text());
+      } else if (cell.quality.is_incomplete()) {
+        row.unranked = fmt::format("run [{}] is incomplete: its log lost records ({})", i + 1,
+                                   cell.quality.text());
       } else {
         continue;
       }

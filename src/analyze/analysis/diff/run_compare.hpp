@@ -6,8 +6,9 @@
 //   instances first, "+"-joined).
 // - best = the run with the lowest time (the first on a tie); every other cell's change is
 //   relative to it. Runs without the group have an empty cell. A group that some run lacks, or
-//   holds without a timed instance or below the quality floor (row_quality.hpp), has no best
-//   (`unranked` says which run and why): a time cannot win against a missing or doubtful one.
+//   holds without a timed instance, below the quality floor or incomplete (row_quality.hpp), has
+//   no best (`unranked` says which run and why): a time cannot win against a missing or doubtful
+//   one.
 // - Settings: the configuration keys whose values differ between runs (config_diff.hpp's
 //   comparison of run 0 with each other run), with each run's value; only cause candidates
 //   (not hosts, not paths such as dump directories).

@@ -172,15 +172,22 @@ void check_coverage(const CollectiveRow& b, const CollectiveRow& c, RowJudgement
   }
 }
 
-// Names a judged row's side that is below the quality floor.
+// Names a judged row's side that is below the quality floor, and any side that is incomplete.
 void mark_quality(CollectiveDiff& d) {
   RowJudgement& j = d.judgement;
-  if (j.verdict == Verdict::kMissing || j.verdict == Verdict::kNotComparable) return;
+  const bool judged = j.verdict != Verdict::kMissing && j.verdict != Verdict::kNotComparable;
   for (const auto& [side, q] :
        {std::pair{"baseline", &d.base_quality}, std::pair{"candidate", &d.cand_quality}}) {
-    if (!q->below_floor()) continue;
-    j.reason += fmt::format("{}{} below the quality floor ({})", j.reason.empty() ? "" : "; ", side,
-                            q->text());
+    std::string mark;
+    if (judged && q->below_floor()) {
+      mark = fmt::format("{} below the quality floor ({})", side, q->text());
+    } else if (q->is_incomplete()) {
+      mark = fmt::format(
+          "{} incomplete: its log lost records ({}/{} instance(s) of such a "
+          "communicator)",
+          side, q->incomplete, q->instances);
+    }
+    if (!mark.empty()) j.reason += (j.reason.empty() ? "" : "; ") + mark;
   }
 }
 

@@ -12,7 +12,9 @@
 //   baseline is not comparable ("untimed in the baseline"), or unchanged when the candidate has
 //   it untimed too ("untimed in both runs"). A candidate timed on more ranks than the baseline is
 //   judged on the baseline's, and its reason says so. A judged row whose side is below the
-//   quality floor (row_quality.hpp) keeps its verdict, and its reason says which side and why.
+//   quality floor (row_quality.hpp) keeps its verdict, and its reason says which side and why; so
+//   does any row with an incomplete side (its log lost records, row_quality.hpp), whatever its
+//   verdict: a rank or instance it lacks may have been lost by the log, not by the run.
 //   Run-wide `missing` lines: a candidate without collectives where the baseline has some, runs
 //   that share no judged collective or phase row, and fewer (communicator, rank) pairs of an N-rank
 //   communicator size in the candidate than in the baseline.

@@ -96,6 +96,7 @@ void add_collectives(const Run& run, RunSummary& s) {
                       [](const RunMember& m) { return m.stale; })) {
         ++row.stale_instances;
       }
+      if (comm.collectives_incomplete()) ++row.incomplete_instances;
       add_sync(comm, inst, sync);
     }
   }

@@ -166,7 +166,8 @@ Status Reader::config(od::value& v, RunConfig& c) {
       });
 }
 
-// stale_instances is optional (summaries written before it existed have none).
+// stale_instances and incomplete_instances are optional (summaries written before they existed
+// have none).
 Status Reader::collective(od::value& v, CollectiveRow& row) {
   return object(v, "collective row",
                 {"collective", "nranks", "size_bytes", "size_kind", "algo", "proto", "instances",
@@ -181,13 +182,15 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                     NPKIT_ASSIGN(auto n, i64(e, "nranks", 0, kInt32Max));
                     row.key.nranks = static_cast<std::int32_t>(n);
                   } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
-                             k == "stale_instances" || k == "bytes_sum") {
+                             k == "stale_instances" || k == "incomplete_instances" ||
+                             k == "bytes_sum") {
                     NPKIT_ASSIGN(auto n, u64(e, k));
-                    (k == "size_bytes"        ? row.key.size_bytes
-                     : k == "instances"       ? row.instances
-                     : k == "bytes_sum"       ? row.bytes_sum
-                     : k == "stale_instances" ? row.stale_instances
-                                              : row.untimed_instances) = n;
+                    (k == "size_bytes"             ? row.key.size_bytes
+                     : k == "instances"            ? row.instances
+                     : k == "bytes_sum"            ? row.bytes_sum
+                     : k == "stale_instances"      ? row.stale_instances
+                     : k == "incomplete_instances" ? row.incomplete_instances
+                                                   : row.untimed_instances) = n;
                   } else if (k == "size_kind") {
                     const std::size_t kind_at = offset(e);
                     NPKIT_ASSIGN(auto s, str(e, "size_kind"));

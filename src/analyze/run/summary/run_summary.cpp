@@ -97,6 +97,7 @@ void merge_into(RunSummary& into, const RunSummary& other) {
         a.instances = sat_add_count(a.instances, b.instances);
         a.untimed_instances = sat_add_count(a.untimed_instances, b.untimed_instances);
         a.stale_instances = sat_add_count(a.stale_instances, b.stale_instances);
+        a.incomplete_instances = sat_add_count(a.incomplete_instances, b.incomplete_instances);
         a.bytes_sum = sat_add_count(a.bytes_sum, b.bytes_sum);
         merge_sorted(
             a.ranks, b.ranks, [](const RankDurations& r) { return r.rank; },

@@ -61,3 +61,19 @@ TEST_CASE("row quality: the floor is half of the instances timed", "[diff]") {
   CHECK(npkit::quality_of({&none}).below_floor());
   CHECK(npkit::quality_of({&empty}).below_floor());
 }
+
+TEST_CASE("row quality: instances of a communicator whose log lost records are incomplete",
+          "[diff]") {
+  CollectiveRow a = row(23, 12, true, true);
+  CHECK_FALSE(npkit::quality_of({&a}).is_incomplete());
+  a.incomplete_instances = 23;
+  CollectiveRow b = row(10, 0, true, true);
+  const RowQuality one = npkit::quality_of({&a});
+  CHECK(one.is_incomplete());
+  CHECK(one.text() == "11/23 timed, 2/2 ranks, 23 incomplete (records lost)");
+  const RowQuality both = npkit::quality_of({&a, &b});
+  CHECK(both.incomplete == 23);
+  CHECK(both.is_incomplete());
+  b.incomplete_instances = 40;  // more than the row's instances (a hostile summary): capped
+  CHECK(npkit::quality_of({&b}).incomplete == 10);
+}

@@ -44,3 +44,19 @@ TEST_CASE("compare: a time never wins against a missing one", "[compare]") {
   CHECK(c.rows[2].unranked == "run [1] lacks the size");
   CHECK(c.wins == std::vector<std::uint64_t>{1, 0});
 }
+
+TEST_CASE("compare: an incomplete run's time does not win", "[compare]") {
+  // The first run is faster at 4 KiB, but its log lost records: no run is best.
+  npkit::CollectiveRow lossy = synthetic_row("AllReduce", 4096, "RING", "LL", {{10000}, {10000}});
+  lossy.incomplete_instances = 1;
+  const npkit::RunComparison c = npkit::compare_runs(
+      {run("lossy", {lossy}),
+       run("whole", {synthetic_row("AllReduce", 4096, "RING", "LL", {{12000}, {12000}})})});
+  REQUIRE(c.rows.size() == 1);
+  CHECK_FALSE(c.rows[0].best.has_value());
+  CHECK(c.rows[0].unranked ==
+        "run [1] is incomplete: its log lost records (1/1 timed, 2/2 ranks, 1 incomplete "
+        "(records lost))");
+  CHECK(c.rows[0].runs[0].quality.incomplete == 1);
+  CHECK(c.wins == std::vector<std::uint64_t>{0, 0});
+}

@@ -62,6 +62,36 @@ TEST_CASE("run diff: a rank 15 % slower is a regression decided by that rank", "
   CHECK(n.unchanged == 1);
 }
 
+TEST_CASE("run diff: an incomplete side keeps its verdict, and the detail says records were lost",
+          "[diff]") {
+  // The candidate's log lost records (all 20 instances are of such a communicator); rank 1 is
+  // 15 % slower: still a regression. At 16 MiB the candidate lacks rank 2's time: missing, and the
+  // detail says why it may be missing.
+  npkit::CollectiveRow slower = synthetic_row("AllReduce", 1 << 20, "RING", "LL",
+                                              {around(10000), scaled(around(10000), 1.15)});
+  slower.incomplete_instances = 20;
+  npkit::CollectiveRow lacking =
+      synthetic_row("AllReduce", 1 << 24, "RING", "SIMPLE", {around(80000), around(80000), {}});
+  lacking.incomplete_instances = 20;
+  npkit::CollectiveRow full = synthetic_row("AllReduce", 1 << 24, "RING", "SIMPLE",
+                                            {around(80000), around(80000), around(80000)});
+  const RunSummary base = run(
+      {synthetic_row("AllReduce", 1 << 20, "RING", "LL", {around(10000), around(10000)}), full});
+  const RunDiff d = npkit::diff_runs(base, run({slower, lacking}), npkit::NoiseRule{});
+  REQUIRE(d.collectives.size() == 2);
+  const auto& slow = d.collectives[0];
+  CHECK(slow.judgement.verdict == Verdict::kRegression);
+  CHECK(slow.cand_quality.incomplete == 20);
+  CHECK_FALSE(slow.base_quality.is_incomplete());
+  CHECK(slow.judgement.reason ==
+        "candidate incomplete: its log lost records (20/20 instance(s) of such a communicator)");
+  const auto& missing = d.collectives[1].judgement;
+  CHECK(missing.verdict == Verdict::kMissing);
+  CHECK(missing.reason ==
+        "rank(s) 2 timed in the baseline, not in the candidate; candidate incomplete: its log "
+        "lost records (20/20 instance(s) of such a communicator)");
+}
+
 TEST_CASE("run diff: faster everywhere is an improvement, which fails only any-change", "[diff]") {
   const RunSummary base =
       run({synthetic_row("AllGather", 4096, "RING", "LL", {around(5000), around(5000)})});

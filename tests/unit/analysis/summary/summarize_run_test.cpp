@@ -109,3 +109,33 @@ TEST_CASE("summarize_run: rows, untimed instances, sync and proxy phases of a ha
   CHECK(s.phases[0].key.phase == "net_recv");
   CHECK(s.phases[0].ranks[0].ns == 30);
 }
+
+TEST_CASE("summarize_run: every instance of a communicator whose log lost records is incomplete",
+          "[summary]") {
+  // The hand-built run's communicator, and a second one (hash 0xdef, 2 ranks) with one
+  // AllReduce of 1 KiB. Rank 1 of the first lost 2 collective records: its 3 AllReduce and its
+  // Send/Recv pair are incomplete; the second communicator's AllReduce is not.
+  Run run = hand_run();
+  RunCommunicator other;
+  other.hash = 0xdef;
+  other.nranks = 2;
+  other.ranks.resize(2);
+  other.ranks[1].rank = 1;
+  other.ranks[1].lost.p2p = 5;  // lost Send/Recv records do not make its collectives incomplete
+  other.instances.push_back(
+      instance("AllReduce", 1024, {member(0, 700, 750), member(1, 710, 760)}));
+  run.comms.push_back(other);
+  CHECK_FALSE(run.comms[0].collectives_incomplete());
+  run.comms[0].ranks[1].lost.collectives = 2;
+  CHECK(run.comms[0].collectives_incomplete());
+  CHECK_FALSE(run.comms[1].collectives_incomplete());
+
+  const PhaseAssignment phases = assign_phases(PhaseMap{}, EventTable{});
+  const RunSummary s = summarize_run(run, SummarySpanSink(phases));
+  REQUIRE(s.collectives.size() == 2);
+  CHECK(s.collectives[0].key.collective == "AllReduce");
+  CHECK(s.collectives[0].instances == 4);
+  CHECK(s.collectives[0].incomplete_instances == 3);
+  CHECK(s.collectives[1].key.collective == "SendRecv");
+  CHECK(s.collectives[1].incomplete_instances == 1);
+}

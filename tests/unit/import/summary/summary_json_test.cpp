@@ -69,9 +69,12 @@ TEST_CASE("summary json: real summaries and spilled samples read back equal",
   std::vector<std::int64_t> many;
   for (int i = 0; i < 3000; ++i) many.push_back(50000 + 37 * i);
   big.collectives[0] = synthetic_row("AllReduce", 1048576, "RING", "LL", {many, {5}});
+  big.collectives[0].stale_instances = 1;
+  big.collectives[0].incomplete_instances = 2;
   REQUIRE_FALSE(big.collectives[0].ranks[0].time_ns.exact());
   const std::string text = written(big);
   CHECK(text.find("\"buckets\": [[") != std::string::npos);
+  CHECK(text.find("\"stale_instances\": 1, \"incomplete_instances\": 2,") != std::string::npos);
   auto back = npkit::parse_summary("x", text);
   REQUIRE(back.ok());
   CHECK(*back == big);
@@ -80,6 +83,15 @@ TEST_CASE("summary json: real summaries and spilled samples read back equal",
 TEST_CASE("summary json: unknown fields are skipped", "[summary][json]") {
   const std::string text =
       replaced(written(small_summary()), "\"inputs\":", "\"later\": {\"x\": [1, 2]}, \"inputs\":");
+  auto back = npkit::parse_summary("x", text);
+  REQUIRE(back.ok());
+  CHECK(*back == small_summary());
+}
+
+TEST_CASE("summary json: rows written before stale and incomplete instances read as 0",
+          "[summary][json]") {
+  const std::string text = replaced(written(small_summary()),
+                                    "\"stale_instances\": 0, \"incomplete_instances\": 0, ", "");
   auto back = npkit::parse_summary("x", text);
   REQUIRE(back.ok());
   CHECK(*back == small_summary());
