@@ -96,7 +96,7 @@ TEST_CASE("hostile inspector: an unknown format major is refused", "[hostile]") 
   CHECK(run.err ==
         error_line("$DIR/unknown_version.log: line 1 (offset 0): "
                    "metadata.inspector_output_format_version 'v5.0': format major 5 is not known; "
-                   "this reader reads v4.x (the NCCL Inspector of NCCL 2.28 to 2.30)"));
+                   "this reader reads v4.x (the NCCL Inspector of NCCL 2.28 to 2.31)"));
 }
 
 TEST_CASE("hostile inspector: a newer minor format is read with a warning", "[hostile]") {
@@ -106,8 +106,52 @@ TEST_CASE("hostile inspector: a newer minor format is read with a warning", "[ho
   CHECK(run.exit_code == 0);
   CHECK(run.err ==
         "npkit-analyze: 1 warning(s) in 1 categories:\n  1 × newer format: "
-        "$DIR/newer_minor.log: format v4.2 is newer than v4.0, the newest this reader knows; "
+        "$DIR/newer_minor.log: format v4.4 is newer than v4.3, the newest this reader knows; "
         "members it does not know are ignored\n");
+}
+
+TEST_CASE("hostile inspector: a v4.3 dump cut short counts its missing records as lost",
+          "[hostile]") {
+  // v4_3_cut_dump.log: the dump at line 1 announces 6 coll_perf and 3 proxy_trace records; the
+  // file ends after 3 coll_perf.
+  TempDir tmp;
+  copy_fixture(tmp, "v4_3_cut_dump.log");
+  const CliRun run = run_hostile(tmp, {"bandwidth", "$DIR/v4_3_cut_dump.log"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.find("1 × truncated dump: $DIR/v4_3_cut_dump.log: line 1: the dump of comm "
+                     "1a2b3c4d5e6f7081 rank 0 announced 3 more coll_perf, 0 p2p_perf and 3 "
+                     "proxy_trace record(s) than the log holds; counted as lost\n") !=
+        std::string::npos);
+  CHECK(run.err.find("6 × records lost: $DIR/v4_3_cut_dump.log: comm 1a2b3c4d5e6f7081 rank 0: "
+                     "the Inspector lost 3 collective, 0 Send/Recv and 3 proxy record(s)") !=
+        std::string::npos);
+}
+
+TEST_CASE("hostile inspector: a v4.3 record outside its dump's counts is an error", "[hostile]") {
+  // v4_3_orphan_record.log: a v4.2 dump_stats line (which opens no header-once dump), then a
+  // coll_perf record without header and metadata. v4_3_beyond_count.log: the dump announces 1
+  // coll_perf record; two follow.
+  struct Case {
+    const char* file;
+    int line;
+    const char* what;
+  };
+  for (const Case& c :
+       {Case{"v4_3_orphan_record.log", 2,
+             "a coll_perf record without header and metadata: expected it inside a v4.3 dump "
+             "(after a dump_stats line with header and metadata), or header and metadata on the "
+             "line"},
+        Case{"v4_3_beyond_count.log", 3,
+             "a coll_perf record beyond the count that the dump at line 1 announced "
+             "(dump_stats): expected a dump_stats line or no more coll_perf records"}}) {
+    TempDir tmp;
+    const std::string path = copy_fixture(tmp, c.file);
+    const CliRun run = run_hostile(tmp, {"report", std::string("$DIR/") + c.file});
+    CHECK(run.exit_code == 2);
+    CHECK(run.err ==
+          error_line("$DIR/" + std::string(c.file) + ": line " + std::to_string(c.line) +
+                     " (offset " + std::to_string(line_offset(path, c.line)) + "): " + c.what));
+  }
 }
 
 TEST_CASE("hostile inspector: a directory without an Inspector log is an error", "[hostile]") {

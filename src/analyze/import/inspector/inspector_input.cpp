@@ -8,6 +8,7 @@
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/spanless_options.hpp"
 #include "run/rank_filter.hpp"
+#include "run/summary/saturating_count.hpp"
 
 namespace npkit {
 namespace {
@@ -50,6 +51,11 @@ void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRan
       if (log->trace.rank != rank.rank) continue;
       rank.host = rank_host(*log);
       rank.clock = "the host's clock (gettimeofday, µs)";
+      const LostRecords lost = log->lost();
+      rank.lost.collectives = sat_add_count(rank.lost.collectives, lost.collectives);
+      rank.lost.p2p = sat_add_count(rank.lost.p2p, lost.p2p);
+      rank.lost.proxy = sat_add_count(rank.lost.proxy, lost.proxy);
+      if (log->proxy) rank.proxy = log->proxy;
     }
   }
   for (auto& inst : run.instances) {
@@ -69,6 +75,12 @@ void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRan
   }
   if (untimed > 0) {
     run.notes.push_back(fmt::format("{} record(s) have execution time 0 and are untimed", untimed));
+  }
+  if (run.collectives_incomplete()) {
+    run.notes.push_back(
+        "the Inspector lost collective records of this communicator (its rings were full, or the "
+        "log was cut): any instance may lack ranks, and operations lost on every rank are "
+        "missing");
   }
   if (p2p > 0) {
     run.notes.push_back(fmt::format(

@@ -6,12 +6,16 @@
 // - The collective records join across ranks per communicator by (coll, coll_sn)
 //   (import/chrome_json/plugin_cross_rank.hpp), nranks from header.n_ranks; bytes are nccl-tests'
 //   S from coll_msg_size_bytes (× n for AllGather / ReduceScatter), count and type unknown
-//   (the logs name no data type), algorithm and protocol unknown (not written). Each rank's clock
+//   (the logs name no data type), algorithm and protocol from coll_algo / coll_proto (v4.2; unknown
+//   before). Each rank's clock
 //   is its host's gettimeofday (ranks of one host share it); the communicator's name is
 //   header.comm_name. launch_ns of a verbose record is its Coll start event.
 // - A communicator with a record that is not verbose has no_start_times set (run/run.hpp).
 //   notes count the records timed on the host (kernel_cpu, collective_cpu) and the Send/Recv
 //   records, which are not joined.
+// - Each rank's lost records (v4.1 on, import/inspector/inspector_log.hpp) are RunRank::lost, so a
+//   communicator with lost collectives is incomplete (run/run.hpp) and a note says so; proxy steps
+//   (v4.3) are RunRank::proxy.
 #pragma once
 
 #include <memory>

@@ -9,8 +9,11 @@
 #include <memory>
 #include <tuple>
 
+#include "import/inspector/inspector_dumps.hpp"
+#include "import/inspector/inspector_proxy_steps.hpp"
 #include "import/inspector/inspector_record.hpp"
 #include "run/run.hpp"
+#include "run/summary/saturating_count.hpp"
 #include "util/file_io.hpp"
 
 namespace npkit::ingest {
@@ -99,11 +102,27 @@ class LogBook {
                                     file.path, r.version, kInspectorMajor, kInspectorKnownMinor));
     }
     InspectorRankLog& log = rank_log(r, file.path);
-    if (r.p2p) {
-      ++log.p2p_records;
-      return Ok{};
+    switch (r.kind) {
+      case InspectorRecordKind::kP2p:
+        ++log.p2p_records;
+        return Ok{};
+      case InspectorRecordKind::kDumpStats:
+        add_dump(r.stats, log);
+        return Ok{};
+      case InspectorRecordKind::kProxy:
+        ++log.proxy_records;
+        log.proxy_steps_dropped = sat_add_count(log.proxy_steps_dropped, r.proxy.steps_dropped);
+        if (!r.proxy.steps.empty()) {
+          if (!log.proxy) log.proxy.emplace();
+          add_proxy_steps(*log.proxy, r.proxy);
+        }
+        return Ok{};
+      case InspectorRecordKind::kColl:
+        break;
     }
     NPKIT_ASSIGN(auto func, intern(log.trace, r.func));
+    NPKIT_ASSIGN(auto algo, intern(log.trace, r.algo));
+    NPKIT_ASSIGN(auto proto, intern(log.trace, r.proto));
     const std::string source = r.timing_source.empty() ? "not recorded" : r.timing_source;
     if (log.timing_sources.size() < kMaxNames || log.timing_sources.count(source) > 0) {
       ++log.timing_sources[source];
@@ -111,6 +130,8 @@ class LogBook {
     PluginColl c;
     c.seq = r.seq;
     c.func = func;
+    c.algo = algo;
+    c.proto = proto;
     c.bytes = r.bytes;
     c.channels = static_cast<std::uint32_t>(r.channels.size());
     log.max_channels = std::max<std::uint64_t>(log.max_channels, r.channels.size());
@@ -144,13 +165,51 @@ class LogBook {
     return Ok{};
   }
 
+  // The records a truncated v4.3 dump announced and the log lacks.
+  void add_cut(const DumpShortfall& s, const std::string& path) {
+    diagnostics_.warn(
+        "truncated dump",
+        fmt::format("{}: line {}: the dump of comm {:016x} rank {} announced {} more coll_perf, "
+                    "{} p2p_perf and {} proxy_trace record(s) than the log holds; counted as lost",
+                    path, s.line, s.context.comm_hash, s.context.rank, s.coll, s.p2p, s.proxy));
+    InspectorRankLog& log = rank_log(s.context, path);
+    log.cut.collectives = sat_add_count(log.cut.collectives, s.coll);
+    log.cut.p2p = sat_add_count(log.cut.p2p, s.p2p);
+    log.cut.proxy = sat_add_count(log.cut.proxy, s.proxy);
+  }
+
   std::vector<InspectorRankLog> finish() {
     std::vector<InspectorRankLog> out;
-    for (auto& [key, log] : logs_) out.push_back(std::move(log));
+    for (auto& [key, log] : logs_) {
+      const LostRecords lost = log.lost();
+      if (lost.any()) {
+        diagnostics_.warn(
+            "records lost",
+            fmt::format("{}: comm {:016x} rank {}: the Inspector lost {} collective, {} "
+                        "Send/Recv and {} proxy record(s) (its rings were full, or the log was "
+                        "cut); the communicator's rows are incomplete",
+                        log.trace.path, log.trace.comm_hash, log.trace.rank, lost.collectives,
+                        lost.p2p, lost.proxy),
+            sat_add_count(sat_add_count(lost.collectives, lost.p2p), lost.proxy));
+      }
+      out.push_back(std::move(log));
+    }
     return out;
   }
 
  private:
+  static void add_dump(const InspectorDumpStats& s, InspectorRankLog& log) {
+    ++log.dumps;
+    LostRecords& sum = log.dropped_reported;
+    sum.collectives = sat_add_count(sum.collectives, s.coll_dropped_since_last_dump);
+    sum.p2p = sat_add_count(sum.p2p, s.p2p_dropped_since_last_dump);
+    sum.proxy = sat_add_count(sum.proxy, s.proxy_dropped_since_last_dump);
+    LostRecords& total = log.dropped_total;
+    total.collectives = std::max(total.collectives, s.coll_dropped_total);
+    total.p2p = std::max(total.p2p, s.p2p_dropped_total);
+    total.proxy = std::max(total.proxy, s.proxy_dropped_total);
+  }
+
   InspectorRankLog& rank_log(const InspectorRecord& r, const std::string& path) {
     auto [it, inserted] = logs_.try_emplace({r.comm_hash, r.rank, path});
     InspectorRankLog& log = it->second;
@@ -178,6 +237,13 @@ class LogBook {
 };
 
 }  // namespace
+
+LostRecords InspectorRankLog::lost() const {
+  const auto kind = [&](std::uint64_t LostRecords::*k) {
+    return sat_add_count(std::max(dropped_reported.*k, dropped_total.*k), cut.*k);
+  };
+  return {kind(&LostRecords::collectives), kind(&LostRecords::p2p), kind(&LostRecords::proxy)};
+}
 
 bool is_inspector_log(const std::string& path) {
   std::vector<std::uint8_t> prefix;
@@ -226,6 +292,7 @@ Result<InspectorLogs> read_inspector_logs(const std::vector<std::string>& files,
   for (const auto& path : files) {
     InspectorFile file;
     file.path = path;
+    InspectorDumps dumps;
     auto read = for_each_line(
         path, file.bytes,
         [&](std::string_view line, std::uint64_t no, std::uint64_t offset, bool ended) -> Status {
@@ -242,6 +309,10 @@ Result<InspectorLogs> read_inspector_logs(const std::vector<std::string>& files,
             return Error{fmt::format("{}: line {} (offset {}): {}", path, no, offset,
                                      parsed.error().message)};
           }
+          if (auto restored = dumps.on_record(record, no); !restored) {
+            return Error{fmt::format("{}: line {} (offset {}): {}", path, no, offset,
+                                     restored.error().message)};
+          }
           if (auto added = book.add(record, file); !added) {
             return Error{fmt::format("{}: line {} (offset {}): {}", path, no, offset,
                                      added.error().message)};
@@ -249,6 +320,8 @@ Result<InspectorLogs> read_inspector_logs(const std::vector<std::string>& files,
           return Ok{};
         });
     if (!read) return read.error();
+    dumps.finish();
+    for (const auto& s : dumps.shortfalls()) book.add_cut(s, path);
     if (file.records == 0) {
       return Error{path +
                    ": no Inspector record in the file (expected JSON lines with header, "

@@ -18,17 +18,29 @@
 //   KernelCh start event (host µs) and ends execution time later; launch_ns is its Coll start
 //   event. A record without them holds start 0, end = its execution time (starts_known false
 //   on its trace). A record with execution time 0 never ended (untimed).
+//   coll_algo / coll_proto (v4.2) are the collective's algorithm and protocol.
 // - Point-to-point records (p2p_perf) are counted per rank, not joined (their p2p_sn counts every
 //   Send and Recv of the rank, so sequence numbers do not match across ranks).
+// - v4.3 dumps (header once per dump) are restored line by line (import/inspector/
+//   inspector_dumps.hpp); a dump cut short is a "truncated dump" warning and its missing records
+//   count as lost. proxy_trace records add their steps to the rank's proxy breakdown
+//   (import/inspector/inspector_proxy_steps.hpp).
+// - Lost records (v4.1 on): per (comm, rank) and kind, what the rings dropped — the larger of the
+//   dumps' dropped_since_last_dump summed and the largest dropped_total (a log that begins after
+//   the first dump has only the total) — plus what truncated dumps lack. Each rank that lost any
+//   is a "records lost" warning with the numbers.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "import/chrome_json/plugin_trace_decoder.hpp"
+#include "run/proxy_steps.hpp"
+#include "run/run.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
@@ -46,6 +58,15 @@ struct InspectorRankLog {
   std::uint64_t untimed_records = 0;                    // execution time 0
   std::map<std::string, std::uint64_t> timing_sources;  // "kernel_gpu" → records
   std::uint64_t max_channels = 0;                       // of a verbose record
+  std::uint64_t dumps = 0;                              // dump_stats records
+  std::uint64_t proxy_records = 0;                      // proxy_trace records
+  std::uint64_t proxy_steps_dropped = 0;                // proxy_op n_steps_dropped, summed
+  std::optional<ProxyStepBreakdown> proxy;              // where the log holds proxy steps
+  LostRecords dropped_reported;                         // dropped_since_last_dump, summed
+  LostRecords dropped_total;                            // the largest dropped_total
+  LostRecords cut;                                      // due in truncated dumps, not in the log
+
+  LostRecords lost() const;
 };
 
 struct InspectorFile {

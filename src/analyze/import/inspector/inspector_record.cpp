@@ -6,103 +6,12 @@
 #include <charconv>
 #include <limits>
 
+#include "import/inspector/inspector_json_fields.hpp"
+
 namespace npkit::ingest {
 namespace {
 
-namespace dom = simdjson::dom;
-
-const char* type_name(dom::element_type t) {
-  switch (t) {
-    case dom::element_type::ARRAY:
-      return "an array";
-    case dom::element_type::OBJECT:
-      return "an object";
-    case dom::element_type::INT64:
-    case dom::element_type::UINT64:
-      return "an integer";
-    case dom::element_type::DOUBLE:
-      return "a fractional number";
-    case dom::element_type::STRING:
-      return "a string";
-    case dom::element_type::BOOL:
-      return "a boolean";
-    case dom::element_type::NULL_VALUE:
-      return "null";
-  }
-  return "a value";
-}
-
-Error wrong_type(std::string_view where, std::string_view expected, dom::element v) {
-  return Error{fmt::format("{}: expected {}, found {}", where, expected, type_name(v.type()))};
-}
-
-// The member `key` of `obj`; `where` names the object for messages.
-Result<dom::element> member(dom::object obj, std::string_view where, std::string_view key,
-                            std::string_view expected) {
-  dom::element v;
-  if (obj[key].get(v) != simdjson::SUCCESS) {
-    return Error{fmt::format("{}: missing member {} (expected {})", where, key, expected)};
-  }
-  return v;
-}
-
-Result<dom::object> object_member(dom::object obj, std::string_view where, std::string_view key) {
-  NPKIT_ASSIGN(auto v, member(obj, where, key, "an object"));
-  dom::object out;
-  if (v.get(out) != simdjson::SUCCESS) {
-    return wrong_type(fmt::format("{}.{}", where, key), "an object", v);
-  }
-  return out;
-}
-
-Result<std::uint64_t> as_uint(dom::element v, std::string_view where) {
-  std::uint64_t x = 0;
-  if (v.is_int64() || v.is_uint64()) {
-    if (v.get(x) != simdjson::SUCCESS) {
-      return Error{
-          fmt::format("{}: expected an integer of 0 or more, found a negative one", where)};
-    }
-    return x;
-  }
-  return wrong_type(where, "an integer", v);
-}
-
-Result<std::uint64_t> uint_member(dom::object obj, std::string_view where, std::string_view key) {
-  NPKIT_ASSIGN(auto v, member(obj, where, key, "an integer"));
-  return as_uint(v, fmt::format("{}.{}", where, key));
-}
-
-Result<std::int32_t> int_member(dom::object obj, std::string_view where, std::string_view key) {
-  NPKIT_ASSIGN(auto v, member(obj, where, key, "an integer"));
-  std::int64_t x = 0;
-  if (!v.is_int64() || v.get(x) != simdjson::SUCCESS ||
-      x < std::numeric_limits<std::int32_t>::min() ||
-      x > std::numeric_limits<std::int32_t>::max()) {
-    if (v.is_int64() || v.is_uint64()) {
-      return Error{fmt::format("{}.{}: expected a 32-bit integer", where, key)};
-    }
-    return wrong_type(fmt::format("{}.{}", where, key), "an integer", v);
-  }
-  return static_cast<std::int32_t>(x);
-}
-
-Result<std::string_view> string_member(dom::object obj, std::string_view where,
-                                       std::string_view key) {
-  NPKIT_ASSIGN(auto v, member(obj, where, key, "a string"));
-  std::string_view s;
-  if (v.get(s) != simdjson::SUCCESS) {
-    return wrong_type(fmt::format("{}.{}", where, key), "a string", v);
-  }
-  return s;
-}
-
-// An optional string member: "" when absent, an Error when of another type.
-Result<std::string_view> optional_string(dom::object obj, std::string_view where,
-                                         std::string_view key) {
-  dom::element v;
-  if (obj[key].get(v) != simdjson::SUCCESS) return std::string_view();
-  return string_member(obj, where, key);
-}
+using namespace json_fields;
 
 // "0x7f8c496ae9f661" → the hash.
 Result<std::uint64_t> comm_hash_of(std::string_view text) {
@@ -141,10 +50,15 @@ Result<std::uint32_t> minor_of(std::string_view version) {
   if (major != kInspectorMajor) {
     return Error{fmt::format(
         "metadata.inspector_output_format_version '{}': format major {} is not known; this "
-        "reader reads v{}.x (the NCCL Inspector of NCCL 2.28 to 2.30)",
+        "reader reads v{}.x (the NCCL Inspector of NCCL 2.28 to 2.31)",
         version, major, kInspectorMajor)};
   }
   return minor;
+}
+
+// "unknown" is what the writer puts where NCCL named nothing.
+std::string named(std::string_view s) {
+  return s == "unknown" ? std::string() : std::string(s);
 }
 
 Status read_header(dom::object root, InspectorRecord& r) {
@@ -152,7 +66,7 @@ Status read_header(dom::object root, InspectorRecord& r) {
   NPKIT_ASSIGN(auto id, string_member(header, "header", "id"));
   NPKIT_ASSIGN(r.comm_hash, comm_hash_of(id));
   NPKIT_ASSIGN(auto name, optional_string(header, "header", "comm_name"));
-  r.comm_name = name == "unknown" ? std::string() : std::string(name);
+  r.comm_name = named(name);
   NPKIT_ASSIGN(auto rank, int_member(header, "header", "rank"));
   NPKIT_ASSIGN(auto nranks, int_member(header, "header", "n_ranks"));
   if (nranks > kInspectorMaxRanks) {
@@ -220,30 +134,71 @@ Status read_event_trace(dom::object perf, std::string_view where, std::string_vi
   return Ok{};
 }
 
-Status read_perf(dom::object root, InspectorRecord& r) {
-  dom::element v;
-  std::string_view key;
-  if (root["coll_perf"].get(v) == simdjson::SUCCESS) {
-    key = "coll_perf";
-  } else if (root["p2p_perf"].get(v) == simdjson::SUCCESS) {
-    key = "p2p_perf";
-    r.p2p = true;
-  } else {
-    return Error{"record: missing member coll_perf or p2p_perf (expected an object)"};
-  }
+Status read_op(dom::element v, std::string_view key, InspectorRecord& r) {
   dom::object perf;
   if (v.get(perf) != simdjson::SUCCESS) return wrong_type(key, "an object", v);
-  const std::string_view prefix = r.p2p ? "p2p" : "coll";
+  const bool p2p = r.kind == InspectorRecordKind::kP2p;
+  const std::string_view prefix = p2p ? "p2p" : "coll";
   NPKIT_ASSIGN(r.func, string_member(perf, key, prefix));
   NPKIT_ASSIGN(r.seq, uint_member(perf, key, fmt::format("{}_sn", prefix)));
   NPKIT_ASSIGN(r.bytes, uint_member(perf, key, fmt::format("{}_msg_size_bytes", prefix)));
   NPKIT_ASSIGN(r.exec_time_us, uint_member(perf, key, fmt::format("{}_exec_time_us", prefix)));
   NPKIT_ASSIGN(r.timing_source,
                optional_string(perf, key, fmt::format("{}_timing_source", prefix)));
-  if (r.p2p) {
+  if (p2p) {
     NPKIT_ASSIGN(r.peer, int_member(perf, key, "p2p_peer"));
+  } else {
+    NPKIT_ASSIGN(auto algo, optional_string(perf, key, "coll_algo"));
+    NPKIT_ASSIGN(auto proto, optional_string(perf, key, "coll_proto"));
+    r.algo = named(algo);
+    r.proto = named(proto);
   }
   return read_event_trace(perf, key, prefix, r);
+}
+
+Status read_dump_stats(dom::element v, InspectorDumpStats& s) {
+  constexpr std::string_view kWhere = "dump_stats";
+  dom::object o;
+  if (v.get(o) != simdjson::SUCCESS) return wrong_type(kWhere, "an object", v);
+  NPKIT_ASSIGN(s.coll_records, uint_member(o, kWhere, "coll_records"));
+  NPKIT_ASSIGN(s.coll_dropped_total, uint_member(o, kWhere, "coll_dropped_total"));
+  NPKIT_ASSIGN(s.coll_dropped_since_last_dump,
+               uint_member(o, kWhere, "coll_dropped_since_last_dump"));
+  NPKIT_ASSIGN(s.p2p_records, uint_member(o, kWhere, "p2p_records"));
+  NPKIT_ASSIGN(s.p2p_dropped_total, uint_member(o, kWhere, "p2p_dropped_total"));
+  NPKIT_ASSIGN(s.p2p_dropped_since_last_dump,
+               uint_member(o, kWhere, "p2p_dropped_since_last_dump"));
+  NPKIT_ASSIGN(auto proxy, optional_uint(o, kWhere, "proxy_records"));
+  NPKIT_ASSIGN(auto total, optional_uint(o, kWhere, "proxy_dropped_total"));
+  NPKIT_ASSIGN(auto since, optional_uint(o, kWhere, "proxy_dropped_since_last_dump"));
+  s.proxy_records = proxy.value_or(0);
+  s.proxy_dropped_total = total.value_or(0);
+  s.proxy_dropped_since_last_dump = since.value_or(0);
+  return Ok{};
+}
+
+Status read_payload(dom::object root, InspectorRecord& r) {
+  dom::element v;
+  if (root["coll_perf"].get(v) == simdjson::SUCCESS) {
+    r.kind = InspectorRecordKind::kColl;
+    return read_op(v, "coll_perf", r);
+  }
+  if (root["p2p_perf"].get(v) == simdjson::SUCCESS) {
+    r.kind = InspectorRecordKind::kP2p;
+    return read_op(v, "p2p_perf", r);
+  }
+  if (root["dump_stats"].get(v) == simdjson::SUCCESS) {
+    r.kind = InspectorRecordKind::kDumpStats;
+    return read_dump_stats(v, r.stats);
+  }
+  if (root["proxy_trace"].get(v) == simdjson::SUCCESS) {
+    r.kind = InspectorRecordKind::kProxy;
+    NPKIT_ASSIGN(r.proxy, read_proxy_trace(v));
+    return Ok{};
+  }
+  return Error{
+      "record: missing member coll_perf, p2p_perf, dump_stats or proxy_trace (expected an "
+      "object)"};
 }
 
 }  // namespace
@@ -267,9 +222,13 @@ Status InspectorLineParser::parse(std::string_view line, InspectorRecord& out) {
   }
   dom::object root;
   if (doc.get(root) != simdjson::SUCCESS) return wrong_type("record", "an object", doc);
-  NPKIT_TRY(read_header(root, out));
-  NPKIT_TRY(read_metadata(root, out));
-  return read_perf(root, out);
+  if (has(root, "header") || has(root, "metadata")) {
+    NPKIT_TRY(read_header(root, out));
+    NPKIT_TRY(read_metadata(root, out));
+  } else {
+    out.has_context = false;
+  }
+  return read_payload(root, out);
 }
 
 bool looks_like_inspector_log(std::string_view text) {

@@ -1,6 +1,7 @@
 // What `info` says of NCCL Inspector logs beyond what every input shows: per (communicator, rank)
 // its log, the records it holds (collective, Send/Recv, verbose, untimed), the channels of its
-// verbose records and how its records were timed.
+// verbose records and how its records were timed; in JSON also its dumps, proxy records and the
+// records it lost (v4.1 on).
 #include <fmt/format.h>
 
 #include "output/info/info_details.hpp"
@@ -58,6 +59,14 @@ void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
     w.field("max_channels", r.max_channels);
     w.object("timing_sources", [&] {
       for (const auto& [source, n] : r.timing_sources) w.field(source, n);
+    });
+    w.field("dumps", r.dumps);
+    w.field("proxy_records", r.proxy_records);
+    const LostRecords lost = r.lost();
+    w.object("lost", [&] {
+      w.field("collectives", lost.collectives);
+      w.field("p2p", lost.p2p);
+      w.field("proxy", lost.proxy);
     });
   });
 }

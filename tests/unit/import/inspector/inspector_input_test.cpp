@@ -12,6 +12,17 @@
 //   AllGather, 524288 B per rank, seq 0-1: S = 2 × 524288 = 1048576 B; rank 0 31, rank 1 20 →
 //     25.5 µs, algbw 41.1206, busbw × (n−1)/n = 20.5603 GB/s; true time 20 µs (52.4288, 26.2144);
 //     period rank 0 100, rank 1 102 → 101 µs.
+//   Formats v4.1-v4.3 (v4_1_drops, v4_2_algo, v4_3_header_once: the same operations and times,
+//   durations only):
+//   v4.1: rank 1's ring dropped AllReduce seq 1 (dump_stats: coll_dropped_since_last_dump 1 in the
+//     first dump, coll_dropped_total 1 in both): lost 1 collective on rank 1, so every instance
+//     of the communicator is incomplete. AllReduce 1 MiB: rank 0 40, 44, 42 (median 42); rank 1
+//     10, 12 (median 11) → (42 + 11) / 2 = 26.5 µs.
+//   v4.3: rank 0 sends two steps of AllReduce seq 3: total 40 = 10 (gpu_produce) + 20
+//     (peer_credit) + 5 (wire) + 5 before the first state, and 30 = 4 + 5 + 20 + 1 → step time
+//     70 µs, sync 39, net_send 25, other 6. Rank 1 receives two steps: 30 = 20 (wire) + 2
+//     (flush) + 7 (gpu_consume) + 1, and 15 = 10 + 1 + 4 + 0 → 45 µs, net_recv 33, sync 11,
+//     other 1.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -55,6 +66,13 @@ const BandwidthRow& row(const std::vector<BandwidthRow>& rows, const char* func,
   return *it;
 }
 
+const RunInstance& instance(const RunCommunicator& c, const std::string& label) {
+  const auto it = std::find_if(c.instances.begin(), c.instances.end(),
+                               [&](const RunInstance& i) { return i.label == label; });
+  REQUIRE(it != c.instances.end());
+  return *it;
+}
+
 }  // namespace
 
 TEST_CASE("inspector: one record line, every member read", "[inspector]") {
@@ -78,7 +96,7 @@ TEST_CASE("inspector: one record line, every member read", "[inspector]") {
   CHECK(r.version == "v4.0");
   CHECK(r.host == "h1");
   CHECK(r.pid == 438776);
-  CHECK_FALSE(r.p2p);
+  CHECK(r.kind == ingest::InspectorRecordKind::kColl);
   CHECK(r.func == "ReduceScatter");
   CHECK(r.seq == 1231);
   CHECK(r.bytes == 2147483648ull);
@@ -112,7 +130,9 @@ TEST_CASE("inspector: what a bad line is expected to hold", "[inspector]") {
   CHECK(error(head + R"(,"p2p_perf":{"p2p":"Send","p2p_sn":1,"p2p_msg_size_bytes":8,)"
                      R"("p2p_exec_time_us":3}})") ==
         "p2p_perf: missing member p2p_peer (expected an integer)");
-  CHECK(error(head + "}") == "record: missing member coll_perf or p2p_perf (expected an object)");
+  CHECK(error(head + "}") ==
+        "record: missing member coll_perf, p2p_perf, dump_stats or proxy_trace (expected an "
+        "object)");
   CHECK(error(R"({"header":{"id":"7","rank":0,"n_ranks":2}})") ==
         "header.id '7': expected the communicator hash as 0x and 1 to 16 hex digits");
   CHECK(error(R"({"header":{"id":"0x7","rank":2,"n_ranks":2}})") ==
@@ -236,4 +256,84 @@ TEST_CASE("inspector: seq numbers no rank logged are its size filter, one rank's
   CHECK(warnings.warnings()[0].category == "seq gaps");
   CHECK(warnings.warnings()[0].count == 1);
   CHECK(warnings.warnings()[1].category == "missing ranks");
+}
+
+TEST_CASE("inspector v4.1: dropped records are a warning and make the communicator incomplete",
+          "[inspector]") {
+  Diagnostics warnings;
+  const Run run = read(fixture("v4_1_drops/gpu-node-01-pid4001.log"), &warnings);
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  CHECK(c.name == "world");
+  REQUIRE(c.ranks.size() == 2);
+  CHECK_FALSE(c.ranks[0].lost.any());
+  CHECK(c.ranks[1].lost.collectives == 1);
+  CHECK(c.ranks[1].lost.p2p == 0);
+  CHECK(c.ranks[1].lost.proxy == 0);
+  CHECK(c.collectives_incomplete());
+  CHECK(std::find_if(c.notes.begin(), c.notes.end(), [](const std::string& n) {
+          return n.rfind("the Inspector lost collective records", 0) == 0;
+        }) != c.notes.end());
+  REQUIRE(c.instances.size() == 8);
+  CHECK(instance(c, "AllReduce seq 1").members.size() == 1);
+  CHECK(row(bandwidth_rows(run, "all"), "AllReduce", 1048576).time_ns == Approx(26500));
+  const auto lost = std::find_if(warnings.warnings().begin(), warnings.warnings().end(),
+                                 [](const auto& w) { return w.category == "records lost"; });
+  REQUIRE(lost != warnings.warnings().end());
+  CHECK(lost->count == 1);
+  REQUIRE(lost->examples.size() == 1);
+  CHECK(lost->examples[0].find("gpu-node-01-pid4001.log: comm 1a2b3c4d5e6f7081 rank 1: the "
+                               "Inspector lost 1 collective, 0 Send/Recv and 0 proxy record(s)") !=
+        std::string::npos);
+  CHECK(run.config.capture.at("inspector.format_version") == std::set<std::string>{"v4.1"});
+}
+
+TEST_CASE("inspector v4.2: algorithm and protocol fill the instances' columns", "[inspector]") {
+  Diagnostics warnings;
+  const Run run = read(fixture("v4_2_algo"), &warnings);
+  CHECK(warnings.warnings().empty());
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  CHECK(c.name == "world");
+  CHECK_FALSE(c.collectives_incomplete());
+  REQUIRE(c.instances.size() == 8);
+  CHECK(instance(c, "AllReduce seq 0").algo == "RING");
+  CHECK(instance(c, "AllReduce seq 0").proto == "LL");
+  CHECK(instance(c, "AllReduce seq 5").proto == "SIMPLE");
+  CHECK(instance(c, "AllGather seq 1").proto == "LL128");
+  const auto rows = bandwidth_rows(run, "all");
+  CHECK(row(rows, "AllReduce", 1048576).time_ns == Approx(27000));
+  CHECK(row(rows, "AllGather", 1048576).busbw_gbps == Approx(20.5603).epsilon(1e-5));
+}
+
+TEST_CASE("inspector v4.3: one header per dump, and the proxy steps per rank", "[inspector]") {
+  Diagnostics warnings;
+  const Run run = read(fixture("v4_3_header_once"), &warnings);
+  CHECK(warnings.warnings().empty());
+  REQUIRE(run.comms.size() == 1);
+  const RunCommunicator& c = run.comms[0];
+  CHECK(c.name == "world");
+  CHECK(c.hash == 0x1a2b3c4d5e6f7081ull);
+  REQUIRE(c.ranks.size() == 2);
+  CHECK(c.ranks[1].host == "gpu-node-01");
+  REQUIRE(c.instances.size() == 8);
+  CHECK(instance(c, "AllReduce seq 3").algo == "RING");
+  CHECK(instance(c, "AllReduce seq 3").members.size() == 2);
+  CHECK(row(bandwidth_rows(run, "all"), "AllReduce", 1048576).time_ns == Approx(27000));
+
+  REQUIRE(c.ranks[0].proxy.has_value());
+  const ProxyStepBreakdown& send = *c.ranks[0].proxy;
+  CHECK(send.steps == 2);
+  CHECK(send.step_ns == 70000);
+  CHECK(send.sync_ns == 39000);
+  CHECK(send.net_send_ns == 25000);
+  CHECK(send.other_ns == 6000);
+  REQUIRE(c.ranks[1].proxy.has_value());
+  const ProxyStepBreakdown& recv = *c.ranks[1].proxy;
+  CHECK(recv.steps == 2);
+  CHECK(recv.step_ns == 45000);
+  CHECK(recv.net_recv_ns == 33000);
+  CHECK(recv.sync_ns == 11000);
+  CHECK(recv.other_ns == 1000);
+  CHECK(run.config.capture.at("inspector.format_version") == std::set<std::string>{"v4.3"});
 }
