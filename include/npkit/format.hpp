@@ -24,8 +24,10 @@ inline constexpr char kMagic[8] = {'N', 'P', 'K', 'T', 'D', 'U', 'M', 'P'};
 inline constexpr uint16_t kMajorVersion = 1;
 // Minor 1 added the event-record sections (8..10); 2 added live files (kFeatureLiveFile); 3 added
 // the copy-engine event types of NCCL profiler API v6 (12..14), their payloads and states, and
-// detail records (kRecordDetail) for descriptor fields that do not fit a start record's payload.
-inline constexpr uint16_t kMinorVersion = 3;
+// detail records (kRecordDetail) for descriptor fields that do not fit a start record's payload; 4
+// added NCCL profiler API v7 (NCCL 2.31): the KernelPhase event type (15), its payload and stop
+// state (31), and the call-tag detail (user tag, kernel variant, symmetric kernel).
+inline constexpr uint16_t kMinorVersion = 4;
 // Written as a native uint32; a little-endian file reads back 0x01020304.
 inline constexpr uint32_t kEndianMarker = 0x01020304u;
 // File names: npkit_<comm hash, 16 lower-case hex digits>_rank<rank>.npkt; a live file is the same
@@ -112,7 +114,7 @@ struct CommunicatorInfo {
   int64_t capture_end_ns;       // host clock when the dump was taken
   uint32_t end_reason;          // EndReason
   uint32_t clock_method;        // ClockMethod
-  uint32_t profiler_api;        // NCCL profiler API the plugin was driven through (4, 5, 6)
+  uint32_t profiler_api;        // NCCL profiler API the plugin was driven through (4 to 7)
   uint32_t host_clock;          // HostClock of every host_ns in the file
   uint64_t event_mask;          // activation mask the plugin asked NCCL for
   uint64_t records_capacity;    // records the buffer could hold
@@ -217,9 +219,11 @@ enum EventType : uint8_t {
   kTypeCeColl = 12,   // one CE collective: its copies and syncs are enqueued between start and stop
   kTypeCeSync = 13,   // one synchronisation of the ranks of a CE collective (child of CeColl)
   kTypeCeBatch = 14,  // one batch of copies of a CE collective (child of CeColl)
+  // Minor 4: NCCL profiler API v7 (NCCL 2.31+).
+  kTypeKernelPhase = 15,  // one phase of a KernelCh's work on the GPU (child of KernelCh)
 };
 // The highest event type a file of this minor version can hold.
-inline constexpr uint8_t kLastEventType = kTypeCeBatch;
+inline constexpr uint8_t kLastEventType = kTypeKernelPhase;
 
 enum RecordKind : uint8_t {
   kRecordNone = 0,  // slot claimed but never finished (counted in records_incomplete)
@@ -235,7 +239,9 @@ enum RecordKind : uint8_t {
 // ProfilerRecord::word for detail records.
 enum DetailKind : uint32_t {
   kDetailCeColl = 1,       // CeCollDetail of a CeColl event
-  kDetailParentGroup = 2,  // ParentGroupDetail of a Coll or P2p event (API v5, v6)
+  kDetailParentGroup = 2,  // ParentGroupDetail of a Coll or P2p event (API v5, v6, v7)
+  kDetailCallTag = 3,      // minor 4: CallTagDetail of a CollApi, P2pApi, Coll, P2p or CeColl
+                           // event (API v7), written only when one of its fields is not zero
 };
 
 // ProfilerRecord::word for start records.
@@ -359,6 +365,17 @@ struct CeBatchPayload {
   uint8_t use_intra_sync;
   uint8_t reserved[19];
 };
+// Minor 4, API v7: one phase of a kernel channel's work. NCCL's kernel stamps four instants per
+// work item and channel (begin, after the opening sync, before the closing sync, end); phase i runs
+// from instant i to instant i + 1, so the phases of one KernelCh tile its GPU span. The stop
+// %globaltimer is the value of state 31 (kStateKernelPhaseStop).
+struct KernelPhasePayload {
+  uint64_t gpu_start_ns;  // %globaltimer at the phase's start (kernelPhase.pTimer)
+  uint8_t channel;
+  uint8_t phase_id;     // 0 initial_sync, 1 compute, 2 final_sync
+  uint16_t phase_name;  // string id of NCCL's name for it
+  uint8_t reserved[20];
+};
 // Detail payloads (kRecordDetail).
 struct CeCollDetail {
   uint64_t send_buff;  // addresses, as numbers
@@ -375,9 +392,17 @@ struct ParentGroupDetail {
   uint32_t flags;
   uint8_t reserved[20];
 };
+// Minor 4, API v7: the per-call fields of an API, Coll, P2p or CeColl event.
+struct CallTagDetail {
+  uint64_t user_tag;        // userTag: ncclCollConfig_t.userProfilerTag of the call (0 = untagged)
+  uint16_t kernel_variant;  // Coll: string id of kernelVariant ("AGxLL_R"), 0 when NULL
+  uint8_t is_sym_coll;      // Coll: isSymColl (a symmetric kernel: algo is the variant's
+                            // algorithm part, proto "")
+  uint8_t reserved[21];
+};
 struct StatePayload {
   uint64_t value;    // transSize (ProxyStep), appendedProxyOps (ProxyCtrl), pTimer (KernelCh
-                     // stop, state 22), data pointer (NetPlugin)
+                     // stop, state 22; KernelPhase stop, state 31), data pointer (NetPlugin)
   uint8_t has_args;  // 0 when NCCL passed NULL state args, and (writers of minor 3) for the states
                      // that carry none: 19, 23, 24, 25..30 (value 0 then)
   uint8_t reserved[23];
@@ -408,8 +433,15 @@ static_assert(sizeof(CeCollDetail) == 32);
 static_assert(offsetof(CeCollDetail, batch_size) == 24);
 static_assert(sizeof(ParentGroupDetail) == 32);
 static_assert(offsetof(ParentGroupDetail, flags) == 8);
+static_assert(sizeof(KernelPhasePayload) == 32);
+static_assert(offsetof(KernelPhasePayload, channel) == 8);
+static_assert(offsetof(KernelPhasePayload, phase_id) == 9);
+static_assert(offsetof(KernelPhasePayload, phase_name) == 10);
+static_assert(sizeof(CallTagDetail) == 32);
+static_assert(offsetof(CallTagDetail, kernel_variant) == 8);
+static_assert(offsetof(CallTagDetail, is_sym_coll) == 10);
 
-// State numbers (ncclProfilerEventState, identical in NCCL profiler APIs v1..v6).
+// State numbers (ncclProfilerEventState, identical in NCCL profiler APIs v1..v7).
 enum StateNumber : uint32_t {
   kStateProxyStepSendGpuWait = 8,
   kStateProxyStepSendWait = 9,
@@ -435,6 +467,8 @@ enum StateNumber : uint32_t {
   kStateCeSyncComplete = 28,
   kStateCeBatchStart = 29,
   kStateCeBatchComplete = 30,
+  // Minor 4: API v7. The stop of a KernelPhase; its value is the stop %globaltimer.
+  kStateKernelPhaseStop = 31,
 };
 
 // ---- Event records (minor 1) ----------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "nccl_plugin/emitted_events.hpp"
 #include "nccl_plugin/plugin_runtime.hpp"
 
+extern "C" npkit::nccl_abi::ncclProfiler_v7_t ncclProfiler_v7;
 extern "C" npkit::nccl_abi::ncclProfiler_v6_t ncclProfiler_v6;
 extern "C" npkit::nccl_abi::ncclProfiler_v5_t ncclProfiler_v5;
 extern "C" npkit::nccl_abi::ncclProfiler_v4_t ncclProfiler_v4;
@@ -23,6 +24,7 @@ namespace npkit::capture {
 using nccl_abi::ncclProfilerEventDescr_v4_t;
 using nccl_abi::ncclProfilerEventDescr_v5_t;
 using nccl_abi::ncclProfilerEventDescr_v6_t;
+using nccl_abi::ncclProfilerEventDescr_v7_t;
 using nccl_abi::ncclProfilerEventStateArgs_v5_t;
 using nccl_abi::ncclResult_t;
 
@@ -30,8 +32,10 @@ using nccl_abi::ncclResult_t;
 // chained plugin may keep the address of `their_mask` (NCCL's plugins store through it to change
 // their mask at run time).
 struct ChainLink {
-  // Exactly one of v6/v5/v4; v5 also when NCCL called us as v6 and they have no v6 (their
-  // starts then get v5 descriptors, and no CE event).
+  // Exactly one of v7/v6/v5/v4: the newest they have of the version NCCL called us as and, for
+  // v7 and v6, the versions below it down to v5 (their starts then get the descriptors of their
+  // version, and no event type it does not know).
+  const nccl_abi::ncclProfiler_v7_t* v7 = nullptr;
   const nccl_abi::ncclProfiler_v6_t* v6 = nullptr;
   const nccl_abi::ncclProfiler_v5_t* v5 = nullptr;
   const nccl_abi::ncclProfiler_v4_t* v4 = nullptr;
@@ -49,7 +53,8 @@ struct ChainLink {
   // exception thrown across its C interface goes no further.
   void stop(void* theirs) const noexcept {
     try {
-      v6 != nullptr   ? v6->stopEvent(theirs)
+      v7 != nullptr   ? v7->stopEvent(theirs)
+      : v6 != nullptr ? v6->stopEvent(theirs)
       : v5 != nullptr ? v5->stopEvent(theirs)
                       : v4->stopEvent(theirs);
     } catch (...) {
@@ -57,7 +62,8 @@ struct ChainLink {
   }
   void state(void* theirs, int state, ncclProfilerEventStateArgs_v5_t* args) const noexcept {
     try {
-      v6 != nullptr   ? v6->recordEventState(theirs, state, args)
+      v7 != nullptr   ? v7->recordEventState(theirs, state, args)
+      : v6 != nullptr ? v6->recordEventState(theirs, state, args)
       : v5 != nullptr ? v5->recordEventState(theirs, state, args)
                       : v4->recordEventState(theirs, state, args);
     } catch (...) {
@@ -65,7 +71,8 @@ struct ChainLink {
   }
   void finalize() const noexcept {
     try {
-      v6 != nullptr   ? v6->finalize(their_context)
+      v7 != nullptr   ? v7->finalize(their_context)
+      : v6 != nullptr ? v6->finalize(their_context)
       : v5 != nullptr ? v5->finalize(their_context)
                       : v4->finalize(their_context);
     } catch (...) {
@@ -74,8 +81,9 @@ struct ChainLink {
   uint64_t their_events() const {
     const uint64_t events =
         emitted_events(static_cast<unsigned>(__atomic_load_n(&their_mask, __ATOMIC_RELAXED)));
-    return v6 != nullptr ? events : events & events_of_api(5);
+    return events & events_of_api(api());
   }
+  uint32_t api() const { return v7 != nullptr ? 7 : v6 != nullptr ? 6 : v5 != nullptr ? 5 : 4; }
 };
 
 namespace {
@@ -86,7 +94,7 @@ struct LoadedPlugin {
   void* library = nullptr;
   std::string why_not;  // dlopen failure
   bool reported = false;
-  bool missing_reported[3] = {false, false, false};  // v4, v5, v6
+  bool missing_reported[4] = {false, false, false, false};  // v4, v5, v6, v7
 };
 
 std::mutex g_load_mutex;
@@ -133,29 +141,34 @@ const char* missing_entry_point(const Table& table) {
 }
 
 const char* table_symbol(uint32_t api) {
-  return api >= 6 ? "ncclProfiler_v6" : api == 5 ? "ncclProfiler_v5" : "ncclProfiler_v4";
+  return api >= 7   ? "ncclProfiler_v7"
+         : api == 6 ? "ncclProfiler_v6"
+         : api == 5 ? "ncclProfiler_v5"
+                    : "ncclProfiler_v4";
 }
 
 // What is wrong with `table`, the library's table for `api` (nullptr: nothing).
 std::string table_problem(void* table, uint32_t api) {
   const char* symbol = table_symbol(api);
   if (table == nullptr) return std::string("has no ") + symbol;
-  if (table == static_cast<void*>(&ncclProfiler_v6) ||
+  if (table == static_cast<void*>(&ncclProfiler_v7) ||
+      table == static_cast<void*>(&ncclProfiler_v6) ||
       table == static_cast<void*>(&ncclProfiler_v5) ||
       table == static_cast<void*>(&ncclProfiler_v4)) {
     return "is this plugin itself";
   }
   const char* missing =
-      api >= 6   ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v6_t*>(table))
+      api >= 7   ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v7_t*>(table))
+      : api == 6 ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v6_t*>(table))
       : api == 5 ? missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v5_t*>(table))
                  : missing_entry_point(*static_cast<const nccl_abi::ncclProfiler_v4_t*>(table));
   if (missing != nullptr) return std::string(symbol) + " has no " + missing + " function";
   return {};
 }
 
-// Resolves the library and its table for `api` (for api 6 a library without ncclProfiler_v6 is
-// taken through its ncclProfiler_v5); false with *why_not (and whether to report it: library and
-// symbol problems once per process) otherwise.
+// Resolves the library and its table for `api` (for api 7 and 6, a library without that table is
+// taken through the newest it has down to ncclProfiler_v5); false with *why_not (and whether to
+// report it: library and symbol problems once per process) otherwise.
 bool resolve(const std::string& path, uint32_t api, ChainLink* link, std::string* why_not,
              bool* report) {
   std::lock_guard<std::mutex> lock(g_load_mutex);
@@ -168,23 +181,26 @@ bool resolve(const std::string& path, uint32_t api, ChainLink* link, std::string
   }
   uint32_t used = api;
   void* table = ::dlsym(plugin->library, table_symbol(api));
-  if (table == nullptr && api >= 6) {
-    used = 5;
+  while (table == nullptr && used >= 6) {
+    --used;
     table = ::dlsym(plugin->library, table_symbol(used));
   }
   std::string problem = table_problem(table, used);
   if (table == nullptr) {
-    if (api >= 6) problem = "has no ncclProfiler_v6 or ncclProfiler_v5";
+    if (api == 7) problem = "has no ncclProfiler_v7, ncclProfiler_v6 or ncclProfiler_v5";
+    if (api == 6) problem = "has no ncclProfiler_v6 or ncclProfiler_v5";
     problem += " (NCCL called this plugin as v" + std::to_string(api) + ")";
   }
   if (!problem.empty()) {
     *why_not = problem;
-    bool& reported = plugin->missing_reported[api >= 6 ? 2 : api == 5 ? 1 : 0];
+    bool& reported = plugin->missing_reported[api >= 7 ? 3 : api - 4];
     *report = !reported;
     reported = true;
     return false;
   }
-  if (used >= 6) {
+  if (used >= 7) {
+    link->v7 = static_cast<const nccl_abi::ncclProfiler_v7_t*>(table);
+  } else if (used == 6) {
     link->v6 = static_cast<const nccl_abi::ncclProfiler_v6_t*>(table);
   } else if (used == 5) {
     link->v5 = static_cast<const nccl_abi::ncclProfiler_v5_t*>(table);
@@ -248,7 +264,23 @@ template <typename Descr>
 void* call_their_start(const ChainLink& link, Descr* descr) noexcept {
   void* theirs = nullptr;
   try {
-    if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v6_t>) {
+    if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v7_t>) {
+      if (link.v7 != nullptr) {
+        link.v7->startEvent(link.their_context, &theirs, descr);
+      } else if (link.v6 != nullptr) {
+        // v7 keeps every v6 member at its v6 offsets and appends its fields to them; KernelPhase
+        // never reaches here (their_events has none).
+        ncclProfilerEventDescr_v6_t v6_descr;
+        static_assert(sizeof(v6_descr) <= sizeof(*descr));
+        std::memcpy(&v6_descr, descr, sizeof(v6_descr));
+        link.v6->startEvent(link.their_context, &theirs, &v6_descr);
+      } else {
+        ncclProfilerEventDescr_v5_t v5_descr;
+        static_assert(sizeof(v5_descr) <= sizeof(*descr));
+        std::memcpy(&v5_descr, descr, sizeof(v5_descr));
+        link.v5->startEvent(link.their_context, &theirs, &v5_descr);
+      }
+    } else if constexpr (std::is_same_v<Descr, ncclProfilerEventDescr_v6_t>) {
       if (link.v6 != nullptr) {
         link.v6->startEvent(link.their_context, &theirs, descr);
       } else {
@@ -332,14 +364,17 @@ ChainStart chain_init(const std::string& path, uint64_t our_mask,
       return out;
     }
     link->our_events = emitted_events(our_mask);
-    const char* name = link->v6 != nullptr   ? link->v6->name
+    const char* name = link->v7 != nullptr   ? link->v7->name
+                       : link->v6 != nullptr ? link->v6->name
                        : link->v5 != nullptr ? link->v5->name
                                              : link->v4->name;
     const std::string label =
         (name != nullptr ? name : "(unnamed)") + std::string(" (") + path + ")";
     ncclResult_t result;
-    if (link->v6 != nullptr || link->v5 != nullptr) {
-      const auto init = link->v6 != nullptr ? link->v6->init : link->v5->init;
+    if (link->v7 != nullptr || link->v6 != nullptr || link->v5 != nullptr) {
+      const auto init = link->v7 != nullptr   ? link->v7->init
+                        : link->v6 != nullptr ? link->v6->init
+                                              : link->v5->init;
       result = init(&link->their_context, identity.comm_hash, &link->their_mask, identity.comm_name,
                     identity.nnodes, identity.nranks, identity.rank, logfn);
     } else {
@@ -391,6 +426,10 @@ void chain_finalize(uint16_t slot) noexcept {
   ChainLink* link = g_links[slot].load(std::memory_order_acquire);
   if (link == nullptr || link->finalized.exchange(true)) return;
   link->finalize();
+}
+
+void* chained_start(void* context, const ncclProfilerEventDescr_v7_t& descr) noexcept {
+  return start_both(context, descr);
 }
 
 void* chained_start(void* context, const ncclProfilerEventDescr_v6_t& descr) noexcept {

@@ -4,9 +4,10 @@
 // Contract:
 // - chain_init(): per communicator, before our own context is opened. Loads the library once per
 //   process (dlopen RTLD_NOW | RTLD_LOCAL; never closed: its handles may outlive a communicator),
-//   takes its ncclProfiler_v<api> (api = the version NCCL called us as; for v6, its
-//   ncclProfiler_v5 when it has no v6: it then gets v5 descriptors and no CE event; no other
-//   fallback), calls its init with a mask word of its own, and returns a ChainStart whose
+//   takes its ncclProfiler_v<api> (api = the version NCCL called us as; for v7 and v6, the newest
+//   table it has down to ncclProfiler_v5: it then gets the descriptors of that version and no
+//   event type that version does not know; v5 and v4 have no fallback), calls its init with a
+//   mask word of its own, and returns a ChainStart whose
 //   `metadata` is "<name> (<path>)" or "not loaded: <why>", and whose `warnings` say what
 //   failed: a library that cannot be opened or lacks the symbol is reported once per process
 //   (per path and version), an init that fails or leaves a NULL context once per communicator.
@@ -63,6 +64,7 @@ void chain_attach(ChainLink* link, uint16_t slot) noexcept;
 void chain_abandon(ChainLink* link) noexcept;
 void chain_finalize(uint16_t slot) noexcept;
 
+void* chained_start(void* context, const nccl_abi::ncclProfilerEventDescr_v7_t& descr) noexcept;
 void* chained_start(void* context, const nccl_abi::ncclProfilerEventDescr_v6_t& descr) noexcept;
 void* chained_start(void* context, const nccl_abi::ncclProfilerEventDescr_v5_t& descr) noexcept;
 void* chained_start(void* context, const nccl_abi::ncclProfilerEventDescr_v4_t& descr) noexcept;

@@ -1,6 +1,6 @@
-// nccl_plugin/descriptor_payload.hpp — turns an NCCL event descriptor (API v6, v5 or v4) into the
-// start request the recorder writes: event type index, the type's format payload and, where the
-// descriptor holds more than a payload carries, a detail (format::DetailKind).
+// nccl_plugin/descriptor_payload.hpp — turns an NCCL event descriptor (API v7, v6, v5 or v4) into
+// the start request the recorder writes: event type index, the type's format payload and, where
+// the descriptor holds more than a payload carries, details (format::DetailKind).
 //
 // Contract:
 // - start_request_from() fills *out from `descr` and returns false for a type value that is not
@@ -12,9 +12,13 @@
 // - v4 descriptors have no API events. Their p2p.nChannels is NCCL 2.27's value, but NCCL 2.28+
 //   drives API v4 through an adapter that leaves it uninitialised: it is kept only while
 //   g_v4_p2p_channels_trusted holds (profiler_v4.cpp sets it at init from NCCL's version).
-// - v5 and v6 Coll/P2p with a non-NULL parentGroup get a kDetailParentGroup detail naming it (the
-//   recorder resolves the handle); v6 CeColl gets a kDetailCeColl detail (buffers, stream, batch
-//   fields). CE types of a v5 or v4 descriptor are no known event (NCCL never sends them there).
+// - v5, v6 and v7 Coll/P2p with a non-NULL parentGroup get a kDetailParentGroup detail naming it
+//   (the recorder resolves the handle); v6 and v7 CeColl get a kDetailCeColl detail (buffers,
+//   stream, batch fields). CE types of a v5 or v4 descriptor are no known event (NCCL never sends
+//   them there), nor is KernelPhase below v7.
+// - v7: KernelPhase gets a KernelPhasePayload (its phaseName interned); CollApi, P2pApi, Coll, P2p
+//   and CeColl whose userTag is not 0, and Coll whose kernelVariant is not NULL or whose isSymColl
+//   is set, get a kDetailCallTag detail (request.has_call_tag).
 #pragma once
 
 #include <atomic>
@@ -36,6 +40,7 @@ namespace payload_detail {
 using nccl_abi::ncclProfilerEventDescr_v4_t;
 using nccl_abi::ncclProfilerEventDescr_v5_t;
 using nccl_abi::ncclProfilerEventDescr_v6_t;
+using nccl_abi::ncclProfilerEventDescr_v7_t;
 
 template <typename Payload>
 void store(const Payload& payload, StartRequest* out) {
@@ -54,7 +59,11 @@ template <typename Descr>
 inline constexpr bool kHasApiEvents = !std::is_same_v<Descr, ncclProfilerEventDescr_v4_t>;
 
 template <typename Descr>
-inline constexpr bool kHasCeEvents = std::is_same_v<Descr, ncclProfilerEventDescr_v6_t>;
+inline constexpr bool kIsV7 = std::is_same_v<Descr, ncclProfilerEventDescr_v7_t>;
+
+template <typename Descr>
+inline constexpr bool kHasCeEvents =
+    std::is_same_v<Descr, ncclProfilerEventDescr_v6_t> || kIsV7<Descr>;
 
 inline uint16_t string_id(const char* text) {
   return process_string_interner().intern(text);
@@ -66,7 +75,9 @@ template <typename Descr>
 int type_index(uint64_t type) {
   if (type == 0 || (type & (type - 1)) != 0) return -1;
   const int index = __builtin_ctzll(type);
-  const int last = kHasCeEvents<Descr> ? format::kTypeCeBatch : format::kTypeKernelLaunch;
+  const int last = kIsV7<Descr>          ? format::kTypeKernelPhase
+                   : kHasCeEvents<Descr> ? format::kTypeCeBatch
+                                         : format::kTypeKernelLaunch;
   return index <= last ? index : -1;
 }
 
@@ -193,7 +204,8 @@ bool fill_api(const Descr& descr, StartRequest* out) {
   }
 }
 
-inline bool fill_ce(const ncclProfilerEventDescr_v6_t& descr, StartRequest* out) {
+template <typename Descr>
+bool fill_ce(const Descr& descr, StartRequest* out) {
   switch (out->type) {
     case format::kTypeCeColl: {
       format::CeCollPayload payload{};
@@ -235,6 +247,52 @@ inline bool fill_ce(const ncclProfilerEventDescr_v6_t& descr, StartRequest* out)
   }
 }
 
+// The v7 call tag of an event whose user tag (and, for a Coll, kernel fields) are given.
+inline void note_call_tag(uint64_t user_tag, const char* kernel_variant, bool is_sym_coll,
+                          StartRequest* out) {
+  if (user_tag == 0 && kernel_variant == nullptr && !is_sym_coll) return;
+  format::CallTagDetail tag{};
+  tag.user_tag = user_tag;
+  tag.kernel_variant = kernel_variant != nullptr ? string_id(kernel_variant) : 0;
+  tag.is_sym_coll = is_sym_coll ? 1 : 0;
+  static_assert(sizeof(tag) == sizeof(out->call_tag));
+  out->has_call_tag = true;
+  std::memcpy(out->call_tag, &tag, sizeof(tag));
+}
+
+// What v7 adds to the events fill_common/fill_api/fill_ce recorded: the KernelPhase payload, and
+// the call-tag detail. False for a type none of them knows.
+inline bool fill_v7(const ncclProfilerEventDescr_v7_t& descr, StartRequest* out) {
+  switch (out->type) {
+    case format::kTypeKernelPhase: {
+      format::KernelPhasePayload payload{};
+      payload.gpu_start_ns = descr.kernelPhase.pTimer;
+      payload.channel = descr.kernelPhase.channelId;
+      payload.phase_id = descr.kernelPhase.phaseId;
+      payload.phase_name = string_id(descr.kernelPhase.phaseName);
+      store(payload, out);
+      return true;
+    }
+    case format::kTypeCollApi:
+      note_call_tag(descr.collApi.userTag, nullptr, false, out);
+      return true;
+    case format::kTypeP2pApi:
+      note_call_tag(descr.p2pApi.userTag, nullptr, false, out);
+      return true;
+    case format::kTypeColl:
+      note_call_tag(descr.coll.userTag, descr.coll.kernelVariant, descr.coll.isSymColl, out);
+      return true;
+    case format::kTypeP2p:
+      note_call_tag(descr.p2p.userTag, nullptr, false, out);
+      return true;
+    case format::kTypeCeColl:
+      note_call_tag(descr.ceColl.userTag, nullptr, false, out);
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace payload_detail
 
 template <typename Descr>
@@ -244,12 +302,17 @@ bool start_request_from(const Descr& descr, pid_t own_pid, StartRequest* out) {
   out->type = static_cast<uint8_t>(index);
   out->parent = descr.parentObj;
   out->foreign = index == format::kTypeProxyOp && descr.proxyOp.pid != own_pid;
-  if (payload_detail::fill_common(descr, out)) return true;
+  bool known = payload_detail::fill_common(descr, out);
   if constexpr (payload_detail::kHasApiEvents<Descr>) {
-    if (payload_detail::fill_api(descr, out)) return true;
+    known = known || payload_detail::fill_api(descr, out);
   }
-  if constexpr (payload_detail::kHasCeEvents<Descr>) return payload_detail::fill_ce(descr, out);
-  return false;
+  if constexpr (payload_detail::kHasCeEvents<Descr>) {
+    known = known || payload_detail::fill_ce(descr, out);
+  }
+  if constexpr (payload_detail::kIsV7<Descr>) {
+    known = payload_detail::fill_v7(descr, out) || known;
+  }
+  return known;
 }
 
 }  // namespace npkit::capture

@@ -1,10 +1,12 @@
-// nccl_plugin/nccl_profiler_abi.hpp — the NCCL profiler plugin ABI, versions 6 (NCCL 2.29, 2.30),
-// 5 (NCCL 2.28) and 4 (NCCL 2.27), declared here so the plugin builds without NCCL headers.
+// nccl_plugin/nccl_profiler_abi.hpp — the NCCL profiler plugin ABI, versions 7 (NCCL 2.31+),
+// 6 (NCCL 2.29, 2.30), 5 (NCCL 2.28) and 4 (NCCL 2.27), declared here so the plugin builds without
+// NCCL headers.
 //
 // Contract: every type has the size and member offsets of NCCL's
-// src/include/plugin/profiler/profiler_v6.h (NCCL 2.30.7), profiler_v5.h and profiler_v4.h
-// (NCCL 2.28.9) on LP64 (x86-64, AArch64); the static_asserts below check the sizes and the
-// offsets NCCL's descriptors are known by. Names follow NCCL's so the declarations can be
+// src/include/plugin/profiler/profiler_v7.h (NCCL 2.31.2, commit 8898068), profiler_v6.h (NCCL
+// 2.30.7), profiler_v5.h and profiler_v4.h (NCCL 2.28.9) on LP64 (x86-64, AArch64); the
+// static_asserts below check the sizes and the offsets NCCL's descriptors are known by (v7: every
+// member of every descriptor). Names follow NCCL's so the declarations can be
 // compared line by line; they live in npkit::nccl_abi so they never clash with a real nccl.h.
 #pragma once
 
@@ -198,6 +200,108 @@ struct ncclProfiler_v6_t {
 };
 
 // ---------------------------------------------------------------------------------------------
+// Version 7 (NCCL 2.31.2): each v6 member keeps its v6 offsets and gains its fields at its end
+// (userTag on collApi, p2pApi, coll, p2p and ceColl; kernelVariant and isSymColl on coll), and the
+// union gains kernelPhase. The KernelPhase stop (state 31) carries its GPU time in the kernelCh
+// member of the state args, whose layout is v6's. Same init and callbacks as v6.
+
+struct ncclProfilerEventDescr_v7_t {
+  uint64_t type;
+  void* parentObj;
+  int rank;
+  union {
+    decltype(ncclProfilerEventDescr_v5_t::groupApi) groupApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      int root;
+      void* stream;
+      bool graphCaptured;
+      uint64_t userTag;  // ncclCollConfig_t.userProfilerTag of the call; 0 = untagged
+    } collApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      void* stream;
+      bool graphCaptured;
+      uint64_t userTag;
+    } p2pApi;
+    decltype(ncclProfilerEventDescr_v5_t::kernelLaunch) kernelLaunch;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      void const* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char* algo;   // symmetric kernels: the variant's algorithm part ("R" of "AGxLL_R")
+      const char* proto;  // symmetric kernels: ""
+      void* parentGroup;
+      const char* kernelVariant;  // symmetric kernels: "AGxLL_R"; NULL otherwise
+      bool isSymColl;
+      uint64_t userTag;
+    } coll;
+    struct {
+      const char* func;
+      void* buff;
+      const char* datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+      void* parentGroup;
+      uint64_t userTag;
+    } p2p;
+    decltype(ncclProfilerEventDescr_v5_t::proxyOp) proxyOp;
+    decltype(ncclProfilerEventDescr_v5_t::proxyStep) proxyStep;
+    decltype(ncclProfilerEventDescr_v5_t::kernelCh) kernelCh;
+    decltype(ncclProfilerEventDescr_v5_t::netPlugin) netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      void const* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      const char* syncStrategy;
+      bool intraBatchSync;
+      uint32_t batchSize;
+      uint32_t numBatches;
+      uint32_t ceSeqNum;
+      void* stream;
+      uint64_t userTag;
+    } ceColl;
+    decltype(ncclProfilerEventDescr_v6_t::ceCollSync) ceCollSync;
+    decltype(ncclProfilerEventDescr_v6_t::ceCollBatch) ceCollBatch;
+    struct {
+      uint8_t channelId;
+      uint8_t phaseId;        // 0 initial_sync, 1 compute, 2 final_sync
+      const char* phaseName;  // "initial_sync", "compute", "final_sync"
+      uint64_t pTimer;        // GPU %globaltimer at the phase's start
+    } kernelPhase;
+  };
+};
+
+using ncclProfilerEventState_v7_t = int;                                  // values 0..31
+using ncclProfilerEventStateArgs_v7_t = ncclProfilerEventStateArgs_v5_t;  // identical in NCCL
+
+struct ncclProfiler_v7_t {
+  const char* name;
+  ncclResult_t (*init)(void** context, uint64_t commId, int* eActivationMask, const char* commName,
+                       int nNodes, int nranks, int rank, ncclDebugLogger_t logfn);
+  ncclResult_t (*startEvent)(void* context, void** eHandle, ncclProfilerEventDescr_v7_t* eDescr);
+  ncclResult_t (*stopEvent)(void* eHandle);
+  ncclResult_t (*recordEventState)(void* eHandle, ncclProfilerEventState_v7_t eState,
+                                   ncclProfilerEventStateArgs_v7_t* eStateArgs);
+  ncclResult_t (*finalize)(void* context);
+};
+
+// ---------------------------------------------------------------------------------------------
 // Version 4: 1-byte type, no API events, no parentGroup.
 
 struct ncclProfilerEventDescr_v4_t {
@@ -264,7 +368,8 @@ struct ncclProfiler_v4_t {
 };
 
 // ---------------------------------------------------------------------------------------------
-// Layout checks (reference: NCCL 2.28.9 headers for v4 and v5, NCCL 2.30.7 for v6; g++ x86-64).
+// Layout checks (reference: NCCL 2.28.9 headers for v4 and v5, NCCL 2.30.7 for v6, NCCL 2.31.2 for
+// v7; g++ x86-64).
 
 static_assert(sizeof(ncclResult_t) == sizeof(int));
 static_assert(sizeof(ncclProfiler_v5_t) == 48);
@@ -348,6 +453,89 @@ static_assert(offsetof(Descr6, ceCollSync.nRanks) == 28);
 static_assert(offsetof(Descr6, ceCollBatch.numOps) == 24);
 static_assert(offsetof(Descr6, ceCollBatch.totalBytes) == 32);
 static_assert(offsetof(Descr6, ceCollBatch.useIntraSync) == 40);
+
+// Every member of the v7 descriptor (NCCL 2.31.2 profiler_v7.h, computed by hand from its
+// declaration order on LP64: 8-byte pointers, size_t and uint64_t aligned to 8, int to 4).
+using Descr7 = ncclProfilerEventDescr_v7_t;
+static_assert(sizeof(ncclProfiler_v7_t) == 48);
+static_assert(sizeof(ncclProfilerEventStateArgs_v7_t) == 8);
+static_assert(sizeof(Descr7) == 136 && alignof(Descr7) == 8);
+static_assert(offsetof(Descr7, type) == 0);
+static_assert(offsetof(Descr7, parentObj) == 8);
+static_assert(offsetof(Descr7, rank) == 16);
+static_assert(offsetof(Descr7, groupApi.graphCaptured) == 24);
+static_assert(offsetof(Descr7, groupApi.groupDepth) == 28);
+static_assert(offsetof(Descr7, collApi.func) == 24);
+static_assert(offsetof(Descr7, collApi.count) == 32);
+static_assert(offsetof(Descr7, collApi.datatype) == 40);
+static_assert(offsetof(Descr7, collApi.root) == 48);
+static_assert(offsetof(Descr7, collApi.stream) == 56);
+static_assert(offsetof(Descr7, collApi.graphCaptured) == 64);
+static_assert(offsetof(Descr7, collApi.userTag) == 72);
+static_assert(offsetof(Descr7, p2pApi.func) == 24);
+static_assert(offsetof(Descr7, p2pApi.count) == 32);
+static_assert(offsetof(Descr7, p2pApi.datatype) == 40);
+static_assert(offsetof(Descr7, p2pApi.stream) == 48);
+static_assert(offsetof(Descr7, p2pApi.graphCaptured) == 56);
+static_assert(offsetof(Descr7, p2pApi.userTag) == 64);
+static_assert(offsetof(Descr7, kernelLaunch.stream) == 24);
+static_assert(offsetof(Descr7, coll.seqNumber) == 24);
+static_assert(offsetof(Descr7, coll.func) == 32);
+static_assert(offsetof(Descr7, coll.sendBuff) == 40);
+static_assert(offsetof(Descr7, coll.recvBuff) == 48);
+static_assert(offsetof(Descr7, coll.count) == 56);
+static_assert(offsetof(Descr7, coll.root) == 64);
+static_assert(offsetof(Descr7, coll.datatype) == 72);
+static_assert(offsetof(Descr7, coll.nChannels) == 80);
+static_assert(offsetof(Descr7, coll.nWarps) == 81);
+static_assert(offsetof(Descr7, coll.algo) == 88);
+static_assert(offsetof(Descr7, coll.proto) == 96);
+static_assert(offsetof(Descr7, coll.parentGroup) == 104);
+static_assert(offsetof(Descr7, coll.kernelVariant) == 112);
+static_assert(offsetof(Descr7, coll.isSymColl) == 120);
+static_assert(offsetof(Descr7, coll.userTag) == 128);
+static_assert(offsetof(Descr7, p2p.func) == 24);
+static_assert(offsetof(Descr7, p2p.buff) == 32);
+static_assert(offsetof(Descr7, p2p.datatype) == 40);
+static_assert(offsetof(Descr7, p2p.count) == 48);
+static_assert(offsetof(Descr7, p2p.peer) == 56);
+static_assert(offsetof(Descr7, p2p.nChannels) == 60);
+static_assert(offsetof(Descr7, p2p.parentGroup) == 64);
+static_assert(offsetof(Descr7, p2p.userTag) == 72);
+static_assert(offsetof(Descr7, proxyOp.pid) == 24);
+static_assert(offsetof(Descr7, proxyOp.channelId) == 28);
+static_assert(offsetof(Descr7, proxyOp.peer) == 32);
+static_assert(offsetof(Descr7, proxyOp.nSteps) == 36);
+static_assert(offsetof(Descr7, proxyOp.chunkSize) == 40);
+static_assert(offsetof(Descr7, proxyOp.isSend) == 44);
+static_assert(offsetof(Descr7, proxyStep.step) == 24);
+static_assert(offsetof(Descr7, kernelCh.channelId) == 24);
+static_assert(offsetof(Descr7, kernelCh.pTimer) == 32);
+static_assert(offsetof(Descr7, netPlugin.id) == 24);
+static_assert(offsetof(Descr7, netPlugin.data) == 32);
+static_assert(offsetof(Descr7, ceColl.seqNumber) == 24);
+static_assert(offsetof(Descr7, ceColl.func) == 32);
+static_assert(offsetof(Descr7, ceColl.sendBuff) == 40);
+static_assert(offsetof(Descr7, ceColl.recvBuff) == 48);
+static_assert(offsetof(Descr7, ceColl.count) == 56);
+static_assert(offsetof(Descr7, ceColl.root) == 64);
+static_assert(offsetof(Descr7, ceColl.datatype) == 72);
+static_assert(offsetof(Descr7, ceColl.syncStrategy) == 80);
+static_assert(offsetof(Descr7, ceColl.intraBatchSync) == 88);
+static_assert(offsetof(Descr7, ceColl.batchSize) == 92);
+static_assert(offsetof(Descr7, ceColl.numBatches) == 96);
+static_assert(offsetof(Descr7, ceColl.ceSeqNum) == 100);
+static_assert(offsetof(Descr7, ceColl.stream) == 104);
+static_assert(offsetof(Descr7, ceColl.userTag) == 112);
+static_assert(offsetof(Descr7, ceCollSync.isComplete) == 24);
+static_assert(offsetof(Descr7, ceCollSync.nRanks) == 28);
+static_assert(offsetof(Descr7, ceCollBatch.numOps) == 24);
+static_assert(offsetof(Descr7, ceCollBatch.totalBytes) == 32);
+static_assert(offsetof(Descr7, ceCollBatch.useIntraSync) == 40);
+static_assert(offsetof(Descr7, kernelPhase.channelId) == 24);
+static_assert(offsetof(Descr7, kernelPhase.phaseId) == 25);
+static_assert(offsetof(Descr7, kernelPhase.phaseName) == 32);
+static_assert(offsetof(Descr7, kernelPhase.pTimer) == 40);
 
 using Descr4 = ncclProfilerEventDescr_v4_t;
 static_assert(sizeof(Descr4) == 104 && alignof(Descr4) == 8);

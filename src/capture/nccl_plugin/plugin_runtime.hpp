@@ -1,4 +1,4 @@
-// nccl_plugin/plugin_runtime.hpp — what every exported profiler entry point (API v6, v5, v4) does,
+// nccl_plugin/plugin_runtime.hpp — what every exported profiler entry point (API v7 to v4) does,
 // once the version's argument order and descriptor layout are taken care of.
 //
 // Contract:
@@ -9,8 +9,8 @@
 //   per settings problem, opens the communicator's context and the process's detached context,
 //   and writes the event mask to *event_mask (a process-global int in NCCL: the last init wins;
 //   a communicator whose capture is disabled leaves it alone). The mask, and the one the dump
-//   records, holds only types of the API version NCCL called (events_of_api: no CE types below
-//   v6).
+//   records, holds only types of the API version NCCL called (events_of_api: no KernelPhase below
+//   v7, no CE types below v6).
 //   NCCL also emits the ancestors of the selected events (e.g. GroupApi and CollApi for Coll);
 //   they are recorded like any other event: a record is cheap and keeps every parent link.
 // - start_event(): *handle = the recorder's handle: an event's, a dropped one (proxy events that
@@ -51,7 +51,7 @@ pid_t own_pid() noexcept;
 
 // False for the states whose args NCCL never fills: 19 (ProxyOpInProgress), 23, 24 (GroupApi)
 // and the CE states 25..30 (NCCL 2.29/2.30's v5 adapter passes uninitialised args for 19, 23,
-// 24).
+// 24). State 31 (KernelPhaseStop, API v7) carries the phase's stop time in args.kernelCh.
 bool state_carries_args(int state) noexcept;
 
 nccl_abi::ncclResult_t init_communicator(void** context, int* event_mask,

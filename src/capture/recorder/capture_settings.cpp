@@ -21,6 +21,7 @@ constexpr EventGroup kGroups[] = {
     {"ctrl", kEventProxyCtrl},
     {"net", kEventNetPlugin},
     {"ce", kCeEvents},
+    {"phase", kEventKernelPhase},
 };
 
 std::string_view trimmed(std::string_view word) {

@@ -9,8 +9,11 @@
 //                        ctrl   ProxyCtrl
 //                        net    NetPlugin
 //                        ce     CeColl, CeSync, CeBatch (copy-engine collectives, API v6)
-//                        all    every event of profiler API v6 (the default, also when unset/empty;
-//                               NCCL driving API v5 or v4 is never asked for the CE types)
+//                        phase  KernelPhase (NCCL's kernel phases, API v7; NCCL 2.31 adds
+//                               KernelCh to a mask that asks for KernelPhase)
+//                        all    every event of profiler API v7 (the default, also when unset/empty;
+//                               NCCL driving an older API is never asked for the types it does
+//                               not know: events_of_api)
 //                        An unknown word is ignored with a warning naming it.
 //   NPKIT_BUFFER_SIZE_MB records buffer per communicator in MiB (default 64 = 1,048,576 records of
 //                        64 bytes); a value that is not a whole number in [1, kMaxBufferSizeMb]
@@ -34,7 +37,7 @@
 
 namespace npkit::capture {
 
-// NCCL profiler event type bits (profiler API v6, identical values in every API version).
+// NCCL profiler event type bits (profiler API v7, identical values in every API version).
 inline constexpr uint64_t kEventGroup = 1u << 0;
 inline constexpr uint64_t kEventColl = 1u << 1;
 inline constexpr uint64_t kEventP2p = 1u << 2;
@@ -50,11 +53,15 @@ inline constexpr uint64_t kEventKernelLaunch = 1u << 11;
 inline constexpr uint64_t kEventCeColl = 1u << 12;
 inline constexpr uint64_t kEventCeSync = 1u << 13;
 inline constexpr uint64_t kEventCeBatch = 1u << 14;
+inline constexpr uint64_t kEventKernelPhase = 1u << 15;
 inline constexpr uint64_t kCeEvents = kEventCeColl | kEventCeSync | kEventCeBatch;
-inline constexpr uint64_t kAllEvents = (1u << 15) - 1;
-// The events a profiler API version knows: v6 all, v5 and v4 all but the CE types.
+inline constexpr uint64_t kAllEvents = (1u << 16) - 1;
+// The events a profiler API version knows: v7 all, v6 all but KernelPhase, v5 and v4 neither
+// KernelPhase nor the CE types.
 constexpr uint64_t events_of_api(uint32_t api) noexcept {
-  return api >= 6 ? kAllEvents : kAllEvents & ~kCeEvents;
+  return api >= 7   ? kAllEvents
+         : api == 6 ? kAllEvents & ~kEventKernelPhase
+                    : kAllEvents & ~kEventKernelPhase & ~kCeEvents;
 }
 
 inline constexpr uint64_t kDefaultBufferSizeMb = 64;
@@ -65,7 +72,8 @@ inline constexpr size_t kMaxChainPluginPath = 4095;  // PATH_MAX less its termin
 
 struct CaptureSettings {
   uint64_t event_mask = kAllEvents;
-  std::string events;  // the selected groups, normalised ("api,coll,kernel,proxy,ctrl,net,ce")
+  std::string
+      events;  // the selected groups, normalised ("api,coll,kernel,proxy,ctrl,net,ce,phase")
   uint64_t buffer_size_mb = kDefaultBufferSizeMb;
   uint64_t buffer_records = kDefaultBufferSizeMb * kRecordsPerMb;
   std::string dump_dir = kDefaultDumpDir;

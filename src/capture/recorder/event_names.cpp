@@ -4,12 +4,12 @@ namespace npkit::capture {
 namespace {
 
 constexpr const char* kEventTypeNames[kEventTypeCount] = {
-    "Group",     "Coll",         "P2p",       "ProxyOp",  "ProxyStep",
-    "ProxyCtrl", "KernelCh",     "NetPlugin", "GroupApi", "CollApi",
-    "P2pApi",    "KernelLaunch", "CeColl",    "CeSync",   "CeBatch",
+    "Group",    "Coll",      "P2p",      "ProxyOp",     "ProxyStep", "ProxyCtrl",
+    "KernelCh", "NetPlugin", "GroupApi", "CollApi",     "P2pApi",    "KernelLaunch",
+    "CeColl",   "CeSync",    "CeBatch",  "KernelPhase",
 };
 
-// NCCL 2.30.7 ncclProfilerEventState_t (API v6; v5 ends at 24), in value order.
+// NCCL 2.31.2 ncclProfilerEventState_t (API v7; v6 ends at 30, v5 at 24), in value order.
 constexpr const char* kStateNames[kStateCount] = {
     "ProxyOpSendPosted",         // 0 (states 0..7 are deprecated since API v4)
     "ProxyOpSendRemFifoWait",    // 1
@@ -42,6 +42,7 @@ constexpr const char* kStateNames[kStateCount] = {
     "CeSyncComplete",            // 28
     "CeBatchStart",              // 29
     "CeBatchComplete",           // 30
+    "KernelPhaseStop",           // 31
 };
 
 }  // namespace

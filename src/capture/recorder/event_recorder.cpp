@@ -140,6 +140,15 @@ void record_detail(CaptureContext* context, int64_t now, uint64_t event_id,
   RecordBuffer::publish(record, format::kRecordDetail);
 }
 
+void record_call_tag(CaptureContext* context, int64_t now, uint64_t event_id,
+                     const StartRequest& request) noexcept {
+  format::ProfilerRecord* record = nullptr;
+  if (claim_record(context, &record) == RecordBuffer::kClosedMark || record == nullptr) return;
+  fill_header(record, now, event_id, 0, request.type, format::kDetailCallTag);
+  std::memcpy(record->payload, request.call_tag, sizeof(record->payload));
+  RecordBuffer::publish(record, format::kRecordDetail);
+}
+
 }  // namespace
 
 void* record_start(ContextRegistry& registry, void* context, const StartRequest& request) noexcept {
@@ -163,6 +172,7 @@ void* record_start(ContextRegistry& registry, void* context, const StartRequest&
     std::memcpy(record->payload, request.payload, sizeof(record->payload));
     RecordBuffer::publish(record, format::kRecordStart);
     if (request.detail_kind != 0) record_detail(route.target, now, event_id, request, route.slot);
+    if (request.has_call_tag) record_call_tag(route.target, now, event_id, request);
   }
   return encode_handle(request.type, route.slot, event_id);
 }

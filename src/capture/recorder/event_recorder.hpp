@@ -37,7 +37,8 @@
 // - A request with a detail_kind gets a detail record (format::kRecordDetail) right after its
 //   start record, in the same context, by the same thread; a kDetailParentGroup payload is the
 //   parent_group handle resolved as a parent is for a start in that context (event id when it is
-//   a handle of the same context, kStartParent* flags otherwise). A full buffer drops it.
+//   a handle of the same context, kStartParent* flags otherwise). A request with has_call_tag then
+//   gets a kDetailCallTag detail record holding call_tag. A full buffer drops them.
 // - record_stop()/record_state() ignore handles that are not ours or name no context, count
 //   dropped ones as above; otherwise they append a stop record, or a state record whose word is
 //   the state number and whose payload is format::StatePayload{value, has_args}. A second stop
@@ -60,6 +61,8 @@ struct StartRequest {
   uint32_t detail_kind = 0;            // format::DetailKind of a detail record to follow; 0: none
   uint8_t detail[32] = {};             // its payload (kDetailCeColl)
   const void* parent_group = nullptr;  // kDetailParentGroup: NCCL's parentGroup, resolved here
+  bool has_call_tag = false;           // a kDetailCallTag record follows (API v7)
+  uint8_t call_tag[32] = {};           // its format::CallTagDetail
 };
 
 // `context`: NCCL's context, a CaptureContext* of ours or, under PXN, another process's pointer.

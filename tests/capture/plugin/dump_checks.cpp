@@ -312,9 +312,10 @@ ingest::NpktDump finalize_and_check(CommDriver& comm, const std::string& dir) {
 
 void check_names_section(const ingest::NpktDump& dump) {
   const std::map<uint32_t, std::string> types = {
-      {0, "Group"},     {1, "Coll"},          {2, "P2p"},       {3, "ProxyOp"},  {4, "ProxyStep"},
-      {5, "ProxyCtrl"}, {6, "KernelCh"},      {7, "NetPlugin"}, {8, "GroupApi"}, {9, "CollApi"},
-      {10, "P2pApi"},   {11, "KernelLaunch"}, {12, "CeColl"},   {13, "CeSync"},  {14, "CeBatch"}};
+      {0, "Group"},     {1, "Coll"},      {2, "P2p"},      {3, "ProxyOp"},
+      {4, "ProxyStep"}, {5, "ProxyCtrl"}, {6, "KernelCh"}, {7, "NetPlugin"},
+      {8, "GroupApi"},  {9, "CollApi"},   {10, "P2pApi"},  {11, "KernelLaunch"},
+      {12, "CeColl"},   {13, "CeSync"},   {14, "CeBatch"}, {15, "KernelPhase"}};
   std::map<uint32_t, std::string> type_names;
   for (const auto& [id, name] : dump.event_type_names) {
     CHECK(type_names.emplace(id, name).second);
@@ -334,7 +335,7 @@ void check_names_section(const ingest::NpktDump& dump) {
       {20, "ProxyStepSendPeerWait"},  {21, "NetPluginUpdate"},      {22, "KernelChStop"},
       {23, "GroupStartApiStop"},      {24, "GroupEndApiStart"},     {25, "CeCollStart"},
       {26, "CeCollComplete"},         {27, "CeSyncStart"},          {28, "CeSyncComplete"},
-      {29, "CeBatchStart"},           {30, "CeBatchComplete"}};
+      {29, "CeBatchStart"},           {30, "CeBatchComplete"},      {31, "KernelPhaseStop"}};
   std::map<uint32_t, std::string> state_names;
   for (const auto& [id, name] : dump.state_names) CHECK(state_names.emplace(id, name).second);
   for (const auto& [id, name] : states) {

@@ -1,14 +1,18 @@
 // nccl_abi_for_tests.hpp — the NCCL profiler plugin ABI (NCCL 2.28.9: API v5, and the v4 fallback;
-// NCCL 2.30.7: API v6), declared independently of the plugin's own header so that driving the
-// built library through dlopen also cross-checks the plugin's declaration of the same layouts.
+// NCCL 2.30.7: API v6; NCCL 2.31.2: API v7), declared independently of the plugin's own header so
+// that driving the built library through dlopen also cross-checks the plugin's declaration of the
+// same layouts.
 //
 // Contract:
 // - Layouts follow the NCCL profiler reference (sections 2.1, 2.5, 2.7, 2.8): every size and every
 //   offset the reference lists is static_asserted below (x86-64, g++/clang).
 // - Only types: nothing here calls the plugin. The exported objects are data symbols named
-//   ncclProfiler_v6 / ncclProfiler_v5 / ncclProfiler_v4 whose types are ProfilerV6 / ProfilerV5 /
-//   ProfilerV4. The v6 layout is NCCL 2.30.7's src/include/plugin/profiler/profiler_v6.h: the v5
-//   union plus ceColl, ceCollSync and ceCollBatch.
+//   ncclProfiler_v7 / ncclProfiler_v6 / ncclProfiler_v5 / ncclProfiler_v4 whose types are
+//   ProfilerV7 / ProfilerV6 / ProfilerV5 / ProfilerV4. The v6 layout is NCCL 2.30.7's
+//   src/include/plugin/profiler/profiler_v6.h: the v5 union plus ceColl, ceCollSync and
+//   ceCollBatch. The v7 layout is NCCL 2.31.2's profiler_v7.h (commit 8898068): userTag appended
+//   to collApi, p2pApi, coll, p2p and ceColl, kernelVariant and isSymColl to coll, and kernelPhase;
+//   every offset of it is checked in plugin_v7_abi_test.cpp against numbers worked out by hand.
 #pragma once
 
 #include <sys/types.h>
@@ -50,9 +54,13 @@ enum EventBit : uint64_t {
   kCeColl = 1u << 12,
   kCeSync = 1u << 13,
   kCeBatch = 1u << 14,
+  kKernelPhase = 1u << 15,
 };
 inline constexpr uint64_t kAllV5Events = 4095;
 inline constexpr uint64_t kAllV6Events = 32767;
+inline constexpr uint64_t kAllV7Events = 65535;
+// ncclProfilerKernelPhaseStop (NCCL 2.31.2 nccl_profiler.h).
+inline constexpr int kStateKernelPhaseStop = 31;
 
 // ncclProfilerEventDescr_v5_t (reference 2.5).
 struct EventDescrV5 {
@@ -224,6 +232,116 @@ struct EventDescrV6 {
   };
 };
 
+// ncclProfilerEventDescr_v7_t (NCCL 2.31.2): the v6 members, each with v7's fields appended.
+struct EventDescrV7 {
+  uint64_t type;
+  void* parentObj;
+  int rank;
+  union {
+    struct {
+      bool graphCaptured;
+      int groupDepth;
+    } groupApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      int root;
+      void* stream;
+      bool graphCaptured;
+      uint64_t userTag;
+    } collApi;
+    struct {
+      const char* func;
+      size_t count;
+      const char* datatype;
+      void* stream;
+      bool graphCaptured;
+      uint64_t userTag;
+    } p2pApi;
+    struct {
+      void* stream;
+    } kernelLaunch;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      const void* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      uint8_t nChannels;
+      uint8_t nWarps;
+      const char* algo;
+      const char* proto;
+      void* parentGroup;
+      const char* kernelVariant;
+      bool isSymColl;
+      uint64_t userTag;
+    } coll;
+    struct {
+      const char* func;
+      void* buff;
+      const char* datatype;
+      size_t count;
+      int peer;
+      uint8_t nChannels;
+      void* parentGroup;
+      uint64_t userTag;
+    } p2p;
+    struct {
+      pid_t pid;
+      uint8_t channelId;
+      int peer;
+      int nSteps;
+      int chunkSize;
+      int isSend;
+    } proxyOp;
+    struct {
+      int step;
+    } proxyStep;
+    struct {
+      uint8_t channelId;
+      uint64_t pTimer;
+    } kernelCh;
+    struct {
+      int64_t id;
+      void* data;
+    } netPlugin;
+    struct {
+      uint64_t seqNumber;
+      const char* func;
+      const void* sendBuff;
+      void* recvBuff;
+      size_t count;
+      int root;
+      const char* datatype;
+      const char* syncStrategy;
+      bool intraBatchSync;
+      uint32_t batchSize;
+      uint32_t numBatches;
+      uint32_t ceSeqNum;
+      void* stream;
+      uint64_t userTag;
+    } ceColl;
+    struct {
+      bool isComplete;
+      int nRanks;
+    } ceCollSync;
+    struct {
+      int numOps;
+      size_t totalBytes;
+      bool useIntraSync;
+    } ceCollBatch;
+    struct {
+      uint8_t channelId;
+      uint8_t phaseId;
+      const char* phaseName;
+      uint64_t pTimer;
+    } kernelPhase;
+  };
+};
+
 // ncclProfilerEventDescr_v4_t (reference 2.8): 1-byte type, no API events, no parentGroup.
 struct EventDescrV4 {
   uint8_t type;
@@ -314,6 +432,18 @@ struct ProfilerV6 {
   Result (*finalize)(void* context);
 };
 
+// ncclProfiler_v7_t (NCCL 2.31.2): v6's functions with the v7 descriptor; the state args keep
+// their v6 layout (KernelPhaseStop carries its time in kernelCh.pTimer).
+struct ProfilerV7 {
+  const char* name;
+  Result (*init)(void** context, uint64_t commId, int* eActivationMask, const char* commName,
+                 int nNodes, int nranks, int rank, DebugLogger logfn);
+  Result (*startEvent)(void* context, void** eHandle, EventDescrV7* eDescr);
+  Result (*stopEvent)(void* eHandle);
+  Result (*recordEventState)(void* eHandle, EventState eState, StateArgs* eStateArgs);
+  Result (*finalize)(void* context);
+};
+
 // ncclProfiler_v4_t (reference 2.8): init takes the mask first and the comm hash fourth.
 struct ProfilerV4 {
   const char* name;
@@ -332,6 +462,8 @@ static_assert(sizeof(EventState) == 4);
 static_assert(sizeof(ProfilerV5) == 48);
 static_assert(sizeof(ProfilerV4) == 48);
 static_assert(sizeof(ProfilerV6) == 48);
+static_assert(sizeof(ProfilerV7) == 48);
+static_assert(sizeof(EventDescrV7) == 136 && alignof(EventDescrV7) == 8);
 
 static_assert(sizeof(EventDescrV6) == 112 && alignof(EventDescrV6) == 8);
 static_assert(offsetof(EventDescrV6, coll.parentGroup) == 104);

@@ -21,6 +21,7 @@ PluginLibrary open_plugin(const std::string& path) {
     if (address == nullptr) lib.error += std::string("dlsym ") + name + " failed. ";
     return address;
   };
+  lib.v7 = static_cast<const abi::ProfilerV7*>(symbol("ncclProfiler_v7"));
   lib.v6 = static_cast<const abi::ProfilerV6*>(symbol("ncclProfiler_v6"));
   lib.v5 = static_cast<const abi::ProfilerV5*>(symbol("ncclProfiler_v5"));
   lib.v4 = static_cast<const abi::ProfilerV4*>(symbol("ncclProfiler_v4"));
@@ -52,6 +53,7 @@ const PluginLibrary& require_plugin() {
   const PluginLibrary& lib = plugin_library();
   INFO(lib.error);
   REQUIRE(lib.error.empty());
+  REQUIRE(lib.v7 != nullptr);
   REQUIRE(lib.v6 != nullptr);
   REQUIRE(lib.v5 != nullptr);
   REQUIRE(lib.v4 != nullptr);

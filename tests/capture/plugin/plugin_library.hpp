@@ -19,6 +19,7 @@ namespace npkit::test {
 
 struct PluginLibrary {
   void* handle = nullptr;
+  const abi::ProfilerV7* v7 = nullptr;  // dlsym "ncclProfiler_v7"
   const abi::ProfilerV6* v6 = nullptr;  // dlsym "ncclProfiler_v6"
   const abi::ProfilerV5* v5 = nullptr;  // dlsym "ncclProfiler_v5"
   const abi::ProfilerV4* v4 = nullptr;  // dlsym "ncclProfiler_v4"

@@ -39,7 +39,7 @@ TEST_CASE("plugin v6: copy-engine events read back field by field", "[plugin]") 
   comm.finalize();
 
   const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
-  CHECK(dump.minor_version == 3);
+  CHECK(dump.minor_version == 4);
   CHECK(dump.comm.profiler_api == 6);
   CHECK(dump.comm.event_mask == 32767);
   check_names_section(dump);

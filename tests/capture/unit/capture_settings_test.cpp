@@ -1,8 +1,8 @@
 // Settings from the environment's words. Expected masks are the NCCL event bits of the profiler
 // reference (table 2.4) summed by hand: Group 1, Coll 2, P2p 4, ProxyOp 8, ProxyStep 16,
 // ProxyCtrl 32, KernelCh 64, NetPlugin 128, GroupApi 256, CollApi 512, P2pApi 1024,
-// KernelLaunch 2048, and (API v6, NCCL 2.30.7 nccl_profiler.h) CeColl 4096, CeSync 8192, CeBatch
-// 16384: all = 32767.
+// KernelLaunch 2048, (API v6, NCCL 2.30.7 nccl_profiler.h) CeColl 4096, CeSync 8192, CeBatch
+// 16384 and (API v7, NCCL 2.31.2) KernelPhase 32768: all = 65535.
 #include <stdlib.h>
 
 #include <catch2/catch.hpp>
@@ -14,8 +14,8 @@ using npkit::capture::parse_capture_settings;
 
 TEST_CASE("settings: defaults when nothing is set", "[capture]") {
   const auto settings = parse_capture_settings(nullptr, nullptr, nullptr);
-  CHECK(settings.event_mask == 32767);
-  CHECK(settings.events == "api,coll,kernel,proxy,ctrl,net,ce");
+  CHECK(settings.event_mask == 65535);
+  CHECK(settings.events == "api,coll,kernel,proxy,ctrl,net,ce,phase");
   CHECK(settings.buffer_size_mb == 64);
   CHECK(settings.buffer_records == 1048576);
   CHECK(settings.dump_dir == "npkit-dump");
@@ -35,14 +35,16 @@ TEST_CASE("settings: event words select the documented masks", "[capture]") {
       {"proxy", 8 + 16},
       {"ctrl", 32},
       {"net", 128},
-      {"all", 32767},
+      {"all", 65535},
       {"ce", 4096 + 8192 + 16384},
       {"coll,ce", 1 + 2 + 4 + 4096 + 8192 + 16384},
       {"proxy,ctrl,net", 8 + 16 + 32 + 128},
       {" Coll , KERNEL ", 1 + 2 + 4 + 64},
       {"kernel,kernel", 64},
-      {"", 32767},
-      {"net,all", 32767},
+      {"phase", 32768},
+      {"kernel,phase", 64 + 32768},
+      {"", 65535},
+      {"net,all", 65535},
   };
   for (const Case& c : cases) {
     INFO(c.words);

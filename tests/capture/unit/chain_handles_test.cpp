@@ -13,7 +13,7 @@ TEST_CASE("chain: emitted events are the mask and its ancestors", "[capture]") {
   // Bits: Group 1, Coll 2, P2p 4, ProxyOp 8, ProxyStep 16, ProxyCtrl 32, KernelCh 64,
   // NetPlugin 128, GroupApi 256, CollApi 512, P2pApi 1024, KernelLaunch 2048; API v6 (NCCL 2.30.7
   // src/plugin/profiler.cc): CeColl 4096 under CollApi, CeSync 8192 and CeBatch 16384 under
-  // CeColl.
+  // CeColl; API v7 (NCCL 2.31.2): KernelPhase 32768 under KernelCh.
   struct Case {
     uint64_t mask;
     uint64_t emitted;
@@ -36,7 +36,9 @@ TEST_CASE("chain: emitted events are the mask and its ancestors", "[capture]") {
       {8192, 8192 | 4096 | 512 | 256},
       {16384, 16384 | 4096 | 512 | 256},
       {32767, 32767},
-      {~uint64_t{0}, 32767},
+      {32768, 32768 | 64 | 2 | 4 | 512 | 1024 | 256 | 1},
+      {65535, 65535},
+      {~uint64_t{0}, 65535},
   };
   for (const Case& c : cases) {
     INFO("mask " << c.mask);

@@ -82,6 +82,7 @@ const std::vector<npkit::test::ParsedName> kExpectedNames = {
     {1, 12, "CeColl"},
     {1, 13, "CeSync"},
     {1, 14, "CeBatch"},
+    {1, 15, "KernelPhase"},
     {2, 0, "ProxyOpSendPosted"},
     {2, 1, "ProxyOpSendRemFifoWait"},
     {2, 2, "ProxyOpSendTransmitted"},
@@ -113,6 +114,7 @@ const std::vector<npkit::test::ParsedName> kExpectedNames = {
     {2, 28, "CeSyncComplete"},
     {2, 29, "CeBatchStart"},
     {2, 30, "CeBatchComplete"},
+    {2, 31, "KernelPhaseStop"},
 };
 
 }  // namespace
@@ -137,8 +139,9 @@ TEST_CASE("dump writer: every section reads back as written", "[capture]") {
   const npkit::test::ParsedDump dump = npkit::test::parse_dump_bytes(bytes);
   INFO((dump.problems.empty() ? std::string() : dump.problems.front()));
   CHECK(dump.problems.empty());
-  // 1.1 added the event-record sections, 1.2 live files, 1.3 the CE events and detail records
-  CHECK(dump.header.minor == 3);
+  // 1.1 added the event-record sections, 1.2 live files, 1.3 the CE events and detail records,
+  // 1.4 the KernelPhase events and call-tag details
+  CHECK(dump.header.minor == 4);
   CHECK(dump.header.feature_bits == (fmt::kFeatureProfilerRecords | fmt::kFeatureClockCalibration));
   CHECK(dump.section_kinds == std::vector<uint32_t>{1, 2, 3, 4, 5, 6, 7});
   CHECK(bytes.size() % 8 == 0);
