@@ -200,8 +200,10 @@ std::string info_line(const CliRun& run, const std::string& start) {
 
 TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]") {
   TempDir tmp;
-  // Type 15 is inside the 4 bits a handle carries, and not one of NCCL's 15: kept as an event of
-  // its own type, outside every analysis. Type 20 cannot come from the plugin: skipped, warned.
+  // Type 15, the last the 4 bits of a handle carry, is KernelPhase since format minor 4; one with
+  // no KernelCh parent and a zero payload is kept as an event, outside every analysis (the
+  // AllReduce's time is its KernelCh's alone). Type 20 cannot come from the plugin: skipped,
+  // warned.
   const std::string spec = kHeader + kClocks + kColl + kKernel +
                            "start 3 15 host=1700000000000050000\n"
                            "stop 3 15 host=1700000000000051000\n"
@@ -220,7 +222,7 @@ TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]"
   CHECK_THAT(report.out,
              Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
-  CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, type15 1");
+  CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, KernelPhase 1");
 }
 
 TEST_CASE("hostile npkt: ENTRY without EXIT", "[hostile]") {

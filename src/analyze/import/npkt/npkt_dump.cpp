@@ -246,6 +246,13 @@ Result<NpktDump> parse_npkt(const std::string& name, const std::uint8_t* data, s
                     "expected a Communicator section (kind 1); none among the " +
                         std::to_string(framing.section_count) + " sections");
   }
+  if (dump.minor_version > format::kMinorVersion) {
+    dump.warnings.push_back(
+        "written by a newer npkit (format 1." + std::to_string(dump.minor_version) +
+        "; this reader knows 1." + std::to_string(format::kMinorVersion) +
+        "): sections, records, event types and details it added are skipped, the rest is read "
+        "(format.md, Compatibility rules)");
+  }
   if (dump.is_live()) finish_live_dump(seen[format::kSectionProfilerRecords], dump);
   NPKIT_TRY(npkt::check_event_streams(name, seen[format::kSectionStreams], records_header, dump));
   const bool event_sections = seen[format::kSectionStreams] || seen[format::kSectionEventRecords];

@@ -5,10 +5,11 @@
 // - read_npkt_file never throws and never crashes on hostile bytes: a file that is not a complete,
 //   well-formed v1 dump yields an Error naming the file, the byte offset and what was expected
 //   (bad magic, newer major version, truncated section, entry size mismatch, ...).
-// - Sections of unknown kind are skipped (forward compatibility within major 1); an unknown
-//   minor is accepted, and so is a larger entry_size of a fixed-entry section (the known prefix of
-//   each entry is read). Conditions that leave the result sound (e.g. records with kind 0, a
-//   missing names section) are returned as counted warnings, not errors.
+// - Sections of unknown kind are skipped (forward compatibility within major 1); a newer minor
+//   is read with a warning naming it (what that minor added is skipped, as the format's
+//   compatibility rules allow), and so is a larger entry_size of a fixed-entry section (the known
+//   prefix of each entry is read). Conditions that leave the result sound (e.g. records with kind
+//   0, a missing names section) are returned as counted warnings, not errors.
 // - Every known section kind may appear at most once; the Communicator section is required.
 // - Event records (minor 1): a file may hold profiler records, event records, or both. Each
 //   stream's records [first_record, first_record + records_written) must lie inside the

@@ -14,9 +14,10 @@ static_assert(std::endian::native == std::endian::little,
 
 // Payload string fields (func, datatype, algo, proto) are 16-bit: no string id can exceed this.
 constexpr std::uint32_t kMaxStringId = 0xFFFF;
-// Highest RecordKind (minor 3: detail records) and event type bit a v1 record can carry.
+// Highest RecordKind (minor 3: detail records) and event type bit (minor 4: KernelPhase) a record
+// of the minors this reader knows can carry.
 constexpr std::uint8_t kMaxRecordKind = format::kRecordDetail;
-constexpr std::uint8_t kMaxEventType = 15;
+constexpr std::uint8_t kMaxEventType = format::kLastEventType;
 
 Error section_error(const SectionView& s, std::uint64_t offset, const std::string& what) {
   return error_at(*s.file, offset, section_name(s.kind) + ": " + what);

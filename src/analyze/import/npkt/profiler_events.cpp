@@ -21,7 +21,8 @@ std::vector<std::uint32_t> bucket_offsets(const std::vector<std::uint32_t>& keys
   return begin;
 }
 
-// A detail record: the Group id of a Coll/P2p (resolved once every start is known) or a CE detail.
+// A detail record: the Group id of a Coll/P2p (resolved once every start is known), a CE detail
+// or a call tag.
 void add_detail(ProfilerEvents& ev, const format::ProfilerRecord& rec,
                 std::vector<std::uint64_t>& group_ids) {
   const std::uint32_t e = ev.find(rec.event_id);
@@ -37,15 +38,46 @@ void add_detail(ProfilerEvents& ev, const format::ProfilerRecord& rec,
     ev.ce_details.emplace_back(e, detail);
     return;
   }
+  if (e != kNoEvent && rec.word == format::kDetailCallTag) {
+    format::CallTagDetail detail;
+    std::memcpy(&detail, rec.payload, sizeof detail);
+    ev.call_tags.emplace_back(e, detail);
+    return;
+  }
   ++ev.counts.details_unknown;
+}
+
+// Sorts per-event details by event index, keeping the first of each event.
+template <typename Detail>
+void keep_first_per_event(std::vector<std::pair<std::uint32_t, Detail>>& details) {
+  std::stable_sort(details.begin(), details.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  details.erase(std::unique(details.begin(), details.end(),
+                            [](const auto& a, const auto& b) { return a.first == b.first; }),
+                details.end());
+}
+
+template <typename Detail>
+const Detail* detail_of(const std::vector<std::pair<std::uint32_t, Detail>>& details,
+                        std::uint32_t e) {
+  const auto it = std::lower_bound(details.begin(), details.end(), e,
+                                   [](const auto& d, std::uint32_t v) { return d.first < v; });
+  return it != details.end() && it->first == e ? &it->second : nullptr;
 }
 
 }  // namespace
 
 const format::CeCollDetail* ProfilerEvents::ce_detail(std::uint32_t e) const {
-  const auto it = std::lower_bound(ce_details.begin(), ce_details.end(), e,
-                                   [](const auto& d, std::uint32_t v) { return d.first < v; });
-  return it != ce_details.end() && it->first == e ? &it->second : nullptr;
+  return detail_of(ce_details, e);
+}
+
+const format::CallTagDetail* ProfilerEvents::call_tag(std::uint32_t e) const {
+  return detail_of(call_tags, e);
+}
+
+std::uint64_t ProfilerEvents::user_tag(std::uint32_t e) const {
+  const format::CallTagDetail* tag = call_tag(e);
+  return tag != nullptr ? tag->user_tag : 0;
 }
 
 std::uint32_t ProfilerEvents::find(std::uint64_t event_id) const {
@@ -141,11 +173,8 @@ ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
     if (!std::is_sorted(first, last, by_time)) std::stable_sort(first, last, by_time);
   }
 
-  std::stable_sort(ev.ce_details.begin(), ev.ce_details.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
-  ev.ce_details.erase(std::unique(ev.ce_details.begin(), ev.ce_details.end(),
-                                  [](const auto& a, const auto& b) { return a.first == b.first; }),
-                      ev.ce_details.end());
+  keep_first_per_event(ev.ce_details);
+  keep_first_per_event(ev.call_tags);
   for (std::uint32_t e = 0; e < n; ++e) {
     if (group_ids[e] == 0) continue;
     const std::uint32_t g = ev.find(group_ids[e]);
@@ -204,7 +233,7 @@ std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type)
   static constexpr const char* kNames[] = {"Group",     "Coll",      "P2p",      "ProxyOp",
                                            "ProxyStep", "ProxyCtrl", "KernelCh", "NetPlugin",
                                            "GroupApi",  "CollApi",   "P2pApi",   "KernelLaunch",
-                                           "CeColl",    "CeSync",    "CeBatch"};
+                                           "CeColl",    "CeSync",    "CeBatch",  "KernelPhase"};
   if (type < std::size(kNames)) return kNames[type];
   return "type" + std::to_string(type);
 }
@@ -228,7 +257,7 @@ std::string profiler_state_name(const ingest::NpktDump& dump, std::uint32_t stat
                                            "GroupEndApiStart",       "CeCollStart",
                                            "CeCollComplete",         "CeSyncStart",
                                            "CeSyncComplete",         "CeBatchStart",
-                                           "CeBatchComplete"};
+                                           "CeBatchComplete",        "KernelPhaseStop"};
   if (state < std::size(kNames)) return kNames[state];
   return "state" + std::to_string(state);
 }

@@ -13,9 +13,10 @@
 //   began after it) are counted, not kept. Host times above INT64_MAX are clamped.
 // - Detail records (format minor 3): a kDetailParentGroup sets `group` (the legacy Group event
 //   above a Coll or P2p; kNoEvent when absent, flagged or not in this dump: the last counted in
-//   missing_parents); a kDetailCeColl is kept in ce_details. The first detail of a kind per
-//   event wins; details of an id never started, or of a kind this reader does not know, are
-//   counted (details_unknown) and ignored.
+//   missing_parents); a kDetailCeColl is kept in ce_details, a kDetailCallTag (minor 4: user tag,
+//   kernel variant, symmetric kernel) in call_tags. The first detail of a kind per event wins;
+//   details of an id never started, or of a kind this reader does not know, are counted
+//   (details_unknown) and ignored.
 // - Columnar: a fixed set of vectors, no heap object per event.
 #pragma once
 
@@ -69,6 +70,7 @@ struct ProfilerEvents {
   std::vector<std::uint32_t> children;
   std::vector<std::uint32_t> group;  // Group event index (kDetailParentGroup) or kNoEvent
   std::vector<std::pair<std::uint32_t, format::CeCollDetail>> ce_details;  // by event index
+  std::vector<std::pair<std::uint32_t, format::CallTagDetail>> call_tags;  // by event index
   ProfilerEventCounts counts;
 
   std::size_t size() const { return id.size(); }
@@ -83,6 +85,10 @@ struct ProfilerEvents {
   }
   // The CE detail of CeColl event `e`, or nullptr.
   const format::CeCollDetail* ce_detail(std::uint32_t e) const;
+  // The call-tag detail of event `e`, or nullptr (an untagged call of a plain kernel).
+  const format::CallTagDetail* call_tag(std::uint32_t e) const;
+  // The user tag of event `e` (format::CallTagDetail::user_tag), 0 when untagged.
+  std::uint64_t user_tag(std::uint32_t e) const;
   // The start payload read as one of the format's payload structs.
   template <typename Payload>
   Payload payload_as(std::uint32_t e) const {

@@ -123,10 +123,12 @@ name state 9 Waiting
   CHECK(npkit::profiler_type_name(dump, 6) == "GpuChannel");
   CHECK(npkit::profiler_type_name(dump, 4) == "ProxyStep");
   CHECK(npkit::profiler_type_name(dump, 14) == "CeBatch");
-  CHECK(npkit::profiler_type_name(dump, 15) == "type15");
+  CHECK(npkit::profiler_type_name(dump, 15) == "KernelPhase");
+  CHECK(npkit::profiler_type_name(dump, 16) == "type16");
   CHECK(npkit::profiler_state_name(dump, 9) == "Waiting");
   CHECK(npkit::profiler_state_name(dump, 20) == "ProxyStepSendPeerWait");
   CHECK(npkit::profiler_state_name(dump, 25) == "CeCollStart");
+  CHECK(npkit::profiler_state_name(dump, 31) == "KernelPhaseStop");
   CHECK(npkit::profiler_state_name(dump, 40) == "state40");
 }
 
