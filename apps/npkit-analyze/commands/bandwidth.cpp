@@ -8,6 +8,7 @@
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/bandwidth/driver_match.hpp"
 #include "analysis/bandwidth/span_bandwidth.hpp"
+#include "analysis/select/tag_filter.hpp"
 #include "commands/command.hpp"
 #include "import/nccl_tests/nccl_tests_file.hpp"
 #include "output/bandwidth_output.hpp"
@@ -21,7 +22,9 @@ struct BandwidthOptions {
   std::string coll = "all";
   std::string view = "auto";
   bool per_rank = false;
-  std::string driver;  // --driver: a nccl-tests results file
+  std::string driver;      // --driver: a nccl-tests results file
+  std::uint64_t tag = 0;   // --tag: only the instances of this user tag
+  bool tag_given = false;  // --tag was given
 };
 
 Result<int> run_bandwidth(BandwidthOptions o, CliContext& context) {
@@ -38,6 +41,7 @@ Result<int> run_bandwidth(BandwidthOptions o, CliContext& context) {
   NPKIT_ASSIGN(auto events, read_run<SpanBandwidthSink>(in, run, [&] {
                  return SpanBandwidthSink(in.phases(), in.span_names(), o.coll);
                }));
+  if (o.tag_given) keep_tagged(run, o.tag);
   BandwidthReport report;
   report.run = &run;
   report.coll = o.coll;
@@ -74,10 +78,17 @@ void register_bandwidth(CLI::App& app, CliContext& context) {
       ->check(CLI::IsMember({"auto", "collectives", "events"}))
       ->capture_default_str();
   cmd->add_flag("--per-rank", options->per_rank, "Also list event rows per rank in the text table");
+  CLI::Option* tag =
+      cmd->add_option("--tag", options->tag,
+                      "Only the collective instances whose user tag is N (NCCL 2.31+: the call's "
+                      "ncclCollConfig_t userProfilerTag; 0 = untagged)");
   cmd->add_option("--driver", options->driver,
                   "A nccl-tests results file (-J FILE.json) of the same run: its time and busbw "
                   "beside each row, matched by collective, size and data type");
-  cmd->callback([options, &context] { context.outcome = run_bandwidth(*options, context); });
+  cmd->callback([options, tag, &context] {
+    options->tag_given = tag->count() > 0;
+    context.outcome = run_bandwidth(*options, context);
+  });
 }
 
 }  // namespace npkit::cli

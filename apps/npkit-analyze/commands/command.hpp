@@ -66,6 +66,7 @@ struct CommonOptions {
   std::string label;      // --label: the run's name in summaries
   std::vector<std::string> thresholds;  // report --finding-threshold NAME=VALUE
   std::string old_threshold;  // report --threshold, the former --finding-threshold: refused
+  std::string by = "rank";    // report --by: rank, or tag (per user tag and rank)
   std::vector<std::pair<std::string, std::string>> refused;  // option given, its value
 };
 

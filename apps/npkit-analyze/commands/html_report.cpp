@@ -109,8 +109,9 @@ Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
   NPKIT_ASSIGN(auto sink, read_run<RunReportSink>(in, run, [&] {
                  return RunReportSink(in.phases(), in.span_names().size());
                }));
-  const RunReport report = build_run_report(run, std::move(sink), in.has_spans(), in.phases(),
-                                            in.span_names(), thresholds, in.diagnostics());
+  const RunReport report =
+      build_run_report(run, std::move(sink), in.has_spans(), in.phases(), in.span_names(),
+                       thresholds, in.diagnostics(), o.by == "tag");
   html::RunReportInput model;
   model.path = o.path;
   model.facts = in.facts();

@@ -21,8 +21,9 @@ Result<int> report_run(const CommonOptions& o, CliContext& context) {
   NPKIT_ASSIGN(auto sink, read_run<RunReportSink>(in, run, [&] {
                  return RunReportSink(in.phases(), in.span_names().size());
                }));
-  const RunReport report = build_run_report(run, std::move(sink), in.has_spans(), in.phases(),
-                                            in.span_names(), thresholds, in.diagnostics());
+  const RunReport report =
+      build_run_report(run, std::move(sink), in.has_spans(), in.phases(), in.span_names(),
+                       thresholds, in.diagnostics(), o.by == "tag");
   const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names()};
   std::string text;
   const OutputFormat f = output_format(o);
@@ -63,6 +64,11 @@ void register_report(CLI::App& app, CliContext& context) {
                   "A finding's threshold, NAME=VALUE (repeatable or comma-separated; names and "
                   "defaults: docs/phases.md, Diagnosis)");
   cmd->add_option("--threshold", options->old_threshold)->group("");  // refused: the new name
+  cmd->add_option("--by", options->by,
+                  "Per-rank tables by rank, or by tag: per user tag (NCCL 2.31's "
+                  "ncclCollConfig_t userProfilerTag, 0 = untagged) and rank")
+      ->check(CLI::IsMember({"rank", "tag"}))
+      ->capture_default_str();
   cmd->callback([options, &context] { context.outcome = run_report(*options, context); });
 }
 

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
 #include "output/driver_results_output.hpp"
 #include "output/json_writer.hpp"
 #include "output/run_text.hpp"
@@ -20,6 +22,13 @@ const RunCommunicator* comm_of(const Run& run, const BandwidthRow& r) {
 
 std::string ranks_timed(const BandwidthRow& r) {
   return fmt::format("{}/{}", r.ranks.size(), r.nranks);
+}
+
+// Some row (of `comm`, or of any communicator when `comm` is null) has a kernel compute time.
+bool has_compute(const std::vector<BandwidthRow>& rows, const RunCommunicator* comm) {
+  return std::any_of(rows.begin(), rows.end(), [&](const BandwidthRow& r) {
+    return r.compute_ns && (comm == nullptr || r.comm_hash == comm->hash);
+  });
 }
 
 TextTable csv_table(const BandwidthReport& b) {
@@ -49,6 +58,11 @@ TextTable csv_table(const BandwidthReport& b) {
                "true_busbw_gbps",
                "channels",
                "flags"};
+  const bool compute = has_compute(b.rows, nullptr);
+  if (compute) {
+    t.columns.push_back("compute_ns");
+    t.columns.push_back("compute_busbw_gbps");
+  }
   for (const auto& r : b.rows) {
     const RunCommunicator* comm = comm_of(*b.run, r);
     const bool timed = !r.ranks.empty();
@@ -77,6 +91,10 @@ TextTable csv_table(const BandwidthReport& b) {
                r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : "",
                std::to_string(r.channels),
                fmt::format("{}", fmt::join(r.flags(), "; "))});
+    if (compute) {
+      t.rows.back().push_back(r.compute_ns ? fmt::format("{:.1f}", *r.compute_ns) : "");
+      t.rows.back().push_back(r.compute_ns ? fmt::format("{:.6f}", r.compute_busbw_gbps) : "");
+    }
   }
   return t;
 }
@@ -115,6 +133,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       render_line("No collective instances for --coll " + b.coll, f, out);
     } else {
       t.title = bandwidth_table_title(comm.nranks);
+      if (has_compute(b.rows, &comm)) t.title += compute_title_note();
       render_table(t, f, out);
     }
     if (!comm.alltoall_unavailable.empty() && b.coll == "alltoall") {
@@ -217,6 +236,10 @@ void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const 
     w.field("true_algbw_gbps", r.true_algbw_gbps);
     w.field("true_busbw_gbps", r.true_busbw_gbps);
   }
+  if (r.compute_ns) {
+    w.field("compute_ns", *r.compute_ns);
+    w.field("compute_busbw_gbps", r.compute_busbw_gbps);
+  }
   w.objects("per_rank", r.ranks, [&](const auto& m) {
     w.field("rank", m.rank);
     w.field("instances", m.instances);
@@ -310,6 +333,12 @@ std::string bandwidth_table_title(std::int32_t nranks) {
       nranks);
 }
 
+std::string compute_title_note() {
+  return "; compute = the kernel's compute phase alone (NCCL's KernelPhase events, profiler API "
+         "v7), median over instances, mean over ranks; compute busbw = size / compute time x the "
+         "nccl-tests factor";
+}
+
 TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm) {
   TextTable t;
   t.columns = {"collective",     "size (B)",     "count",       "type",         "algo",
@@ -330,6 +359,16 @@ TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCo
                r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
                r.true_time_ns ? gbps(r.true_busbw_gbps) : "-",
                fmt::format("{}", fmt::join(r.flags(), ", "))});
+  }
+  if (has_compute(rows, &comm)) {  // before the flags, the last column
+    t.columns.insert(t.columns.end() - 1, {"compute (us)", "compute busbw"});
+    std::size_t row = 0;
+    for (const auto& r : rows) {
+      if (r.comm_hash != comm.hash) continue;
+      auto& cells = t.rows[row++];
+      cells.insert(cells.end() - 1, {r.compute_ns ? us(*r.compute_ns) : "-",
+                                     r.compute_ns ? gbps(r.compute_busbw_gbps) : "-"});
+    }
   }
   return t;
 }

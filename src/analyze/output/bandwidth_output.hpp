@@ -13,6 +13,10 @@
 //   table; JSON: its "driver" member. With `driver` (--driver), the comparison follows the
 //   collectives (CSV: the comparison table; JSON: "driver_comparison").
 // - bandwidth_row_table is also `report`'s table of a communicator's rows.
+// - Rows with a kernel compute time (NCCL's KernelPhase events) add two columns to the table of
+//   their communicator, compute (us) and compute busbw, whose meaning compute_title_note() gives
+//   for the table's title (CSV: compute_ns and compute_busbw_gbps, when any row has one; JSON:
+//   those two fields in the rows that have them).
 #pragma once
 
 #include <optional>
@@ -41,8 +45,10 @@ struct BandwidthReport {
   std::optional<DriverComparison> driver;  // --driver RESULTS.json
 };
 
-// The collective table's title for a communicator of `nranks` ranks.
+// The collective table's title for a communicator of `nranks` ranks, and what follows it when the
+// table has compute columns.
 std::string bandwidth_table_title(std::int32_t nranks);
+std::string compute_title_note();
 TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm);
 
 // One row as an object of the "collectives" array (for outputs that nest the rows).

@@ -42,6 +42,7 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
     w.field("type", inst.type);
     w.field("algo", inst.algo);
     w.field("proto", inst.proto);
+    w.field("tag", inst.tag);
     std::uint32_t channels = 0;
     for (const auto& m : r.members) channels = std::max(channels, m.channels);
     w.field("channels", channels);
@@ -69,6 +70,13 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
       optional_field(w, "end_ns", on_clock(m.end_ns));
       optional_field(w, "time_ns", timed(m.end_ns - m.start_ns));
       w.field("channels", m.channels);
+      if (m.kernel_phases) {
+        w.object("kernel_phases", [&] {
+          for (std::size_t p = 0; p < kKernelPhaseCount; ++p) {
+            w.field(std::string(kKernelPhaseNames[p]) + "_ns", m.kernel_phases->ns[p]);
+          }
+        });
+      }
       w.end_object();
     }
     w.end_array();

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 #include "output/bandwidth_output.hpp"
 #include "output/cross_rank_output.hpp"
 #include "output/driver_results_output.hpp"
 #include "output/hang_output.hpp"
 #include "output/json_writer.hpp"
+#include "output/kernel_phase_output.hpp"
 #include "output/phase_report_output.hpp"
 #include "output/run_text.hpp"
 #include "util/quantiles.hpp"
@@ -32,19 +34,22 @@ const PhaseReportWording& wording() {
   return w;
 }
 
-// Per rank and collective: instances, timed, total and median time.
+// Per rank and collective (and user tag, report --by tag): instances, timed, total and median time.
 struct RankCollective {
   std::uint64_t instances = 0;
   std::vector<double> times;  // sorted
   double total = 0;
 };
 
-std::map<std::pair<std::int32_t, std::string>, RankCollective> rank_collectives(
-    const RunCommunicator& comm) {
-  std::map<std::pair<std::int32_t, std::string>, RankCollective> out;
+// (tag, rank, collective); the tag is 0 unless by_tag.
+using RankCollectiveKey = std::tuple<std::uint64_t, std::int32_t, std::string>;
+
+std::map<RankCollectiveKey, RankCollective> rank_collectives(const RunCommunicator& comm,
+                                                             bool by_tag = false) {
+  std::map<RankCollectiveKey, RankCollective> out;
   for (const auto& inst : comm.instances) {
     for (const auto& m : inst.members) {
-      RankCollective& c = out[{m.rank, inst.op_on(m.rank)}];
+      RankCollective& c = out[{by_tag ? m.tag : 0, m.rank, inst.op_on(m.rank)}];
       ++c.instances;
       if (m.timed) c.times.push_back(static_cast<double>(m.duration_ns()));
     }
@@ -56,17 +61,40 @@ std::map<std::pair<std::int32_t, std::string>, RankCollective> rank_collectives(
   return out;
 }
 
-TextTable collectives_per_rank(const RunCommunicator& comm) {
+TextTable collectives_per_rank(const RunCommunicator& comm, bool by_tag) {
   TextTable t;
-  t.title = "Collectives per rank";
-  t.columns = {"rank", "collective", "instances", "timed", "total (us)", "median (us)"};
-  for (const auto& [key, c] : rank_collectives(comm)) {
+  t.title = by_tag ? "Collectives per user tag and rank" : "Collectives per rank";
+  if (by_tag) t.columns.push_back("tag");
+  for (const char* c : {"rank", "collective", "instances", "timed", "total (us)", "median (us)"}) {
+    t.columns.push_back(c);
+  }
+  for (const auto& [key, c] : rank_collectives(comm, by_tag)) {
     const bool timed = !c.times.empty();
-    t.add_row({std::to_string(key.first), key.second, std::to_string(c.instances),
-               std::to_string(c.times.size()), timed ? us(c.total) : "-",
-               timed ? us(sorted_quantile(c.times, 0.5)) : "-"});
+    std::vector<std::string> cells;
+    if (by_tag) cells.push_back(std::to_string(std::get<0>(key)));
+    for (std::string cell :
+         {std::to_string(std::get<1>(key)), std::get<2>(key), std::to_string(c.instances),
+          std::to_string(c.times.size()), timed ? us(c.total) : std::string("-"),
+          timed ? us(sorted_quantile(c.times, 0.5)) : std::string("-")}) {
+      cells.push_back(std::move(cell));
+    }
+    t.add_row(std::move(cells));
   }
   return t;
+}
+
+// NCCL's kernel phases per rank of every communicator that has them (an input without spans).
+void render_kernel_phases(const RunReport& r, OutputFormat f, std::string& out) {
+  render_line(
+      "Phases: NCCL's kernel phases (KernelPhase events; this .npkt capture holds no spans): "
+      "initial_sync, compute and final_sync of each timed operation, docs/phases.md",
+      f, out);
+  for (const auto& c : r.comms) {
+    if (c.kernel_phases.empty()) continue;
+    render_block(
+        kernel_phase_table(c.kernel_phases, r.comms.size() > 1 ? comm_key(*c.comm) : "", r.by_tag),
+        f, out);
+  }
 }
 
 std::string hint(const RunReport& r) {
@@ -256,7 +284,7 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
         f, out);
     return;
   }
-  TextTable colls = collectives_per_rank(*c.comm);
+  TextTable colls = collectives_per_rank(*c.comm, r.by_tag);
   if (colls.rows.empty()) {
     render_section_line("No collective instances (no collective-level span or event to join)", f,
                         out);
@@ -338,9 +366,9 @@ void write_ranks_json(JsonWriter& w, const RunCommunicator& comm) {
     w.key("collectives");
     w.begin_array();
     for (const auto& [key, c] : colls) {
-      if (key.first != r.rank) continue;
+      if (std::get<1>(key) != r.rank) continue;
       w.begin_object();
-      w.field("collective", key.second);
+      w.field("collective", std::get<2>(key));
       w.field("instances", c.instances);
       w.field("timed", static_cast<std::uint64_t>(c.times.size()));
       w.field("total_ns", c.total);
@@ -384,6 +412,8 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
           "collective in --phase-map, docs/phases.md)",
           f, out);
     }
+  } else if (r.has_kernel_phases()) {
+    render_kernel_phases(r, f, out);
   } else {
     render_line(fmt::format("Phases: none (this {} holds no spans)", input_kind_name(r.run->kind)),
                 f, out);
@@ -425,7 +455,7 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
       std::uint64_t timed = 0;
       double total = 0;
       for (const auto& [key, rc] : colls) {
-        if (key.first != rank.rank) continue;
+        if (std::get<1>(key) != rank.rank) continue;
         instances += rc.instances;
         timed += rc.times.size();
         total += rc.total;
@@ -498,6 +528,7 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
     w.field("instances", static_cast<std::uint64_t>(c.comm->instances.size()));
     w.field("time_source", c.comm->time_source);
     write_ranks_json(w, *c.comm);
+    if (!c.kernel_phases.empty()) write_kernel_phases_json(w, c.kernel_phases, r.by_tag);
     write_cross_rank_json(c.cross, w, /*with_findings=*/false);
     write_switch_points_json(w, r.switches, c.comm->hash);
     write_latency_json(w, r.latency, c.comm->hash);

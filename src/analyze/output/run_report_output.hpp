@@ -2,11 +2,14 @@
 // Markdown, CSV and JSON ("npkit-analyze.report" version 2, docs/cli.md).
 // Contract:
 // - Text and Markdown: a head line (path, input kind, files, communicators, event table), the phase
-//   split (output/phase_report_output.hpp) or one line saying the input holds no spans, and when
+//   split (output/phase_report_output.hpp) or, without spans, NCCL's kernel phases per rank of
+//   each communicator that has them (output/kernel_phase_output.hpp) or one line saying the input
+//   holds no spans, and when
 //   the named phases explain less than half of the GPU span time a hint naming the three event
 //   names with the most unassigned time and --phase-map; when no span is collective-level (no
 //   communicator of spans), a line saying how to make some. Then per communicator: what its times
-//   are, its collectives per rank (instances, timed, total and median time), the rank clocks
+//   are, its collectives per rank (instances, timed, total and median time; per user tag and
+//   rank with report --by tag), the rank clocks
 //   (where the input converts GPU time), the cross-rank sections (output/cross_rank_output.hpp),
 //   the NET proxy steps per rank (or one line saying there are none), AlltoAll traffic per peer
 //   (when recorded), switch points and latency buckets. A communicator without instances of a run
@@ -17,7 +20,8 @@
 //   host, clock, instances, timed, GPU time, proxy-step phases), then each communicator's
 //   cross-rank table, then the driver's table (where there is one); blank lines between tables.
 // - JSON: one shape for every input; fields the input cannot give are absent or empty; a
-//   driver's rows are the "driver" member.
+//   driver's rows are the "driver" member; a communicator with kernel phases has its
+//   "kernel_phases" rows.
 #pragma once
 
 #include <string>

@@ -19,6 +19,10 @@
 //   the rank's stream of operations of the communicator (in start order); members launched in one
 //   group share a non-zero group; launch_ns is when the host called the operation, kUnknownTime
 //   where the input does not say.
+// - kernel_phases: NCCL's own kernel phases of a timed member (run/kernel_phases.hpp), where the
+//   input records them (.npkt captures of NCCL profiler API v7 with KernelPhase events); nullopt
+//   elsewhere. tag: the user tag the rank's call carried (NCCL 2.31 ncclCollConfig_t
+//   userProfilerTag; 0 = untagged or not recorded); RunInstance::tag is its lowest rank's.
 // - progress: where the member's operation stood when the rank's capture ended. Only inputs that
 //   record operations as they start and finish know it (RunCommunicator::progress_known, .npkt
 //   captures of KernelCh events); elsewhere every member reads kCompleted. in_flight holds the
@@ -54,6 +58,7 @@
 #include "run/alltoall_peers.hpp"
 #include "run/cross_rank_input.hpp"
 #include "run/driver_results.hpp"
+#include "run/kernel_phases.hpp"
 #include "run/proxy_steps.hpp"
 #include "run/run_config.hpp"
 #include "util/saturating.hpp"
@@ -137,6 +142,8 @@ struct RunMember {
   std::uint32_t order = 0;
   std::uint32_t group = 0;
   std::uint32_t channels = 0;
+  std::optional<KernelPhaseTimes> kernel_phases;
+  std::uint64_t tag = 0;
 
   std::int64_t duration_ns() const { return sat_sub(end_ns, start_ns); }
 };
@@ -154,6 +161,7 @@ struct RunInstance {
   std::string algo;
   std::string proto;
   bool agree = true;
+  std::uint64_t tag = 0;
   std::vector<RunMember> members;
   std::vector<std::int32_t> missing_ranks;
 

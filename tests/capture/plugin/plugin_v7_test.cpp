@@ -1,7 +1,8 @@
 // Profiler API v7 (NCCL 2.31): ncclProfiler_v7's KernelPhase events, user tags and symmetric
 // kernel fields read back field by field (format minor 4: the KernelPhase payload, state 31 and
-// the call-tag detail). Expected values are the descriptors fed (v7_driver.hpp) and the format's
-// contract (include/npkit/format.hpp, docs/format.md).
+// the call-tag detail), and what the analyzer's reader makes of them. Expected values are the
+// descriptors fed (v7_driver.hpp) and the format's contract (include/npkit/format.hpp,
+// docs/format.md).
 #include <cstring>
 #include <string>
 #include <vector>
@@ -14,6 +15,10 @@
 #include "capture/plugin/other_thread.hpp"
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/v7_driver.hpp"
+#include "import/npkt/host_gpu_clock.hpp"
+#include "import/npkt/profiler_collectives.hpp"
+#include "import/npkt/profiler_events.hpp"
+#include "import/npkt/profiler_kernel_channels.hpp"
 
 namespace npkit::test {
 namespace {
@@ -150,6 +155,47 @@ TEST_CASE("plugin v7: KernelPhase, user tags and a symmetric kernel read back fi
     CHECK(payload_as<format::StatePayload>(*stops[i]).has_args == 1);
   }
   CHECK(records_of(dump, format::kTypeKernelPhase, format::kRecordStop).size() == 6);
+}
+
+TEST_CASE("plugin v7: the analyzer's collectives carry the phases, the tag and the variant",
+          "[plugin]") {
+  PluginEnv env;
+  const uint64_t hash = 0x7e57000000000e02ull;
+  V7Comm comm(hash, 0, 2);
+  run_two_calls(comm);
+  comm.finalize();
+
+  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const ProfilerEvents events = build_profiler_events(dump);
+  CHECK(events.counts.started[format::kTypeKernelPhase] == 6);
+  CHECK(events.counts.never_stopped[format::kTypeKernelPhase] == 0);
+  CHECK(events.counts.details_unknown == 0);
+  const HostGpuClock clock = fit_host_gpu_clock(dump, events);
+  const KernelChannelCheck check = check_kernel_channels(events, clock);
+  CHECK(check.stale() == 0);
+  const std::vector<ProfilerCollective> ops = collect_collectives(dump, events, clock, check);
+  REQUIRE(ops.size() == 2);
+  const ProfilerCollective& sym = ops[0];
+  CHECK(sym.func_name == "AllGather");
+  CHECK(sym.user_tag == 42);
+  CHECK(sym.kernel_variant == "AGxLL_R");
+  CHECK(sym.sym_kernel);
+  REQUIRE(sym.has_gpu_span);
+  // Channel 0: 0, 200, 4200, 4300; channel 1: 100, 400, 4000, 4600 (ns after the base). First
+  // begin 0, first compute start 200, last compute end 4200, last end 4600.
+  CHECK(sym.gpu_duration_ns() == 4600);
+  REQUIRE(sym.kernel_phases.has_value());
+  CHECK(sym.kernel_phases->initial_sync_ns() == 200);
+  CHECK(sym.kernel_phases->compute_ns() == 4000);
+  CHECK(sym.kernel_phases->final_sync_ns() == 400);
+  CHECK(sym.kernel_phases->channels == 2);
+  const ProfilerCollective& plain = ops[1];
+  CHECK(plain.func_name == "AllReduce");
+  CHECK(plain.user_tag == 0);
+  CHECK(plain.kernel_variant.empty());
+  CHECK_FALSE(plain.sym_kernel);
+  CHECK(plain.has_gpu_span);
+  CHECK_FALSE(plain.kernel_phases.has_value());
 }
 
 }  // namespace

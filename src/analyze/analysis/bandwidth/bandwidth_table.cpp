@@ -25,6 +25,7 @@ struct RowBuilder {
   BandwidthRow row;
   std::map<std::int32_t, std::vector<double>> rank_times;
   std::map<std::int32_t, std::vector<double>> rank_periods;
+  std::map<std::int32_t, std::vector<double>> rank_compute;  // kernel phases' compute times
   std::vector<double> true_times;
 };
 
@@ -91,6 +92,9 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool com
     if (!m.timed) continue;
     ++timed;
     b.rank_times[m.rank].push_back(static_cast<double>(m.duration_ns()));
+    if (m.kernel_phases) {
+      b.rank_compute[m.rank].push_back(static_cast<double>(m.kernel_phases->compute_ns()));
+    }
     last_start = std::max(last_start, m.start_ns);
     last_end = std::max(last_end, m.end_ns);
   }
@@ -122,6 +126,11 @@ BandwidthRow finish(RowBuilder& b) {
   }
   if (!row.ranks.empty()) row.time_ns = sum / static_cast<double>(row.ranks.size());
   if (period_ranks > 0) row.period_ns = period_sum / static_cast<double>(period_ranks);
+  if (!b.rank_compute.empty()) {
+    double compute_sum = 0;
+    for (auto& [rank, times] : b.rank_compute) compute_sum += median(times);
+    row.compute_ns = compute_sum / static_cast<double>(b.rank_compute.size());
+  }
   row.true_instances = b.true_times.size();
   if (!b.true_times.empty()) row.true_time_ns = median(b.true_times);
   const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(row.func)),
@@ -138,6 +147,7 @@ BandwidthRow finish(RowBuilder& b) {
       row.period_algbw_gbps = gb_per_s(s, *row.period_ns);
       row.period_busbw_gbps = row.period_algbw_gbps * conv->factor;
     }
+    if (row.compute_ns) row.compute_busbw_gbps = gb_per_s(s, *row.compute_ns) * conv->factor;
   }
   return row;
 }

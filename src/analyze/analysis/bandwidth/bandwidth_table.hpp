@@ -19,6 +19,10 @@
 //   (every rank on one host, or no host named).
 // - channels = the most channels any member ran on. stale_instances: instances with a stale
 //   member (its GPU time was another work's, run/run.hpp); flags() what the row's numbers rest on.
+// - compute time (where members have NCCL's kernel phases, run/kernel_phases.hpp) = mean over the
+//   ranks with such members of each rank's median compute phase over the row's instances;
+//   compute busbw = S / compute time × the nccl-tests factor: the bandwidth of the kernel's
+//   compute phase alone, its opening and closing syncs left out.
 // - `coll` selects rows as --coll does: "all", or the lower-case key of the row's func
 //   (run/nccl_names.hpp coll_key: "allreduce", ..., "alltoall", "sendrecv").
 // - Latency distributions: per (communicator, func, algo, proto, power-of-two bucket [2^k,
@@ -72,6 +76,8 @@ struct BandwidthRow {
   double period_algbw_gbps = 0;
   double period_busbw_gbps = 0;
   std::uint32_t channels = 0;
+  std::optional<double> compute_ns;  // kernel phases' compute time
+  double compute_busbw_gbps = 0;
 
   // What a reader of the row's numbers must know first (flags, in this order): "untimed" (no
   // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few), and

@@ -31,6 +31,7 @@ InstanceRecord record_of(const RunCommunicator& comm, const RunInstance& inst,
     mr.timed = m.timed;
     mr.stale = m.stale;
     mr.channels = m.channels;
+    mr.kernel_phases = m.kernel_phases;
     if (m.timed) {
       const auto offset = static_cast<std::int64_t>(alignment.offset_of(m.rank));
       mr.start_ns = sat_add(m.start_ns, offset);

@@ -6,7 +6,8 @@
 //   instance's coll_key; "all" keeps every one).
 // - Per member: rank, host, timed, stale, and, when timed, start/end on the aligned host clock
 //   (the rank's own times plus its host's offset, analysis/align/host_offsets.hpp; 0 on one
-//   host) and its time (end − start, which no offset changes).
+//   host) and its time (end − start, which no offset changes); its kernel phases as the run has
+//   them (run/kernel_phases.hpp).
 // - time = the mean over timed members of their times (the glossary's "time" of a row, for one
 //   instance); algbw = S / time, busbw = algbw × nccl-tests' factor for the communicator's nranks
 //   (none for functions nccl-tests does not define). true time = the last rank's start to the
@@ -36,6 +37,7 @@ struct MemberRecord {
   std::int64_t start_ns = 0;  // aligned, when timed
   std::int64_t end_ns = 0;
   std::uint32_t channels = 0;
+  std::optional<KernelPhaseTimes> kernel_phases;  // NCCL's kernel phases, where recorded
 };
 
 struct InstanceRecord {

@@ -35,9 +35,10 @@ void RunReportSink::merge(RunReportSink&& other) {
 RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
                            const PhaseAssignment& phases,
                            const std::vector<std::string>& span_names, const Thresholds& thresholds,
-                           Diagnostics& diagnostics) {
+                           Diagnostics& diagnostics, bool by_tag) {
   RunReport r;
   r.run = &run;
+  r.by_tag = by_tag;
   if (has_spans) {
     PhaseReport p{std::move(sink.phases), {}};
     p.spreads = phase_spreads(p.breakdown.ranks(), phases);
@@ -69,9 +70,15 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
         analyze_cross_rank(cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)),
                            thresholds, settings);
     c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds, settings);
+    c.kernel_phases = kernel_phase_rows(comm, by_tag);
     r.comms.push_back(std::move(c));
   }
   return r;
+}
+
+bool RunReport::has_kernel_phases() const {
+  return std::any_of(comms.begin(), comms.end(),
+                     [](const CommunicatorReport& c) { return !c.kernel_phases.empty(); });
 }
 
 double explained_share(const PhaseReport& p) {

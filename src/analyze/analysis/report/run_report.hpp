@@ -16,6 +16,8 @@
 //   findings (analysis/diagnose/communicator_findings.hpp); rows, switch points and latency
 //   over the whole run (analysis/bandwidth/bandwidth_table.hpp); where the run stopped
 //   (analysis/hang/stall.hpp), which renderers show when a communicator ends with work in flight.
+//   Per communicator also NCCL's kernel phases per rank (analysis/phases/kernel_phase_summary.hpp;
+//   per tag and rank when `by_tag`, which the report keeps for its renderers).
 // - explained_share: the share of the GPU span time in a named phase (1 without GPU time).
 #pragma once
 
@@ -28,6 +30,7 @@
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/diagnose/thresholds.hpp"
 #include "analysis/hang/stall.hpp"
+#include "analysis/phases/kernel_phase_summary.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
 #include "analysis/sync/cross_rank_report.hpp"
 #include "analysis/sync/phase_wait.hpp"
@@ -64,6 +67,7 @@ struct CommunicatorReport {
   const RunCommunicator* comm = nullptr;
   CrossRankAnalysis cross;
   std::vector<Finding> findings;
+  std::vector<KernelPhaseRow> kernel_phases;
 };
 
 struct RunReport {
@@ -76,13 +80,16 @@ struct RunReport {
   std::vector<SwitchPoint> switches;
   std::vector<LatencyBucket> latency;
   HangAnalysis hang;
+  bool by_tag = false;  // report --by tag: per-rank tables grouped by user tag too
+
+  bool has_kernel_phases() const;
 };
 
 // `thresholds`: the findings' (analysis/diagnose/thresholds.hpp; report --threshold).
 RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
                            const PhaseAssignment& phases,
                            const std::vector<std::string>& span_names, const Thresholds& thresholds,
-                           Diagnostics& diagnostics);
+                           Diagnostics& diagnostics, bool by_tag = false);
 
 double explained_share(const PhaseReport& report);
 

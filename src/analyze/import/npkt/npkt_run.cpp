@@ -126,8 +126,11 @@ RunInstance run_instance(RunCommunicator& run, const Communicator& comm,
     member.order = order.at(&op);
     member.group = op.group_api == kNoEvent ? 0 : op.group_api + 1;
     member.channels = op.n_channels;
+    member.kernel_phases = op.kernel_phases;
+    member.tag = op.user_tag;
     out.members.push_back(member);
   }
+  out.tag = out.members.empty() ? 0 : out.members.front().tag;
   if (!out.agree && !inst.is_pair()) add_count_mismatch(run, out, operations);
   return out;
 }

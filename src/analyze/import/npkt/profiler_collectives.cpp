@@ -1,4 +1,6 @@
 #include "import/npkt/profiler_collectives.hpp"
+
+#include "import/npkt/profiler_kernel_phases.hpp"
 #include "run/nccl_tests_convention.hpp"
 
 #include <algorithm>
@@ -33,6 +35,22 @@ std::vector<std::uint32_t> kernel_children(const ProfilerEvents& ev, std::uint32
     if (ev.type[c] == format::kTypeKernelCh) out.push_back(c);
   }
   return out;
+}
+
+// The user tag, kernel variant and symmetric-kernel flag of a Coll, P2p or CeColl event: its own
+// call-tag detail, else (the tag) its API parent's.
+void set_call_tag(const ingest::NpktDump& dump, const ProfilerEvents& ev, std::uint32_t e,
+                  ProfilerCollective& c) {
+  if (const format::CallTagDetail* tag = ev.call_tag(e)) {
+    c.user_tag = tag->user_tag;
+    c.kernel_variant = dump.string_at(tag->kernel_variant);
+    c.sym_kernel = tag->is_sym_coll != 0;
+  }
+  const std::uint32_t api = ev.parent[e];
+  if (c.user_tag == 0 && api != kNoEvent &&
+      (ev.type[api] == format::kTypeCollApi || ev.type[api] == format::kTypeP2pApi)) {
+    c.user_tag = ev.user_tag(api);
+  }
 }
 
 // The GroupApi above a Coll or P2p event, through its CollApi/P2pApi parent, or kNoEvent.
@@ -146,6 +164,8 @@ std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump
     c.group_api = group_api_of(ev, e);
     const auto kernels = kernel_children(ev, e);
     set_gpu_span(ev, clock, check, kernels, c);
+    if (c.has_gpu_span) c.kernel_phases = kernel_phase_times(ev, clock, kernels);
+    set_call_tag(dump, ev, e, c);
     out.push_back(c);
   }
   std::stable_sort(out.begin(), out.end(),

@@ -26,10 +26,16 @@
 //   GroupApi), kNoEvent when there is none: operations of one group share one kernel launch.
 //   api_start_ns is the host start of the API call that issued it (api_ancestor), else its own
 //   host start (which follows the kernel launch).
+// - kernel_phases: NCCL's kernel phases (import/npkt/profiler_kernel_phases.hpp), only for an
+//   operation with a GPU span whose every KernelCh has KernelPhase children (profiler API v7).
+// - user_tag: the call's user tag (API v7 call-tag detail of the Coll, P2p or CeColl event, else
+//   of its CollApi/P2pApi parent), 0 when untagged; kernel_variant and sym_kernel: a Coll's
+//   kernelVariant and isSymColl (NCCL 2.31 symmetric kernels), "" and false otherwise.
 // - String views point into the dump, which must outlive the result.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -38,6 +44,7 @@
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/profiler_events.hpp"
 #include "import/npkt/profiler_kernel_channels.hpp"
+#include "run/kernel_phases.hpp"
 #include "run/nccl_names.hpp"
 #include "util/saturating.hpp"
 
@@ -84,6 +91,10 @@ struct ProfilerCollective {
   bool in_alltoall = false;  // a Send/Recv that is part of a derived AlltoAll
   bool copy_engine = false;  // a CeColl event
   std::uint32_t group_api = kNoEvent;
+  std::optional<KernelPhaseTimes> kernel_phases;
+  std::uint64_t user_tag = 0;
+  std::string_view kernel_variant;
+  bool sym_kernel = false;
 
   // A KernelCh child is stale, or the span overlapped another launch: the operation ran, but its
   // GPU time is unknown (a collective is timed only when every channel is: the others alone

@@ -10,6 +10,7 @@
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/phase_bars.hpp"
 #include "output/html/svg.hpp"
+#include "output/kernel_phase_output.hpp"
 #include "output/run_text.hpp"
 
 namespace npkit::html {
@@ -110,7 +111,17 @@ Table wait_table(const PhaseWaits& w) {
 
 Section phase_section(const RunReportInput& in) {
   Section phases{"phases", "Time per rank", {}};
-  if (!in.report->phases) {
+  if (!in.report->phases && in.report->has_kernel_phases()) {
+    for (const auto& c : in.report->comms) {
+      if (c.kernel_phases.empty()) continue;
+      phases.blocks.emplace_back(Table{
+          kernel_phase_table(c.kernel_phases, in.report->comms.size() > 1 ? comm_key(*c.comm) : "",
+                             in.report->by_tag),
+          "The input holds no spans below the collectives; NCCL's KernelPhase events split each "
+          "timed operation's GPU time into initial_sync, compute and final_sync "
+          "(docs/phases.md)."});
+    }
+  } else if (!in.report->phases) {
     phases.blocks.emplace_back(Paragraph{
         "No phase split: this input holds no spans below the collectives (" + format_of(in.facts) +
         "); the sections below come from its collective instances."});

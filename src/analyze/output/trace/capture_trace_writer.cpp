@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "import/npkt/event_stream_clock.hpp"
+#include "import/npkt/profiler_kernel_phases.hpp"
 #include "npkit/version.hpp"
 #include "output/json_writer.hpp"
 #include "output/trace/busbw_counters.hpp"
@@ -157,6 +158,9 @@ class TraceBuilder {
         case format::kTypeKernelCh:
           if (!kernel_item(e, item)) continue;
           break;
+        case format::kTypeKernelPhase:
+          if (!phase_item(e, item)) continue;
+          break;
         default:
           continue;
       }
@@ -177,8 +181,49 @@ class TraceBuilder {
     const std::uint64_t stop = kernel_stop(e);
     item.instant = stop == 0;
     item.end = stop == 0 ? item.start : capture_->clock.to_host_ns(stop);
+    // NCCL's kernel phases (API v7) nest inside their KernelCh span.
+    const auto children = ev.children_of(e);
+    item.leaf = std::none_of(children.begin(), children.end(), [&](std::uint32_t c) {
+      return ev.type[c] == format::kTypeKernelPhase;
+    });
+    return true;
+  }
+
+  // A KernelPhase span (API v7): on its KernelCh's GPU channel, when that one is drawn.
+  bool phase_item(std::uint32_t e, Item& item) {
+    const ProfilerEvents& ev = capture_->events;
+    const std::uint32_t parent = ev.parent[e];
+    if (parent == kNoEvent || ev.type[parent] != format::kTypeKernelCh) return false;
+    if (!capture_->clock.usable() || is_stale(capture_->kernel_channels.verdict[parent])) {
+      return false;
+    }
+    const auto p = ev.payload_as<format::KernelPhasePayload>(e);
+    if (p.gpu_start_ns == 0) return false;
+    item.group = {TraceThread::kGpuChannel, p.channel};
+    item.start = capture_->clock.to_host_ns(p.gpu_start_ns);
+    const std::uint64_t stop = kernel_phase_stop(ev, e);
+    item.instant = stop == 0;
+    item.end = stop == 0 ? item.start : capture_->clock.to_host_ns(stop);
     item.leaf = true;
     return true;
+  }
+
+  // The user tag of a Coll, P2p, CeColl or API event (API v7): its own, else its API parent's.
+  std::uint64_t tag_of(std::uint32_t e) const {
+    const ProfilerEvents& ev = capture_->events;
+    if (e == kNoEvent) return 0;
+    const std::uint64_t own = ev.user_tag(e);
+    if (own != 0 || ev.parent[e] == kNoEvent) return own;
+    const std::uint8_t parent = ev.type[ev.parent[e]];
+    return parent == format::kTypeCollApi || parent == format::kTypeP2pApi
+               ? ev.user_tag(ev.parent[e])
+               : 0;
+  }
+
+  // `name` with the user tag of event `e` when it has one: "AllReduce [tag 7]".
+  std::string with_tag(std::string name, std::uint32_t e) const {
+    const std::uint64_t tag = tag_of(e);
+    return tag == 0 ? name : fmt::format("{} [tag {}]", name, tag);
   }
 
   std::uint64_t kernel_stop(std::uint32_t e) const {
@@ -255,7 +300,7 @@ class TraceBuilder {
       case format::kTypeP2p:
       case format::kTypeCollApi:
       case format::kTypeP2pApi:
-        name = func_of(e);
+        name = with_tag(func_of(e), e);
         cat = type == format::kTypeColl || type == format::kTypeP2p ? "enqueue" : "api";
         break;
       case format::kTypeGroupApi:
@@ -266,7 +311,7 @@ class TraceBuilder {
         cat = "enqueue";
         break;
       case format::kTypeCeColl:
-        name = func_of(e) + " (CE)";
+        name = with_tag(func_of(e) + " (CE)", e);
         cat = "ce";
         break;
       case format::kTypeCeSync:
@@ -280,7 +325,13 @@ class TraceBuilder {
       case format::kTypeKernelCh:
         name = func_of(ev.parent[e]);
         if (name.empty()) name = profiler_type_name(d, type);
+        name = with_tag(name, ev.parent[e]);
         cat = "gpu";
+        break;
+      case format::kTypeKernelPhase:
+        name = d.string_at(ev.payload_as<format::KernelPhasePayload>(e).phase_name);
+        if (name.empty()) name = profiler_type_name(d, type);
+        cat = "gpu,phase";
         break;
       case format::kTypeProxyOp:
         name = ev.payload_as<format::ProxyOpPayload>(e).is_send ? "ProxyOp send" : "ProxyOp recv";
@@ -344,6 +395,12 @@ class TraceBuilder {
         a.add_string("proto", d.string_at(p.proto));
         a.add_uint("channels", p.n_channels);
         a.add_uint("warps", p.n_warps);
+        if (const format::CallTagDetail* tag = ev.call_tag(e)) {
+          if (tag->kernel_variant != 0) {
+            a.add_string("kernel_variant", d.string_at(tag->kernel_variant));
+          }
+          a.add_uint("symmetric", tag->is_sym_coll);
+        }
         break;
       }
       case format::kTypeP2p: {
@@ -377,6 +434,16 @@ class TraceBuilder {
         a.add_uint("gpu_stop_ns", kernel_stop(e));
         break;
       }
+      case format::kTypeKernelPhase: {
+        const auto p = ev.payload_as<format::KernelPhasePayload>(e);
+        const std::uint32_t kernel = ev.parent[e];
+        collective_args(a, kernel == kNoEvent ? kNoEvent : ev.parent[kernel]);
+        a.add_uint("channel", p.channel);
+        a.add_uint("phase", p.phase_id);
+        a.add_uint("gpu_start_ns", p.gpu_start_ns);
+        a.add_uint("gpu_stop_ns", kernel_phase_stop(ev, e));
+        break;
+      }
       case format::kTypeProxyOp: {
         const auto p = ev.payload_as<format::ProxyOpPayload>(e);
         collective_args(a, ev.parent[e]);
@@ -405,6 +472,7 @@ class TraceBuilder {
         break;
     }
     if (ev.group[e] != kNoEvent) a.add_uint("group", ev.id[ev.group[e]]);
+    if (const std::uint64_t tag = ev.user_tag(e); tag != 0) a.add_uint("tag", tag);
     a.add_uint("id", ev.id[e]);
   }
 

@@ -5,7 +5,9 @@
 //   HASH" (and the host name when known).
 // - Threads: API calls (GroupApi, CollApi, P2pApi, KernelLaunch); host enqueue (Group, Coll,
 //   P2p); proxy control (ProxyCtrl); net plugin (NetPlugin); proxy steps whose op is not in the
-//   file; GPU channel C (KernelCh spans, converted to host time); proxy channel C (ProxyOp spans,
+//   file; GPU channel C (KernelCh spans, converted to host time, with NCCL's KernelPhase spans of
+//   profiler API v7 nested inside, named after the phase, category "gpu,phase"); proxy channel C
+//   (ProxyOp spans,
 //   and ProxyStep spans cut into child spans named after their states). Lanes (trace_lanes.hpp)
 //   keep the spans of each thread nested.
 // - Times are after otherData.time_origin_ns, the earliest host time in the trace (exact
@@ -13,7 +15,10 @@
 //   (TraceEncoder::close_process) once written.
 // - args: Coll and KernelCh spans carry func, seq and size (nccl-tests bytes); P2p peer and size;
 //   KernelCh also its channel and raw GPU timestamps; ProxyOp peer, steps, chunk size; ProxyStep
-//   step and transfer size; API events their user count and type.
+//   step and transfer size; API events their user count and type; KernelPhase its channel, phase
+//   id and raw GPU timestamps; a Coll with a call-tag detail its kernel_variant (when named) and
+//   symmetric flag. A call with a user tag (API v7) names its CollApi, P2pApi, Coll, P2p, CeColl
+//   and KernelCh spans "NAME [tag N]" and gives its events a "tag" argument.
 // - An event never stopped is an instant event "NAME (never stopped)" at its start. KernelCh of a
 //   file without a usable clock are left out and counted in otherData.kernel_spans_without_clock;
 //   stale KernelCh (timestamps of another work item, profiler_kernel_channels.hpp) are left out
