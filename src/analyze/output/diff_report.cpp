@@ -40,7 +40,7 @@ TextTable collective_table(const RunDiff& diff, bool changed_only) {
     const RowJudgement& j = d.judgement;
     if (changed_only && j.verdict == Verdict::kUnchanged) continue;
     const bool medians = has_medians(j);
-    t.add_row({verdict_name(j.verdict), d.collective, std::to_string(d.nranks),
+    t.add_row({verdict_name(j.verdict), d.label(), std::to_string(d.nranks),
                size_label(d.size_bytes, d.size_kind), choice_text(d), timed_cell(d),
                d.base_time_ns > 0 ? us(d.base_time_ns) : "-",
                d.cand_time_ns > 0 ? us(d.cand_time_ns) : "-",
@@ -403,6 +403,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   w.values("cause_candidates", diff.causes);
   w.objects("collectives", diff.collectives, [&](const auto& d) {
     w.field("collective", d.collective);
+    if (d.tag != 0) w.field("tag", d.tag);
     w.field("nranks", d.nranks);
     w.field("size_bytes", d.size_bytes);
     w.field("size_kind", size_kind_name(d.size_kind));
@@ -448,7 +449,7 @@ void render_diff_junit(const RunDiff& diff, FailOn fail_on, std::string& out) {
   std::vector<JunitCase> collectives;
   for (const auto& d : diff.collectives) {
     collectives.push_back({"npkit.collectives." + d.collective,
-                           fmt::format("{} n={} size={} {}", d.collective, d.nranks,
+                           fmt::format("{} n={} size={} {}", d.label(), d.nranks,
                                        size_label(d.size_bytes, d.size_kind), choice_text(d)),
                            d.judgement.verdict, case_message(d.judgement, diff)});
   }

@@ -114,6 +114,7 @@ void collective(std::string& out, const CollectiveRow& r) {
   out += ", ";
   key(out, "proto");
   append_json_string(out, r.key.proto);
+  if (r.key.tag != 0) fmt::format_to(Out(out), ", \"tag\": {}", r.key.tag);
   fmt::format_to(Out(out),
                  ", \"instances\": {}, \"untimed_instances\": {}, \"stale_instances\": {}, "
                  "\"incomplete_instances\": {}, \"bytes_sum\": {}",

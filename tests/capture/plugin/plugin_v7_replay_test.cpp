@@ -237,6 +237,37 @@ TEST_CASE("plugin v7 replay: instances carry the tag and each member's kernel ph
   CHECK(seen == expected);
 }
 
+TEST_CASE("plugin v7 replay: diff keys its rows by user tag and judges the kernel phases",
+          "[plugin]") {
+  PluginEnv env;
+  run_job();
+  // The capture against itself: every row unchanged, one per (collective, size, tag).
+  const CliRun run = run_cli({"diff", env.dir.path(), env.dir.path(), "--format", "json"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = parse(parser, run.out);
+  std::vector<std::pair<std::string, uint64_t>> rows;  // (collective, tag; 0 when absent)
+  for (simdjson::dom::element row : doc["collectives"].get_array()) {
+    uint64_t tag = 0;
+    if (row["tag"].error() == simdjson::SUCCESS) tag = row["tag"].get_uint64().value();
+    rows.emplace_back(std::string(row["collective"].get_string().value()), tag);
+    CHECK(std::string(row["verdict"].get_string().value()) == "unchanged");
+  }
+  const std::vector<std::pair<std::string, uint64_t>> expected = {
+      {"AllGather", 9}, {"AllReduce", 0}, {"AllReduce", 7}};
+  CHECK(rows == expected);
+  // NCCL's kernel phases are phase rows of source "kernel".
+  std::vector<std::string> kernel_phases;
+  for (simdjson::dom::element row : doc["phases"].get_array()) {
+    if (std::string(row["source"].get_string().value()) != "kernel") continue;
+    kernel_phases.emplace_back(row["phase"].get_string().value());
+  }
+  CHECK(kernel_phases == std::vector<std::string>{"compute", "final_sync", "initial_sync"});
+  const CliRun text = run_cli({"diff", env.dir.path(), env.dir.path()});
+  CHECK(text.out.find("AllReduce [tag 7]") != std::string::npos);
+}
+
 // A stamp NCCL's kernel did not write (profilerFireKernelPhaseEvents folds it onto its outer
 // neighbour).
 constexpr uint64_t kUnstamped = ~uint64_t{0};

@@ -26,9 +26,13 @@ CompareCell cell_of(const std::vector<const CollectiveRow*>& rows) {
   CollectiveRow merged;  // every row's samples, per rank
   double bytes = 0;
   std::uint64_t instances = 0;
+  std::vector<std::string> choices;  // rows of several user tags may share one
   for (const CollectiveRow* r : by_instances) {
-    if (!cell.choice.empty()) cell.choice += "+";
-    cell.choice += choice_label(r->key.algo, r->key.proto);
+    const std::string choice = choice_label(r->key.algo, r->key.proto);
+    if (std::find(choices.begin(), choices.end(), choice) == choices.end()) {
+      cell.choice += (choices.empty() ? "" : "+") + choice;
+      choices.push_back(choice);
+    }
     for (const auto& rank : r->ranks) merged.rank_sample(rank.rank).merge(rank.time_ns);
     bytes += static_cast<double>(r->bytes_sum);
     instances += r->instances;

@@ -1,9 +1,9 @@
 // analysis/diff/run_compare.hpp — N runs side by side (a tuning sweep): per size, which run is
 // fastest. Contract:
 // - Rows are size groups (collective, nranks, size, size kind) present in any run. A run's cell
-//   pools every (algo, proto) row of that group per rank: its time as `bandwidth` defines it
-//   (each rank's median GPU time, mean over ranks), busbw at that time, its choices (most
-//   instances first, "+"-joined).
+//   pools every (algo, proto, user tag) row of that group per rank: its time as `bandwidth`
+//   defines it (each rank's median GPU time, mean over ranks), busbw at that time, its distinct
+//   choices (most instances first, "+"-joined).
 // - best = the run with the lowest time (the first on a tie); every other cell's change is
 //   relative to it. Runs without the group have an empty cell. A group that some run lacks, or
 //   holds without a timed instance, below the quality floor or incomplete (row_quality.hpp), has

@@ -106,16 +106,17 @@ std::string change_reason(const CollectiveKey& b, const CollectiveKey& c) {
   return fmt::format("proto changed: {} → {} ({})", b.proto, c.proto, b.algo);
 }
 
-using SizeGroup = std::tuple<std::string, std::int32_t, std::uint64_t, SizeKind>;
+using SizeGroup = std::tuple<std::string, std::int32_t, std::uint64_t, SizeKind, std::uint64_t>;
 
 SizeGroup group_of(const CollectiveKey& k) {
-  return {k.collective, k.nranks, k.size_bytes, k.size_kind};
+  return {k.collective, k.nranks, k.size_bytes, k.size_kind, k.tag};
 }
 
 CollectiveDiff row_diff(const CollectiveRow* b, const CollectiveRow* c) {
   const CollectiveKey& k = b != nullptr ? b->key : c->key;
   CollectiveDiff d;
   d.collective = k.collective;
+  d.tag = k.tag;
   d.nranks = k.nranks;
   d.size_bytes = k.size_bytes;
   d.size_kind = k.size_kind;
@@ -191,13 +192,13 @@ void mark_quality(CollectiveDiff& d) {
   }
 }
 
-void diff_collectives(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule,
-                      RunDiff& out) {
+void diff_collectives(const std::vector<CollectiveRow>& base,
+                      const std::vector<CollectiveRow>& cand, const NoiseRule& rule, RunDiff& out) {
   std::map<SizeGroup,
            std::pair<std::vector<const CollectiveRow*>, std::vector<const CollectiveRow*>>>
       groups;
-  for (const auto& r : base.collectives) groups[group_of(r.key)].first.push_back(&r);
-  for (const auto& r : cand.collectives) groups[group_of(r.key)].second.push_back(&r);
+  for (const auto& r : base) groups[group_of(r.key)].first.push_back(&r);
+  for (const auto& r : cand) groups[group_of(r.key)].second.push_back(&r);
   auto compared = [&](const CollectiveRow& b, const CollectiveRow& c, std::string reason) {
     CollectiveDiff d = row_diff(&b, &c);
     d.judgement = judge(rank_samples(b), rank_samples(c), rule);
@@ -347,6 +348,10 @@ std::string choice_label(const std::string& algo, const std::string& proto) {
   return fmt::format("{}/{}", algo.empty() ? "?" : algo, proto);
 }
 
+std::string CollectiveDiff::label() const {
+  return tag == 0 ? collective : fmt::format("{} [tag {}]", collective, tag);
+}
+
 RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule) {
   RunDiff d;
   d.base_inputs = base.inputs;
@@ -358,7 +363,11 @@ RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRul
   for (const auto& c : d.config) {
     if (c.cause_candidate) d.causes.push_back(c.describe());
   }
-  diff_collectives(base, cand, rule, d);
+  if (has_tags(base.collectives) && has_tags(cand.collectives)) {
+    diff_collectives(base.collectives, cand.collectives, rule, d);
+  } else {
+    diff_collectives(untagged(base.collectives), untagged(cand.collectives), rule, d);
+  }
   diff_phases(base, cand, rule, d);
   run_coverage(base, cand, d);
   diff_sync(base, cand, d);

@@ -1,6 +1,9 @@
 // analysis/diff/run_diff.hpp — a baseline and a candidate run compared row by row (the CI gate's
 // data). Contract:
 // - Config differences first (config_diff.hpp); `causes` are those that are cause candidates.
+// - User tags: when both runs carry tags (run_summary.hpp has_tags), rows are keyed and grouped
+//   by tag too (a size group below is per tag; CollectiveDiff::tag); otherwise both runs' rows
+//   are compared with their tags folded to 0 (run_summary.hpp untagged).
 // - Collective rows: a size group is (collective, nranks, size, size kind). Rows of a group with
 //   the same (algo, proto) in both runs are compared; a baseline-only row pairs with a
 //   candidate-only row of the same group (in key order) as an algorithm/protocol change,
@@ -66,6 +69,7 @@ struct RowJudgement {
 
 struct CollectiveDiff {
   std::string collective;
+  std::uint64_t tag = 0;  // the rows' user tag when both runs carry tags, else 0
   std::int32_t nranks = 0;
   std::uint64_t size_bytes = 0;
   SizeKind size_kind = SizeKind::kExact;
@@ -80,6 +84,9 @@ struct CollectiveDiff {
   RowQuality base_quality;  // instances 0 when the run lacks the row
   RowQuality cand_quality;
   RowJudgement judgement;
+
+  // "AllReduce", or "AllReduce [tag 7]" for a tagged row.
+  std::string label() const;
 };
 
 struct PhaseDiff {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <vector>
 
+#include "run/kernel_phases.hpp"
 #include "run/summary/saturating_count.hpp"
 #include "run/summary/size_bucket.hpp"
 #include "util/saturating.hpp"
@@ -82,7 +83,8 @@ void add_collectives(const Run& run, RunSummary& s) {
   for (const auto& comm : run.comms) {
     for (const auto& inst : comm.instances) {
       if (inst.members.empty()) continue;
-      CollectiveKey key{inst.func, comm.nranks, 0, SizeKind::kExact, inst.algo, inst.proto};
+      CollectiveKey key{inst.func, comm.nranks, 0,       SizeKind::kExact,
+                        inst.algo, inst.proto,  inst.tag};
       buckets.assign(inst.func, inst.bytes, key);
       CollectiveRow& row = rows[key];
       row.key = key;
@@ -143,6 +145,23 @@ void add_proxy_phases(const RunRank& r, PhaseRows& rows) {
   }
 }
 
+// NCCL's kernel phases (run/kernel_phases.hpp) of every timed member that has them.
+void add_kernel_phases(const RunCommunicator& comm, PhaseRows& rows) {
+  for (const auto& inst : comm.instances) {
+    for (const auto& m : inst.members) {
+      if (!m.timed || !m.kernel_phases) continue;
+      for (std::size_t p = 0; p < kKernelPhaseCount; ++p) {
+        RankPhase& r = rows[PhaseKey{"kernel", "gpu", std::string(kKernelPhaseNames[p])}][m.rank];
+        r.rank = m.rank;
+        r.ns = sat_add(r.ns, m.kernel_phases->ns[p]);
+        r.reference_ns = sat_add(r.reference_ns, m.duration_ns());
+        r.count = sat_add_count(r.count, 1);
+        r.span_ns.add(m.kernel_phases->ns[p]);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 SummarySpanSink::SummarySpanSink(const PhaseAssignment& phases)
@@ -173,6 +192,7 @@ RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
   add_span_phases(spans, phases);
   for (const auto& comm : run.comms) {
     for (const auto& r : comm.ranks) add_proxy_phases(r, phases);
+    add_kernel_phases(comm, phases);
   }
   for (auto& [key, ranks] : phases) {
     PhaseRow& row = s.phases.emplace_back(PhaseRow{key, {}});

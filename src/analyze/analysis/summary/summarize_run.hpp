@@ -7,7 +7,7 @@
 // - summarize_run: config = run.config plus, per communicator (run/run_config.hpp's key), its
 //   nranks and the ranks with data.
 // - Collectives: every instance with members, of every communicator, keyed by (func, the
-//   communicator's nranks, S, algo, proto) with sizes bucketed as run/summary/size_bucket.hpp
+//   communicator's nranks, S, algo, proto, tag) with sizes bucketed as run/summary/size_bucket.hpp
 //   says; a timed member adds its duration to its rank's sample; an instance without a timed
 //   member counts as untimed. These are `bandwidth`'s instances and times
 //   (analysis/bandwidth/bandwidth_table.hpp), so a row's time_ns() is the time bandwidth shows.
@@ -18,7 +18,10 @@
 //   in place only is untimed. In-place times are not summarized.
 // - Phases: "spans" rows (domains gpu and cpu) from the sink; "proxy" rows (domain net:
 //   net_send, net_recv, sync, other, and reduce_scatter / all_gather of ring AllReduce steps)
-//   from each rank's RunRank::proxy with a stopped step.
+//   from each rank's RunRank::proxy with a stopped step; "kernel" rows (domain gpu: initial_sync,
+//   compute, final_sync) from each timed member with NCCL's kernel phases (RunMember::
+//   kernel_phases): per rank the phase's time summed, the members' GPU time as reference, the
+//   member count, and each member's phase time as a sample.
 // - Sync: per instance that is not a Send/Recv pair and is timed on at least two ranks, each timed
 //   member's start minus the earliest start, and whether it started last.
 #pragma once

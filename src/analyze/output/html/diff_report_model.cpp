@@ -102,7 +102,7 @@ Section regression_section(const RunDiff& diff) {
   for (const auto& row : diff.collectives) {
     if (row.judgement.verdict == Verdict::kNotComparable ||
         row.judgement.verdict == Verdict::kMissing) {
-      not_comparable.table.add_row({verdict_name(row.judgement.verdict), row.collective,
+      not_comparable.table.add_row({verdict_name(row.judgement.verdict), row.label(),
                                     std::to_string(row.nranks), std::to_string(row.size_bytes),
                                     choice_text(row), row.judgement.reason});
       continue;
@@ -145,7 +145,7 @@ Section rows_section(const RunDiff& diff) {
     const RowJudgement& j = row.judgement;
     const std::string choice = choice_text(row);
     colls.table.add_row(
-        {verdict_name(j.verdict), row.collective, std::to_string(row.nranks),
+        {verdict_name(j.verdict), row.label(), std::to_string(row.nranks),
          std::to_string(row.size_bytes), choice, median_text(j, true), median_text(j, false),
          j.compared && j.verdict != Verdict::kMissing ? signed_percent(shown_change(j)) : "-",
          p_label(j.pooled), row_detail(j, diff)});

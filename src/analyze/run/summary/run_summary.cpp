@@ -33,6 +33,21 @@ void unite_sets(Map& into, const Map& from) {
   for (const auto& [k, values] : from) into[k].insert(values.begin(), values.end());
 }
 
+void merge_collectives(std::vector<CollectiveRow>& into, const std::vector<CollectiveRow>& other) {
+  merge_sorted(
+      into, other, [](const CollectiveRow& r) { return r.key; },
+      [](CollectiveRow& a, const CollectiveRow& b) {
+        a.instances = sat_add_count(a.instances, b.instances);
+        a.untimed_instances = sat_add_count(a.untimed_instances, b.untimed_instances);
+        a.stale_instances = sat_add_count(a.stale_instances, b.stale_instances);
+        a.incomplete_instances = sat_add_count(a.incomplete_instances, b.incomplete_instances);
+        a.bytes_sum = sat_add_count(a.bytes_sum, b.bytes_sum);
+        merge_sorted(
+            a.ranks, b.ranks, [](const RankDurations& r) { return r.rank; },
+            [](RankDurations& x, const RankDurations& y) { x.time_ns.merge(y.time_ns); });
+      });
+}
+
 }  // namespace
 
 DurationSample CollectiveRow::pooled() const {
@@ -91,18 +106,7 @@ void merge_into(RunSummary& into, const RunSummary& other) {
   }
   c.files = sat_add_count(c.files, o.files);
 
-  merge_sorted(
-      into.collectives, other.collectives, [](const CollectiveRow& r) { return r.key; },
-      [](CollectiveRow& a, const CollectiveRow& b) {
-        a.instances = sat_add_count(a.instances, b.instances);
-        a.untimed_instances = sat_add_count(a.untimed_instances, b.untimed_instances);
-        a.stale_instances = sat_add_count(a.stale_instances, b.stale_instances);
-        a.incomplete_instances = sat_add_count(a.incomplete_instances, b.incomplete_instances);
-        a.bytes_sum = sat_add_count(a.bytes_sum, b.bytes_sum);
-        merge_sorted(
-            a.ranks, b.ranks, [](const RankDurations& r) { return r.rank; },
-            [](RankDurations& x, const RankDurations& y) { x.time_ns.merge(y.time_ns); });
-      });
+  merge_collectives(into.collectives, other.collectives);
   merge_sorted(
       into.phases, other.phases, [](const PhaseRow& r) { return r.key; },
       [](PhaseRow& a, const PhaseRow& b) {
@@ -122,6 +126,18 @@ void merge_into(RunSummary& into, const RunSummary& other) {
         a.arrived_last = sat_add_count(a.arrived_last, b.arrived_last);
         a.skew_ns.merge(b.skew_ns);
       });
+}
+
+bool has_tags(const std::vector<CollectiveRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(),
+                     [](const CollectiveRow& r) { return r.key.tag != 0; });
+}
+
+std::vector<CollectiveRow> untagged(std::vector<CollectiveRow> rows) {
+  for (auto& r : rows) r.key.tag = 0;
+  std::vector<CollectiveRow> out;
+  merge_collectives(out, rows);
+  return out;
 }
 
 const char* size_kind_name(SizeKind kind) {

@@ -1,19 +1,23 @@
 // run/summary/run_summary.hpp — a compact, mergeable summary of one run (schema "npkit-summary" v2,
 // docs/cli.md): what `summarize` writes and what `diff` and `compare` read.
 // Contract:
-// - Collective rows are keyed by (collective, nranks, size, size kind, algo, proto). The size is
+// - Collective rows are keyed by (collective, nranks, size, size kind, algo, proto, tag). The size
+// is
 //   nccl-tests' S in bytes ("exact") or, for a collective whose run had more than
 //   kMaxExactSizes distinct sizes, the power of two at or below S ("pow2": S in [size, 2·size)).
 //   Each rank's sample holds that rank's GPU time of every instance of the row (a timed
 //   member's time, run/run.hpp); bytes_sum adds S over the instances, so bytes_sum / instances
 //   is the mean S. incomplete_instances counts the instances of communicators with a rank whose
 //   log lost collective records (RunCommunicator::collectives_incomplete()): the row may lack
-//   instances and samples. analysis/summary/summarize_run.hpp makes one of any run.
+//   instances and samples. tag: the instances' user tag (run/run.hpp RunInstance::tag; 0 =
+//   untagged). analysis/summary/summarize_run.hpp makes one of any run.
 // - Phase rows are keyed by (source, domain, phase): source "spans" (inputs with spans: the
-//   exclusive time of every span, as `report` attributes it; domain gpu or cpu) or "proxy"
-//   (NET proxy steps, run/proxy_steps.hpp; domain net). Per rank: total
+//   exclusive time of every span, as `report` attributes it; domain gpu or cpu), "proxy"
+//   (NET proxy steps, run/proxy_steps.hpp; domain net) or "kernel" (NCCL's kernel phases,
+//   run/kernel_phases.hpp; domain gpu). Per rank: total
 //   ns, the reference the share is of (GPU collective time, CPU span time, proxy step time), the
-//   span or step count and, for "spans", each span's exclusive time.
+//   span, step or operation count and, for "spans" and "kernel", each span's exclusive time or
+//   each operation's phase time.
 // - Sync rows are keyed by (nranks, rank): per collective instance timed on at least two ranks,
 //   the rank's GPU start minus the earliest (analysis/summary/summarize_run.hpp), and how
 //   often it started last.
@@ -49,6 +53,7 @@ struct CollectiveKey {
   SizeKind size_kind = SizeKind::kExact;
   std::string algo;  // "" when the source does not say
   std::string proto;
+  std::uint64_t tag = 0;  // the user tag (NCCL 2.31+ userProfilerTag); 0 = untagged
 
   auto operator<=>(const CollectiveKey&) const = default;
 };
@@ -79,7 +84,7 @@ struct CollectiveRow {
 };
 
 struct PhaseKey {
-  std::string source;  // "spans" | "proxy"
+  std::string source;  // "spans" | "proxy" | "kernel"
   std::string domain;  // "gpu" | "cpu" | "net"
   std::string phase;
   auto operator<=>(const PhaseKey&) const = default;
@@ -123,6 +128,11 @@ struct RunSummary {
 };
 
 void merge_into(RunSummary& into, const RunSummary& other);
+
+// Whether any collective row has a user tag, and the rows with every tag folded to 0 (rows then
+// equal pooled as merge_into pools them), for comparing a tagged run with an untagged one.
+bool has_tags(const std::vector<CollectiveRow>& rows);
+std::vector<CollectiveRow> untagged(std::vector<CollectiveRow> rows);
 
 // "1048576" for an exact size, "1048576-2097151" for a power-of-two bucket.
 std::string size_label(std::uint64_t size_bytes, SizeKind kind);
