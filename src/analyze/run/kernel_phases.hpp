@@ -1,10 +1,11 @@
 // run/kernel_phases.hpp — NCCL's own phases of a collective's kernel on one rank (NCCL profiler
 // API v7 KernelPhase events: initial_sync, compute, final_sync), as the run model keeps them.
-// Contract: the three times tile the member's GPU span: initial_sync runs from its first channel's
-// start to the first start of compute on any channel, compute from there to the last end of
-// compute on any channel, final_sync from there to its last channel's end (a channel without a
-// phase has it zero long there). Each is >= 0 ns; channels counts the channels the phases came
-// from.
+// Contract: the three times tile the span from the first channel's begin to the last channel's end
+// (the member's GPU span where those stamps are its KernelCh's): initial_sync runs from the first
+// channel's begin to the first start of compute on any channel, compute from there to the last
+// end of compute on any channel, final_sync from there to the last channel's end (a channel
+// without a phase has it zero long there). Each is >= 0 ns; channels counts the channels the
+// phases came from.
 #pragma once
 
 #include <array>

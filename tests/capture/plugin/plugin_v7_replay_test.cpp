@@ -8,6 +8,8 @@
 // worked out by hand; so is the phase table of a job captured with NPKIT_EVENTS=phase alone whose
 // kernels left inner instants unstamped (folded as NCCL folds them). No NCCL 2.31 ran: the call
 // order is read from NCCL's source.
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,7 @@
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/v7_driver.hpp"
 #include "support/cli_runner.hpp"
+#include "support/temp_dir.hpp"
 
 namespace npkit::test {
 namespace {
@@ -134,6 +137,18 @@ TEST_CASE("plugin v7 replay: report shows NCCL's kernel phases per rank", "[plug
   CHECK(text.out.find("6.300 (17.2%)") != std::string::npos);
   CHECK(text.out.find("27.600 (75.4%)") != std::string::npos);
   CHECK(text.out.find("2.700 (7.4%)") != std::string::npos);
+
+  // The HTML page draws them as bars per rank beside the table.
+  const TempDir pages;
+  const std::string page_path = pages.file("report.html");
+  const CliRun html =
+      run_cli({"report", env.dir.path(), "--format", "html", "-o", page_path, "-q"});
+  REQUIRE(html.exit_code == 0);
+  std::ifstream page_file(page_path);
+  const std::string page((std::istreambuf_iterator<char>(page_file)),
+                         std::istreambuf_iterator<char>());
+  CHECK(page.find("GPU time per rank by kernel phase") != std::string::npos);
+  CHECK(page.find("No phase split") == std::string::npos);
 
   // --by tag: one row per (tag, rank). Tag 7, rank 1: two AllReduce: 4000, 16400, 1600.
   const CliRun by_tag = run_cli({"report", env.dir.path(), "--by", "tag", "--format", "json"});

@@ -4,8 +4,9 @@
 // - One row per rank of the communicator that has at least one timed member with kernel phases
 //   (per (tag, rank) when `by_tag`, tags in increasing order), by rank: operations = those
 //   members, ns = their phase times summed by phase id, gpu_ns = their GPU spans summed (which the
-//   three phases add up to), without = the rank's timed members with no kernel phases (a channel
-//   without KernelPhase events, e.g. a point-to-point batch).
+//   three phases add up to where NCCL's begin and end stamps are the KernelCh's), without = the
+//   rank's timed members with no kernel phases (a channel without KernelPhase events, e.g. a
+//   point-to-point batch).
 // - No row at all when no member of the communicator has kernel phases.
 #pragma once
 

@@ -109,14 +109,35 @@ Table wait_table(const PhaseWaits& w) {
   return t;
 }
 
+// NCCL's kernel phases per rank (per tag and rank with report --by tag) as stacked bars.
+StackedBars kernel_phase_bars(const std::vector<KernelPhaseRow>& rows, const std::string& of,
+                              bool by_tag) {
+  StackedBars bars;
+  bars.title = "GPU time per rank by kernel phase" + of;
+  bars.note =
+      "Each phase summed over the rank's timed operations with KernelPhase events (profiler API "
+      "v7).";
+  for (const auto name : kKernelPhaseNames) bars.segments.emplace_back(name);
+  for (const auto& r : rows) {
+    bars.bars.push_back(by_tag ? fmt::format("tag {} rank {}", r.tag, r.rank)
+                               : fmt::format("rank {}", r.rank));
+    std::vector<double> v;
+    for (const std::int64_t ns : r.ns) v.push_back(static_cast<double>(ns));
+    bars.values.push_back(std::move(v));
+  }
+  return bars;
+}
+
 Section phase_section(const RunReportInput& in) {
   Section phases{"phases", "Time per rank", {}};
   if (!in.report->phases && in.report->has_kernel_phases()) {
     for (const auto& c : in.report->comms) {
       if (c.kernel_phases.empty()) continue;
+      const bool several = in.report->comms.size() > 1;
+      phases.blocks.emplace_back(kernel_phase_bars(
+          c.kernel_phases, several ? " (" + comm_key(*c.comm) + ")" : "", in.report->by_tag));
       phases.blocks.emplace_back(Table{
-          kernel_phase_table(c.kernel_phases, in.report->comms.size() > 1 ? comm_key(*c.comm) : "",
-                             in.report->by_tag),
+          kernel_phase_table(c.kernel_phases, several ? comm_key(*c.comm) : "", in.report->by_tag),
           "The input holds no spans below the collectives; NCCL's KernelPhase events split each "
           "timed operation's GPU time into initial_sync, compute and final_sync "
           "(docs/phases.md)."});
