@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,15 @@
 namespace npkit::test {
 
 inline constexpr uint64_t kDefaultRecordsCapacity = 64ull * 1024 * 1024 / 64;
+
+// A record's 32 payload bytes read as one of the format's payload structs.
+template <typename T>
+T payload_as(const format::ProfilerRecord& record) {
+  static_assert(sizeof(T) <= sizeof(record.payload));
+  T value;
+  std::memcpy(&value, record.payload, sizeof(value));
+  return value;
+}
 
 struct DumpExpectations {
   uint32_t end_reason = format::kEndFinalize;

@@ -3,7 +3,6 @@
 // collectives show the CE AllGather, and the v5 event tree fed through v6 reads back as under v5
 // (parentGroup detail records included). Expected values are the descriptors fed and the
 // format's contract (include/npkit/format.hpp, docs/format.md).
-#include <cstring>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -22,13 +21,6 @@
 
 namespace npkit::test {
 namespace {
-
-template <typename T>
-T payload_as(const format::ProfilerRecord& record) {
-  T value;
-  std::memcpy(&value, record.payload, sizeof(value));
-  return value;
-}
 
 TEST_CASE("plugin v6: copy-engine events read back field by field", "[plugin]") {
   PluginEnv env;

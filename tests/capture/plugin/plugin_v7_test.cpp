@@ -3,7 +3,6 @@
 // the call-tag detail), and what the analyzer's reader makes of them. Expected values are the
 // descriptors fed (v7_driver.hpp) and the format's contract (include/npkit/format.hpp,
 // docs/format.md).
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -22,13 +21,6 @@
 
 namespace npkit::test {
 namespace {
-
-template <typename T>
-T payload_as(const format::ProfilerRecord& record) {
-  T value;
-  std::memcpy(&value, record.payload, sizeof(value));
-  return value;
-}
 
 std::vector<const format::ProfilerRecord*> records_of(const ingest::NpktDump& dump, uint8_t type,
                                                       uint8_t kind) {
