@@ -122,4 +122,21 @@ TEST_CASE("onegpu Inspector: its times agree with npkit's within 1 % on the chai
   CHECK(compared == ours.size());
 }
 
+TEST_CASE("onegpu Inspector: its communicator id reads as the start of the capture's",
+          "[real][inspector]") {
+  // The Inspector writes "0x" and the first 14 hex digits of NCCL's hash; the chained run's
+  // capture of the same communicator holds all 16. Shown as written, one is a prefix of the other.
+  auto comm_of = [](const std::string& path) {
+    const CliRun run = run_cli({"bandwidth", path, "--format", "json", "--quiet"});
+    REQUIRE(run.exit_code == 0);
+    simdjson::dom::parser parser;
+    return std::string(parser.parse(run.out)["communicators"].at(0)["comm"].get_string().value());
+  };
+  const std::string inspector = comm_of(run_dir("chained") + "/inspector");
+  const std::string capture = comm_of(run_dir("chained") + "/dump");
+  CHECK(inspector.size() == 14);
+  CHECK(capture.size() == 16);
+  CHECK(capture.substr(0, 14) == inspector);
+}
+
 }  // namespace npkit::test

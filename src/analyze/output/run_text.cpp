@@ -37,11 +37,12 @@ const char* input_kind_key(InputKind kind) {
 }
 
 std::string comm_key(const RunCommunicator& comm) {
+  if (!comm.id.empty()) return comm.id;
   return comm.hash == 0 ? comm.scope : fmt::format("{:016x}", comm.hash);
 }
 
 std::string describe_communicator(const RunCommunicator& comm) {
-  std::string s = comm.hash == 0 ? comm.scope : fmt::format("comm {:016x}", comm.hash);
+  std::string s = comm.hash == 0 ? comm.scope : "comm " + comm_key(comm);
   if (!comm.name.empty()) s += " (" + comm.name + ")";
   s += fmt::format(", {} of {} rank(s)", comm.ranks.size(), comm.nranks);
   if (!comm.absent_ranks.empty()) s += "; rank(s) " + rank_ranges(comm.absent_ranks) + " absent";

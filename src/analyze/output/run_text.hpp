@@ -3,7 +3,8 @@
 // input_kind_key the JSON spelling ("legacy", "npkt", "chrome-trace"). describe_communicator:
 // "comm 0123456789abcdef (name), 2 of 4 rank(s); rank(s) 2-3 absent" — the scope instead of
 // "comm HASH" for a run's implicit communicator (hash 0).
-// comm_key: the communicator's hash as 16 hex digits, or its scope when the hash is 0.
+// comm_key: the communicator's id as its input writes it (RunCommunicator::id), else its hash as
+// 16 hex digits, or its scope when the hash is 0.
 #pragma once
 
 #include <cstdint>

@@ -174,6 +174,9 @@ struct RunInstance {
 
 struct RunCommunicator {
   std::uint64_t hash = 0;
+  // The hash as the input writes it, where that is not 16 hex digits (the NCCL Inspector writes
+  // its first 14: "90e7c16411eaee" for 90e7c16411eaeec7); "" otherwise.
+  std::string id;
   std::string scope;        // "comm 0123456789abcdef", or the input's path
   std::string name;         // the communicator's name where the input has one
   std::string time_source;  // what member start/end are, for the reader

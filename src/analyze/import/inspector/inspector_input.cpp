@@ -44,6 +44,10 @@ void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRan
       if (source != "kernel_gpu" && source != "not recorded") host_timed += n;
     }
   }
+  // The Inspector writes the first 14 hex digits of NCCL's hash ("0x" and 14 digits fill its
+  // 17-byte field): shown as written, so that it reads as the start of a capture's 16.
+  run.id = fmt::format("{:x}", run.hash);
+  run.scope = "comm " + run.id;
   run.time_source = std::string(starts ? kVerboseTimes : kDurationsOnly);
   if (!starts) run.no_start_times = std::string(kNoStarts);
   for (auto& rank : run.ranks) {
