@@ -326,7 +326,8 @@ std::string bandwidth_table_title(std::int32_t nranks) {
   return fmt::format(
       "Collectives (nccl-tests conventions, n = {}; time = a rank's time of an instance, median "
       "over instances, mean over ranks; period = start to start of back-to-back launches, median "
-      "over pairs, mean over ranks; true = last rank's start to last rank's end, on one clock; "
+      "over pairs, mean over ranks: what nccl-tests' time(us) measures; true = last rank's start "
+      "to last rank's end, on one clock; "
       "timed = instances with a time; ranks = ranks timed of n; flags: untimed, few timed = under "
       "half the instances timed, N stale = N instances lost a rank's time to timestamps of other "
       "work)",
