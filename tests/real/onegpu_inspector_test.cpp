@@ -20,8 +20,8 @@
 #include <string>
 #include <tuple>
 
+#include "real/onegpu_logs.hpp"
 #include "support/cli_runner.hpp"
-#include "support/test_data.hpp"
 
 namespace npkit::test {
 namespace {
@@ -31,7 +31,7 @@ namespace fs = std::filesystem;
 using OpKey = std::tuple<std::string, std::uint64_t, std::int64_t>;  // func, seq, rank
 
 std::string run_dir(const std::string& run) {
-  return require_path(source_path("samples/onegpu-h200/nccl-2.30.7/inspector/" + run));
+  return onegpu_run_dir("2.30.7", "inspector/" + run);
 }
 
 // coll_exec_time_us per (coll, coll_sn, rank) of every coll_perf line of a run's Inspector logs.
