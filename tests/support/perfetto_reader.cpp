@@ -261,6 +261,7 @@ class Reader {
     Fields fields(body);
     Field f;
     while (fields.next(f, out_.error)) {
+      if (f.number == 2) out_.primary_clock = f.value;
       if (f.number != 1) continue;
       std::uint64_t id = 0, ts = 0;
       bool incremental = false;
@@ -271,7 +272,11 @@ class Reader {
         if (e.number == 2) ts = e.value;
         if (e.number == 3) incremental = e.value != 0;
       }
-      if (incremental) seq.incremental_clocks[id] = ts;
+      if (incremental) {
+        seq.incremental_clocks[id] = ts;
+      } else {
+        out_.snapshot_clocks.insert(id);
+      }
     }
   }
 

@@ -5,15 +5,16 @@
 // interned event names, categories and annotation names, sequence-scoped incremental clocks from
 // clock snapshots, TracePacketDefaults' clock and track), and rebuilds every slice: SLICE_BEGIN /
 // SLICE_END paired per track with a stack, INSTANT as a slice of length 0. Timestamps are ns on
-// the snapshot's clock. Counter tracks (a TrackDescriptor with a CounterDescriptor, under a
-// process track described before it) and their TYPE_COUNTER values (double or integer) become
-// samples. Any malformed byte, unknown iid, END without BEGIN, slice left open, counter value on
-// a track that is not a counter or slice on one that is, is an error (the `error` string, first
-// one only).
+// the snapshot's clock (primary_clock and snapshot_clocks say which). Counter tracks (a
+// TrackDescriptor with a CounterDescriptor, under a process track described before it) and their
+// TYPE_COUNTER values (double or integer) become samples. Any malformed byte, unknown iid, END
+// without BEGIN, slice left open, counter value on a track that is not a counter or slice on one
+// that is, is an error (the `error` string, first one only).
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct PerfettoTrace {
   std::vector<PerfettoSlice> slices;            // in the order they ended
   std::vector<PerfettoCounterSample> counters;  // in the order written
   std::uint64_t packets = 0;
+  // ClockSnapshot.primary_trace_clock (0: not set), and every clock id snapshots name besides
+  // the sequence-scoped incremental ones (the builtin clocks the sequences are anchored to).
+  std::uint64_t primary_clock = 0;
+  std::set<std::uint64_t> snapshot_clocks;
   std::string error;
 };
 

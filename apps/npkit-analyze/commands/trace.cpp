@@ -2,17 +2,19 @@
 // any input, in one layout (run/trace_layout.hpp): the spans of legacy dumps and Chrome traces of
 // spans, the profiler events and event records of .npkt files, the collectives of NCCL Inspector
 // logs; narrowed to a time or collective window, and refused where it would grow past what the
-// viewers open.
+// viewers open. --merge lays a PyTorch profiler trace into a capture's JSON (commands/trace_merge).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <memory>
+#include <optional>
 #include <thread>
 
 #include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
+#include "commands/trace_merge.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/instance_trace_writer.hpp"
@@ -31,6 +33,8 @@ struct TraceOptions : CommonOptions {
   std::string seq;     // "A:B" or "A"; "" = every seq
   std::string max_size = "2G";
   std::string old_coll;  // --coll, the window's former name: refused with the new one
+  std::string merge;     // another tool's Chrome JSON trace on the wall clock: "" = none
+  std::optional<MergedTrace> merged;  // read from `merge`
 };
 
 // A number followed by one of `units` (name, factor); a bare number takes `bare`'s factor.
@@ -57,8 +61,8 @@ Result<double> scaled(const std::string& option, const std::string& text,
 Result<std::int64_t> time_after_origin(const std::string& option, const std::string& text) {
   NPKIT_ASSIGN(auto v,
                scaled(option, text, {{"ns", 1.0}, {"us", 1e3}, {"ms", 1e6}, {"s", 1e9}}, 1e3,
-                      "a time after the trace's origin, e.g. 1500us, 12.5ms or 2s (a bare number "
-                      "is microseconds, as the trace's ts)"));
+                      "a time after the trace's first event, e.g. 1500us, 12.5ms or 2s (a bare "
+                      "number is microseconds)"));
   return static_cast<std::int64_t>(std::llround(v));
 }
 
@@ -136,7 +140,9 @@ Status write_trace(
         if (o.format == "perfetto") {
           format = std::make_unique<PerfettoTraceEncoder>(out);
         } else {
-          format = std::make_unique<JsonTraceEncoder>(out);
+          auto json = std::make_unique<JsonTraceEncoder>(out);
+          if (o.merged) merge_into(*json, *o.merged);
+          format = std::move(json);
         }
         WindowedTraceEncoder encoder(*format, limits);
         NPKIT_TRY(produce(encoder, name));
@@ -145,7 +151,8 @@ Status write_trace(
               "the trace grew past --max-size {} ({}) after {} slices and was not written: more "
               "than the viewers open (chrome://tracing about 256 MB, the Perfetto UI about 2 "
               "GB). Narrow it with --ranks (e.g. --ranks 0-1), a time window (--from 10ms --to "
-              "12ms, after the trace's origin) or a collective window (--during allreduce --seq "
+              "12ms, after the trace's first event) or a collective window (--during allreduce "
+              "--seq "
               "100:110){}; or --max-size 0 to write it anyway",
               o.max_size, human_bytes(limits.max_bytes), encoder.kept(),
               o.format == "json" ? ", or write --format perfetto (about a third of the size)"
@@ -287,6 +294,14 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   if (!o.during.empty()) {
     NPKIT_ASSIGN(o.during, parse_coll_option("--during", o.during, /*allow_all=*/false));
   }
+  if (!o.merge.empty()) {
+    if (o.format != "json") {
+      return Error{"--merge " + o.merge +
+                   ": merging writes Chrome Trace Event JSON (--format json, -o FILE.json), the "
+                   "format PyTorch's profiler writes"};
+    }
+    NPKIT_ASSIGN(o.merged, read_merged_trace(o.merge));
+  }
   NPKIT_ASSIGN(auto limits, limits_of(o));
   NPKIT_ASSIGN(auto detected, detect_input(o.path));
   if (detected.kind == DetectedKind::kNpkt) return trace_captures(o, detected, limits, context);
@@ -319,15 +334,20 @@ void register_trace(CLI::App& app, CliContext& context) {
                   ".perfetto-trace, else json)")
       ->capture_default_str();
   cmd->add_option("--from", options->from,
-                  "Keep spans that reach past this time after the trace's origin (e.g. 12ms, "
-                  "1500us, 2s; a bare number is microseconds)");
-  cmd->add_option("--to", options->to, "Keep spans that start by this time after the origin");
+                  "Keep spans that reach past this time after the trace's first event (e.g. "
+                  "12ms, 1500us, 2s; a bare number is microseconds)");
+  cmd->add_option("--to", options->to,
+                  "Keep spans that start by this time after the trace's first event");
   cmd->add_option("--during", options->during,
                   "Keep the time a collective's instances take (e.g. allreduce or AllReduce), "
                   "with --seq");
   cmd->add_option("--seq", options->seq,
                   "With --during: the instances' seq, FIRST:LAST or one (default: all)");
   cmd->add_option("--coll", options->old_coll)->group("");  // the former --during: refused
+  cmd->add_option("--merge", options->merge,
+                  "Lay another tool's Chrome JSON trace on the host's wall clock (PyTorch's "
+                  "profiler: export_chrome_trace, with baseTimeNanoseconds) into this JSON trace, "
+                  "on one timeline (.npkt captures only)");
   cmd->add_option("--max-size", options->max_size,
                   "Refuse a trace larger than this (the viewers open about 2 GB): 512M, 2G; 0 for "
                   "no limit")

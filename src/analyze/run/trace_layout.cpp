@@ -64,8 +64,27 @@ std::uint32_t trace_tid(TraceThread thread, std::uint32_t index, std::uint32_t l
       return kTraceTidProxyBase + 1000 * index + lane;
     case TraceThread::kEventStream:
       return kTraceTidEventBase + 1000 * index + lane;
+    case TraceThread::kProxySteps:
+      return kTraceTidStepBase + 1000 * index + lane;
   }
   return 0;
+}
+
+std::optional<std::uint32_t> trace_lanes(TraceThread thread) {
+  switch (thread) {
+    case TraceThread::kApi:
+    case TraceThread::kEnqueue:
+    case TraceThread::kProxyCtrl:
+    case TraceThread::kNet:
+    case TraceThread::kStepWithoutOp:
+    case TraceThread::kGpuChannel:
+    case TraceThread::kProxyChannel:
+      return 2;
+    case TraceThread::kProxySteps:  // NCCL keeps up to 8 steps of a channel in flight
+      return 4;
+    default:
+      return std::nullopt;
+  }
 }
 
 std::string trace_thread_name(TraceThread thread, std::uint32_t index, std::uint32_t lane,
@@ -105,8 +124,12 @@ std::string trace_thread_name(TraceThread thread, std::uint32_t index, std::uint
     case TraceThread::kEventStream:
       name = std::string(stream_name);
       break;
+    case TraceThread::kProxySteps:
+      name = fmt::format("proxy steps {}", index);
+      break;
   }
   lane = std::min(lane, kMaxTraceLane);
+  if (lane != 0 && lane == trace_lanes(thread)) return name + " (overlaps merged)";
   return lane == 0 ? name : fmt::format("{} #{}", name, lane + 1);
 }
 

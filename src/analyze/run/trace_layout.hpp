@@ -13,11 +13,17 @@
 //   200, net plugin 300, proxy steps without their op 400, collectives 500 (inputs that time
 //   whole operations only) (index 0; tid = base + lane); GPU
 //   channel or NPKit GPU buffer 10^7; proxy channel or NPKit CPU channel 2·10^7; event-record
-//   stream (device and host recorders) 3·10^7. Indices past kMaxTraceIndex share its tid, so
-//   that the ranges never meet.
+//   stream (device and host recorders) 3·10^7; proxy steps of channel C 4·10^7. Indices past
+//   kMaxTraceIndex share its tid, so that the ranges never meet.
+// - The threads of a .npkt capture's profiler events (API calls to proxy steps) have at most
+//   trace_lanes(thread) lanes each, so that a rank fits one screen: a span that fits none of
+//   them goes to one more lane, lane trace_lanes(thread), where spans that overlap are merged
+//   into one (output/trace/capture_trace_writer.hpp). Other threads have as many lanes as their
+//   spans need.
 // - Thread names: "API calls", "host enqueue", "proxy control", "net plugin", "proxy steps
 //   without op", "collectives", "GPU channel C", "GPU buffer B", "proxy channel C", "CPU channel
-//   C", or the event stream's own name; lane L > 0 adds " #L+1".
+//   C", "proxy steps C", or the event stream's own name; lane L > 0 adds " #L+1", the merged
+//   lane " (overlaps merged)".
 // - Counters belong to processes: "busbw" (GB/s) of a rank's collectives
 //   (output/trace/busbw_counters.hpp).
 // - kTraceLayout names this layout in a trace's otherData ("layout"), so that readers
@@ -48,6 +54,7 @@ enum class TraceThread : std::uint8_t {
   kProxyChannel,
   kCpuChannel,
   kEventStream,
+  kProxySteps,
 };
 
 enum class TraceTimeBase : std::uint8_t { kHost, kGpuClock, kGpuTimer, kCycles };
@@ -57,6 +64,7 @@ inline constexpr std::uint32_t kTracePidCyclesBase = 200000;
 inline constexpr std::uint32_t kTraceTidGpuBase = 10'000'000;
 inline constexpr std::uint32_t kTraceTidProxyBase = 20'000'000;
 inline constexpr std::uint32_t kTraceTidEventBase = 30'000'000;
+inline constexpr std::uint32_t kTraceTidStepBase = 40'000'000;
 inline constexpr std::uint32_t kMaxTraceIndex = 9999;
 
 // `number`: the process's place among the host-clock processes, from 1.
@@ -66,6 +74,9 @@ std::string trace_process_name(std::int64_t rank, std::optional<std::uint64_t> c
                                std::string_view host, TraceTimeBase base);
 
 std::uint32_t trace_tid(TraceThread thread, std::uint32_t index, std::uint32_t lane);
+
+// The lanes a thread has before its merged lane (the number of that lane); none: unbounded.
+std::optional<std::uint32_t> trace_lanes(TraceThread thread);
 
 // `stream_name`: the name of a kEventStream thread (ignored for the others).
 std::string trace_thread_name(TraceThread thread, std::uint32_t index, std::uint32_t lane,

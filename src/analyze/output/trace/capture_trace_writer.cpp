@@ -34,6 +34,7 @@ struct Item {
   std::uint32_t event = 0;
   bool instant = false;
   bool leaf = false;
+  bool merged = false;  // on its thread's merged lane (run/trace_layout.hpp)
   std::uint32_t tid = 0;
 };
 
@@ -51,9 +52,10 @@ std::int64_t earliest(const std::vector<EventItem>& items, std::int64_t bound) {
 
 class TraceBuilder {
  public:
-  TraceBuilder(TraceEncoder& encoder, std::int64_t origin) : trace_(encoder), origin_(origin) {}
+  TraceBuilder(TraceEncoder& encoder, const TraceTimes& times)
+      : trace_(encoder), times_(times), origin_(times.origin_ns) {}
 
-  void begin(const std::string& other_data) { trace_.begin(other_data, origin_); }
+  void begin(const std::string& other_data) { trace_.begin(other_data, times_); }
 
   void add_capture(const RankCapture& c, std::uint32_t pid,
                    const EventFileItems* events = nullptr) {
@@ -67,8 +69,13 @@ class TraceBuilder {
     std::map<GroupRef, LanePacker> packers;
     std::map<std::uint32_t, std::string> threads;
     for (auto& item : items) {
+      auto packer = packers.find(item.group);
+      if (packer == packers.end()) {
+        packer = packers.emplace(item.group, LanePacker(trace_lanes(item.group.thread))).first;
+      }
       const std::uint32_t lane =
-          item.instant ? 0 : packers[item.group].place(item.start, item.end, item.leaf);
+          item.instant ? 0 : packer->second.place(item.start, item.end, item.leaf);
+      item.merged = !item.instant && lane == trace_lanes(item.group.thread);
       item.tid = trace_tid(item.group.thread, item.group.channel, lane);
       if (threads.count(item.tid) == 0)  // formatted once per thread, not once per event
         threads.emplace(item.tid, trace_thread_name(item.group.thread, item.group.channel, lane));
@@ -79,13 +86,31 @@ class TraceBuilder {
       place_event_items(*events->file, event_items, threads);
     }
     name_threads(process_name(c, TraceTimeBase::kHost), threads);
-    for (const auto& item : items) write_item(item);
+    // Items on a merged lane that overlap one another become one slice; one alone stays itself.
+    for (std::size_t i = 0; i < items.size();) {
+      if (!items[i].merged) {
+        write_item(items[i++]);
+        continue;
+      }
+      std::size_t last = i;
+      std::int64_t end = items[i].end;
+      while (last + 1 < items.size() && items[last + 1].merged &&
+             items[last + 1].group == items[i].group && items[last + 1].start < end) {
+        end = std::max(end, items[++last].end);
+      }
+      if (last == i) {
+        write_item(items[i]);
+      } else {
+        write_merged(items[i], last - i + 1, end);
+      }
+      i = last + 1;
+    }
     if (events != nullptr) write_events(*events->file, event_items, 0);
     trace_.close_process(pid_);
   }
 
   // Streams of a file on their own time base (`clock_label`): a process of their own whose
-  // earliest event lies at the trace origin.
+  // earliest event lies at the trace's first event.
   void add_event_process(const RankCapture& c, const EventFileItems& events,
                          const std::vector<EventItem>& own, TraceTimeBase base, std::uint32_t pid) {
     if (own.empty()) return;
@@ -95,7 +120,7 @@ class TraceBuilder {
     std::map<std::uint32_t, std::string> threads;
     place_event_items(*events.file, items, threads);
     name_threads(process_name(c, base), threads);
-    write_events(*events.file, items, sat_sub(origin_, earliest(own, INT64_MAX)));
+    write_events(*events.file, items, sat_sub(times_.first_ns, earliest(own, INT64_MAX)));
     trace_.close_process(pid_);
   }
 
@@ -150,7 +175,7 @@ class TraceBuilder {
         case format::kTypeProxyStep: {
           const std::uint32_t op = proxy_op_of(e);
           item.group = op == kNoEvent ? GroupRef{TraceThread::kStepWithoutOp, 0}
-                                      : GroupRef{TraceThread::kProxyChannel,
+                                      : GroupRef{TraceThread::kProxySteps,
                                                  ev.payload_as<format::ProxyOpPayload>(op).channel};
           item.leaf = true;
           break;
@@ -361,6 +386,14 @@ class TraceBuilder {
     if (type == format::kTypeProxyStep && !item.instant) write_step_states(item);
   }
 
+  // `count` overlapping items from `first` on, on their thread's merged lane, as one slice.
+  void write_merged(const Item& first, std::size_t count, std::int64_t end) {
+    TraceArgList args;
+    args.add_uint("spans", count);
+    const std::string name = fmt::format("{} overlapping spans", count);
+    write_slice(name, "merged", first, first.start, end, &args);
+  }
+
   void write_args(TraceArgList& a, std::uint32_t e) {
     const ProfilerEvents& ev = capture_->events;
     const auto& d = capture_->dump;
@@ -535,13 +568,14 @@ class TraceBuilder {
 
   TraceEncoder& trace_;
   const EventRecords* records_ = nullptr;
+  TraceTimes times_;
   std::int64_t origin_;
   CaptureTraceStats stats_;
   const RankCapture* capture_ = nullptr;
   std::uint32_t pid_ = 0;
 };
 
-std::int64_t trace_origin(const std::vector<const RankCapture*>& captures) {
+std::int64_t first_event(const std::vector<const RankCapture*>& captures) {
   std::int64_t origin = INT64_MAX;
   for (const RankCapture* c : captures) {
     for (auto t : c->events.start_ns) origin = std::min(origin, t);
@@ -592,7 +626,7 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
     }
     return nullptr;
   };
-  std::int64_t origin = trace_origin(captures);
+  std::int64_t first = first_event(captures);
   std::uint64_t host_streams = 0;
   std::uint64_t own_streams = 0;
   std::uint64_t left_out = 0;
@@ -603,7 +637,7 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
       return !c->events.start_ns.empty();
     });
     if (earliest_event != INT64_MAX) {
-      origin = profiler_times ? std::min(origin, earliest_event) : earliest_event;
+      first = profiler_times ? std::min(first, earliest_event) : earliest_event;
     }
     for (const auto& f : events->files) {
       for (const auto& stream : f.dump->streams) {
@@ -624,8 +658,13 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
   w.field("generator", "npkit-analyze " NPKIT_VERSION_STRING);
   w.field("layout", kTraceLayout);
   w.field("source", source);
-  w.field("time_origin_ns", origin);
-  w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
+  const TraceTimes times = TraceTimes::wall_clock(first);
+  w.field("clock", "host wall clock (CLOCK_REALTIME, ns since the epoch)");
+  w.field("time_origin_ns", times.origin_ns);
+  w.field("first_event_ns", times.first_ns);
+  w.field("time_unit",
+          "ts and dur are microseconds after time_origin_ns (baseTimeNanoseconds, as PyTorch's "
+          "profiler writes it), exact to the nanosecond");
   w.object("gpu_clocks", [&] {
     for (const RankCapture* c : captures) {
       w.field(fmt::format("rank {}, comm {:016x}", c->rank(), c->dump.comm.comm_hash),
@@ -657,7 +696,7 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
   w.end_object();
   while (!other.empty() && other.back() == '\n') other.pop_back();
 
-  TraceBuilder builder(encoder, origin);
+  TraceBuilder builder(encoder, times);
   builder.set_kernel_span_counts(without_clock, stale);
   if (events != nullptr) builder.set_event_records(*events);
   builder.begin(other);
@@ -686,7 +725,7 @@ Result<CaptureTraceStats> write_capture_trace(const std::vector<const RankCaptur
           if (it == pids.end()) return std::nullopt;
           return it->second;
         },
-        origin, encoder);
+        times.origin_ns, encoder);
   }
   return builder.finish(path_for_messages);
 }

@@ -7,11 +7,16 @@
 //   P2p); proxy control (ProxyCtrl); net plugin (NetPlugin); proxy steps whose op is not in the
 //   file; GPU channel C (KernelCh spans, converted to host time, with NCCL's KernelPhase spans of
 //   profiler API v7 nested inside, named after the phase, category "gpu,phase"); proxy channel C
-//   (ProxyOp spans,
-//   and ProxyStep spans cut into child spans named after their states). Lanes (trace_lanes.hpp)
-//   keep the spans of each thread nested.
-// - Times are after otherData.time_origin_ns, the earliest host time in the trace (exact
-//   nanoseconds). A stop before its start gives a span of length 0. Each process is closed
+//   (ProxyOp spans); proxy steps C (ProxyStep spans cut into child spans named after their
+//   states). Lanes (trace_lanes.hpp) keep the spans of each thread nested, at most
+//   trace_lanes(thread) of them (run/trace_layout.hpp); spans that fit none go to the thread's
+//   merged lane, where a span that overlaps no other is drawn as itself and spans that overlap
+//   become one slice "N overlapping spans" (category "merged", arg spans = N) from the first
+//   start to the last end.
+// - Times are on the host's wall clock (TraceTimes::wall_clock, output/trace/trace_encoder.hpp):
+//   after otherData.time_origin_ns (the JSON format's baseTimeNanoseconds), exact nanoseconds;
+//   otherData.first_event_ns is the earliest host time in the trace, otherData.clock names the
+//   clock. A stop before its start gives a span of length 0. Each process is closed
 //   (TraceEncoder::close_process) once written.
 // - args: Coll and KernelCh spans carry func, seq and size (nccl-tests bytes); P2p peer and size;
 //   KernelCh also its channel and raw GPU timestamps; ProxyOp peer, steps, chunk size; ProxyStep
@@ -33,7 +38,7 @@
 //   %globaltimer streams of a file with a clock fit) share the trace's time base with the
 //   profiler events; streams on their own time base (%globaltimer without a fit, clock64) go to a
 //   process of their own per file and clock (GPU timer or clock64 time base), whose earliest event
-//   is put at the trace origin;
+//   is put at the trace's first event;
 //   otherData.event_streams counts the streams of each kind and those left out (clock64 without
 //   a rate).
 // - When `run` (the run of these captures, import/npkt) is given, each (communicator, rank)

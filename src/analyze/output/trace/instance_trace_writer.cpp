@@ -25,6 +25,7 @@ std::string other_data(const Run& run, std::int64_t origin) {
   w.field("layout", kTraceLayout);
   w.field("source", run.path);
   w.field("source_kind", "collective instances");
+  w.field("clock", "private: time_origin_ns is the input's earliest time, not the wall clock");
   w.field("time_origin_ns", origin);
   w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
   w.end_object();

@@ -36,9 +36,16 @@ std::unique_ptr<TraceEncoder> JsonTraceEncoder::fragment(std::uint32_t /*index*/
   return std::unique_ptr<TraceEncoder>(new JsonTraceEncoder());
 }
 
-void JsonTraceEncoder::begin(std::string_view other_data, std::int64_t /*origin_ns*/) {
+void JsonTraceEncoder::begin(std::string_view other_data, const TraceTimes& times) {
+  times_ = times;
   std::string& text = out_.text();
-  text.append("{\"displayTimeUnit\": \"ns\",\n\"otherData\": ");
+  text.append("{\"displayTimeUnit\": \"ns\",\n");
+  if (times.on_wall_clock) {
+    text.append("\"baseTimeNanoseconds\": ");
+    append_uint(text, static_cast<std::uint64_t>(std::max<std::int64_t>(0, times.origin_ns)));
+    text.append(",\n");
+  }
+  text.append("\"otherData\": ");
   text.append(other_data);
   text.append(",\n\"traceEvents\": [");
 }
@@ -184,8 +191,13 @@ void JsonTraceEncoder::count(const TraceCounter& c) {
   e.append("}}"sv);
 }
 
+void JsonTraceEncoder::raw_event(std::string_view object) {
+  next_event().append(object);
+}
+
 Status JsonTraceEncoder::finish(const std::string& path) {
   if (out_.is_fragment()) return Ok{};  // its text is complete
+  if (last_) NPKIT_TRY(last_(*this));
   out_.text().append("\n]}\n");
   return out_.finish(path);
 }

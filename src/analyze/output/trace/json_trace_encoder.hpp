@@ -2,7 +2,9 @@
 // Perfetto) of output/trace/trace_encoder.hpp.
 // Contract:
 // - begin() starts the document with `"displayTimeUnit": "ns"` (Perfetto reads it only in the
-//   first chunk of a file), then `other_data` as otherData, then opens the traceEvents array.
+//   first chunk of a file), on the host's wall clock `"baseTimeNanoseconds": ORIGIN` (the
+//   TraceTimes origin, as PyTorch's profiler writes it: ts are µs after it), then `other_data`
+//   as otherData, then opens the traceEvents array.
 // - name_process writes "process_name" and "process_sort_index" (= pid) metadata events,
 //   name_thread "thread_name" and "thread_sort_index" (= tid); names are JSON-escaped.
 // - A span is an "X" event, an instant an "i" event with thread scope; ts and dur are
@@ -18,6 +20,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -32,7 +35,7 @@ class JsonTraceEncoder : public TraceEncoder {
  public:
   explicit JsonTraceEncoder(std::ostream& out);
 
-  void begin(std::string_view other_data, std::int64_t origin_ns) override;
+  void begin(std::string_view other_data, const TraceTimes& times) override;
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;
@@ -42,6 +45,13 @@ class JsonTraceEncoder : public TraceEncoder {
   std::uint64_t bytes() const override { return out_.bytes(); }
   std::unique_ptr<TraceEncoder> fragment(std::uint32_t index) const override;
   void append(TraceEncoder& fragment) override;
+
+  // What begin() was given.
+  const TraceTimes& times() const { return times_; }
+  // Adds `object`, a whole JSON object, as the next event (another tool's, commands/trace_merge).
+  void raw_event(std::string_view object);
+  // `last` runs at the start of finish(), to add the last events; its Error stops finish().
+  void before_finish(std::function<Status(JsonTraceEncoder&)> last) { last_ = std::move(last); }
 
  private:
   JsonTraceEncoder() = default;  // a fragment
@@ -54,6 +64,8 @@ class JsonTraceEncoder : public TraceEncoder {
 
   TraceOutput out_;
   TraceNames names_;
+  TraceTimes times_;
+  std::function<Status(JsonTraceEncoder&)> last_;
   std::uint64_t events_ = 0;
   struct Quoted {
     std::string raw;

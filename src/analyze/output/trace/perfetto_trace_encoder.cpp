@@ -41,6 +41,8 @@ constexpr std::uint32_t kClocks = 1;
 constexpr std::uint32_t kId = 1;
 constexpr std::uint32_t kTimestamp = 2;
 constexpr std::uint32_t kIncremental = 3;
+constexpr std::uint32_t kPrimaryTraceClock = 2;  // of ClockSnapshot
+constexpr std::uint64_t kRealtime = 1;
 constexpr std::uint64_t kBoottime = 6;
 constexpr std::uint64_t kSequenceClock = 64;  // the first sequence-scoped clock id
 }  // namespace clock
@@ -103,11 +105,12 @@ std::uint64_t boot_time(std::int64_t origin_ns, std::int64_t at) {
 
 PerfettoTraceEncoder::PerfettoTraceEncoder(std::ostream& out) : out_(out) {}
 
-PerfettoTraceEncoder::PerfettoTraceEncoder(std::int64_t origin_ns, std::uint32_t sequence)
-    : origin_ns_(origin_ns), fragment_sequence_(sequence) {}
+PerfettoTraceEncoder::PerfettoTraceEncoder(std::int64_t origin_ns, std::uint64_t clock,
+                                           std::uint32_t sequence)
+    : origin_ns_(origin_ns), clock_(clock), fragment_sequence_(sequence) {}
 
 std::unique_ptr<TraceEncoder> PerfettoTraceEncoder::fragment(std::uint32_t index) const {
-  return std::unique_ptr<TraceEncoder>(new PerfettoTraceEncoder(origin_ns_, index + 1));
+  return std::unique_ptr<TraceEncoder>(new PerfettoTraceEncoder(origin_ns_, clock_, index + 1));
 }
 
 void PerfettoTraceEncoder::append(TraceEncoder& fragment) {
@@ -117,8 +120,21 @@ void PerfettoTraceEncoder::append(TraceEncoder& fragment) {
   out_.append(f.out_);
 }
 
-void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, std::int64_t origin_ns) {
-  origin_ns_ = origin_ns;
+void PerfettoTraceEncoder::begin(std::string_view /*other_data*/, const TraceTimes& times) {
+  origin_ns_ = times.origin_ns;
+  if (times.on_wall_clock) {
+    // The trace's clock is REALTIME, said before any timestamp is read.
+    clock_ = clock::kRealtime;
+    nested_.clear();
+    proto::uint_field(nested_, clock::kId, clock::kRealtime);
+    proto::uint_field(nested_, clock::kTimestamp, boot_time(origin_ns_, 0));
+    packet_.clear();
+    proto::message(packet_, clock::kClocks, nested_);
+    proto::uint_field(packet_, clock::kPrimaryTraceClock, clock::kRealtime);
+    event_.clear();
+    proto::message(event_, packet::kClockSnapshot, packet_);
+    emit_packet(event_);
+  }
   packet_.clear();
   proto::uint_field(packet_, track::kUuid, 0);
   proto::uint_field(packet_, track::kProcessOrdering, track::kExplicitOrder);
@@ -247,7 +263,7 @@ void PerfettoTraceEncoder::start_sequence(std::uint32_t sequence, std::uint64_t 
   if (interned != nullptr) proto::message(packet_, packet::kInternedData, *interned);
   event_.clear();
   for (const auto& [id, incremental] :
-       {std::pair{clock::kSequenceClock, true}, std::pair{clock::kBoottime, false}}) {
+       {std::pair{clock::kSequenceClock, true}, std::pair{clock_, false}}) {
     nested_.clear();
     proto::uint_field(nested_, clock::kId, id);
     proto::uint_field(nested_, clock::kTimestamp, first);

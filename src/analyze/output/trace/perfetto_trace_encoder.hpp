@@ -2,7 +2,9 @@
 // (perfetto.protos.Trace: TracePacket / TrackEvent) of output/trace/trace_encoder.hpp, for the
 // Perfetto UI and trace processor (`trace --format perfetto`, or -o FILE.pftrace).
 // Contract:
-// - begin() writes the root track (uuid 0) asking for processes and threads in explicit order.
+// - begin() writes, on the host's wall clock (TraceTimes), a ClockSnapshot packet making REALTIME
+//   (builtin clock 1) the trace's clock (primary_trace_clock) with REALTIME = the origin; then
+//   the root track (uuid 0) asking for processes and threads in explicit order.
 //   A process is a TrackDescriptor with a ProcessDescriptor (pid, name), uuid pid·2^32 + 2^32 −
 //   1, ordered by pid; a thread a TrackDescriptor with a ThreadDescriptor (pid, tid, name) under
 //   its process, uuid pid·2^32 + tid, ordered by tid. Descriptors are written when named.
@@ -10,7 +12,8 @@
 //   thread, each thread on a packet sequence of its own: a first packet that clears the
 //   sequence's state and carries the interned event names, categories and argument names the
 //   thread uses, an incremental clock (id 64, ns, deltas from the previous packet, anchored to
-//   BOOTTIME = origin + the thread's first time) and the thread's track as default; then its
+//   origin + the thread's first time on REALTIME on the wall clock, else on BOOTTIME, Perfetto's
+//   default trace clock) and the thread's track as default; then its
 //   events in start order (longer first on equal starts, then as given) as SLICE_BEGIN /
 //   SLICE_END pairs (an instant: INSTANT), ends written when the next event starts after them,
 //   so that timestamps never go back on a sequence. A span that outlasts the span it starts in is
@@ -54,7 +57,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
  public:
   explicit PerfettoTraceEncoder(std::ostream& out);
 
-  void begin(std::string_view other_data, std::int64_t origin_ns) override;
+  void begin(std::string_view other_data, const TraceTimes& times) override;
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;
@@ -67,7 +70,8 @@ class PerfettoTraceEncoder : public TraceEncoder {
   void append(TraceEncoder& fragment) override;
 
  private:
-  PerfettoTraceEncoder(std::int64_t origin_ns, std::uint32_t sequence);  // a fragment
+  PerfettoTraceEncoder(std::int64_t origin_ns, std::uint64_t clock,
+                       std::uint32_t sequence);  // a fragment
   // Interned strings: one table for the whole trace, iids from 1.
   enum InternKind : std::uint8_t { kEventName, kCategory, kArgName, kInternKinds };
   struct Held {
@@ -107,6 +111,7 @@ class PerfettoTraceEncoder : public TraceEncoder {
 
   TraceOutput out_;
   std::int64_t origin_ns_ = 0;
+  std::uint64_t clock_ = 6;  // the builtin clock of the times: BOOTTIME, REALTIME on the wall clock
   std::uint64_t events_ = 0;
   std::uint32_t next_sequence_ = 1;
   std::optional<std::uint32_t> fragment_sequence_;  // a fragment's one sequence

@@ -41,6 +41,7 @@ std::string other_data(const TraceOrigins& origins, const TraceMetadata& metadat
   w.field("source", metadata.source);
   w.field("event_table", metadata.event_table);
   w.field("gpu_clock", metadata.gpu_clock);
+  w.field("clock", "private: time_origin_ns is the input's earliest time, not the wall clock");
   w.field("time_origin_ns", origins.host_ns == INT64_MAX ? 0 : origins.host_ns);
   w.field("time_unit", "ts and dur are microseconds after time_origin_ns, exact to the nanosecond");
   w.object("gpu_counter_origin_ns", [&] {

@@ -5,9 +5,9 @@
 //   for .npkt captures) decide the layout (run/trace_layout.hpp) and the time origin;
 //   an encoder (output/trace/json_trace_encoder.hpp, output/trace/perfetto_trace_encoder.hpp)
 //   only writes what it is given, in the order given.
-// - begin(other_data, origin_ns) comes first, once: `other_data` is a JSON object describing the
-//   trace (generator, layout, source, time origin; the JSON format's otherData), `origin_ns` the
-//   host time (ns since the epoch) that slice times are counted from.
+// - begin(other_data, times) comes first, once: `other_data` is a JSON object describing the
+//   trace (generator, layout, source, time origin; the JSON format's otherData), `times` where
+//   its times lie (TraceTimes).
 // - name_process / name_thread come before the first event of that process / thread.
 // - TraceSlice times are nanoseconds after the trace's origin (negative before it); a span whose
 //   end lies before its start has length 0; an instant uses start_ns only. Strings the slice
@@ -132,6 +132,32 @@ struct TraceName {
   std::string name;
 };
 
+// Where a trace's times lie. Slice times count from origin_ns; first_ns is the trace's first
+// event (where --from and --to count from). On the host's wall clock (a .npkt capture's host
+// clock is CLOCK_REALTIME), both are ns since the epoch and the origin is that of PyTorch's
+// profiler (Kineto's baseTimeNanoseconds): the first event's time rounded down to a multiple of
+// kWallClockPeriodNs, so that every time of the trace, in µs after it, holds its nanoseconds in a
+// double (2^53 ns is about 104 days) and a Kineto trace of the same quarter has the same origin.
+// Otherwise the origin is private (times of an input without a wall clock) and equals first_ns.
+struct TraceTimes {
+  static constexpr std::int64_t kWallClockPeriodNs = 7'889'238'000'000'000;  // 3 × 2629746 s
+
+  TraceTimes() = default;
+  // A private origin at the first event.
+  TraceTimes(std::int64_t origin) : origin_ns(origin), first_ns(origin) {}  // NOLINT: implicit
+  static TraceTimes wall_clock(std::int64_t first) {
+    TraceTimes t(first);
+    const std::int64_t rest = first % kWallClockPeriodNs;
+    t.origin_ns = first - (rest < 0 ? rest + kWallClockPeriodNs : rest);
+    t.on_wall_clock = true;
+    return t;
+  }
+
+  std::int64_t origin_ns = 0;
+  std::int64_t first_ns = 0;
+  bool on_wall_clock = false;
+};
+
 class TraceEncoder;
 
 class TraceNames {
@@ -162,7 +188,7 @@ class TraceNames {
 class TraceEncoder {
  public:
   virtual ~TraceEncoder() = default;
-  virtual void begin(std::string_view other_data, std::int64_t origin_ns) = 0;
+  virtual void begin(std::string_view other_data, const TraceTimes& times) = 0;
   virtual void name_process(std::uint32_t pid, std::string_view name) = 0;
   virtual void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) = 0;
   virtual void write(const TraceSlice& slice) = 0;

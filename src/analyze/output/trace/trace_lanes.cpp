@@ -14,6 +14,7 @@ std::uint32_t LanePacker::place(std::int64_t start, std::int64_t end, bool leaf)
       return lane;
     }
   }
+  if (most_ && open_.size() >= *most_) return *most_;
   open_.push_back({{end, leaf}});
   return static_cast<std::uint32_t>(open_.size() - 1);
 }

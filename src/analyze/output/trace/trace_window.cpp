@@ -9,12 +9,15 @@ namespace npkit {
 WindowedTraceEncoder::WindowedTraceEncoder(TraceEncoder& inner, const TraceLimits& limits)
     : inner_(inner), limits_(limits) {}
 
-void WindowedTraceEncoder::begin(std::string_view other_data, std::int64_t origin_ns) {
-  if (limits_.from_ns) from_ = std::max(from_, *limits_.from_ns);
-  if (limits_.to_ns) to_ = std::min(to_, *limits_.to_ns);
-  if (limits_.from_host_ns) from_ = std::max(from_, sat_sub(*limits_.from_host_ns, origin_ns));
-  if (limits_.to_host_ns) to_ = std::min(to_, sat_sub(*limits_.to_host_ns, origin_ns));
-  inner_.begin(other_data, origin_ns);
+void WindowedTraceEncoder::begin(std::string_view other_data, const TraceTimes& times) {
+  const std::int64_t first = sat_sub(times.first_ns, times.origin_ns);
+  if (limits_.from_ns) from_ = std::max(from_, sat_add(first, *limits_.from_ns));
+  if (limits_.to_ns) to_ = std::min(to_, sat_add(first, *limits_.to_ns));
+  if (limits_.from_host_ns) {
+    from_ = std::max(from_, sat_sub(*limits_.from_host_ns, times.origin_ns));
+  }
+  if (limits_.to_host_ns) to_ = std::min(to_, sat_sub(*limits_.to_host_ns, times.origin_ns));
+  inner_.begin(other_data, times);
 }
 
 void WindowedTraceEncoder::name_process(std::uint32_t pid, std::string_view name) {

@@ -2,15 +2,15 @@
 // grow past what viewers open: a TraceEncoder (output/trace/trace_encoder.hpp) in front of
 // another.
 // Contract:
-// - The window is [from, to] in ns after the trace's origin (TraceLimits::from_ns / to_ns),
-//   intersected with [from_host_ns, to_host_ns] on the host clock (made relative to the origin
-//   that begin() is given); unset ends are open. A span is kept when it overlaps the window
-//   (start ≤ to and end ≥ from), so enclosing spans stay; an instant when it lies in it. Times
-//   are not moved: a slice has the time it has in the whole trace. Names of processes and
-//   threads are always passed on. A counter keeps its samples in the window, its last sample
-//   before it (the value where the window begins) and, after the window, its samples until it is
-//   back to 0 (the collectives open at the window's end end as in the whole trace; a later value
-//   would stand to the end of the trace).
+// - The window is [from, to] in ns after the trace's first event (TraceLimits::from_ns / to_ns;
+//   TraceTimes::first_ns), intersected with [from_host_ns, to_host_ns] on the host clock (made
+//   relative to the origin that begin() is given); unset ends are open. A span is kept when it
+//   overlaps the window (start ≤ to and end ≥ from), so enclosing spans stay; an instant when it
+//   lies in it. Times are not moved: a slice has the time it has in the whole trace. Names of
+//   processes and threads are always passed on. A counter keeps its samples in the window, its last
+//   sample before it (the value where the window begins) and, after the window, its samples until
+//   it is back to 0 (the collectives open at the window's end end as in the whole trace; a later
+//   value would stand to the end of the trace).
 // - max_bytes (0: none): once the encoder behind has produced more, later slices are dropped
 //   and exceeded() is true (the caller reports it; the output is not to be kept).
 // - kept() and dropped() count the slices passed on and those outside the window (counter
@@ -30,7 +30,7 @@
 namespace npkit {
 
 struct TraceLimits {
-  std::optional<std::int64_t> from_ns;  // after the trace's origin
+  std::optional<std::int64_t> from_ns;  // after the trace's first event
   std::optional<std::int64_t> to_ns;
   std::optional<std::int64_t> from_host_ns;  // host clock, ns since the epoch
   std::optional<std::int64_t> to_host_ns;
@@ -43,7 +43,7 @@ class WindowedTraceEncoder : public TraceEncoder {
  public:
   WindowedTraceEncoder(TraceEncoder& inner, const TraceLimits& limits);
 
-  void begin(std::string_view other_data, std::int64_t origin_ns) override;
+  void begin(std::string_view other_data, const TraceTimes& times) override;
   void name_process(std::uint32_t pid, std::string_view name) override;
   void name_thread(std::uint32_t pid, std::uint32_t tid, std::string_view name) override;
   void write(const TraceSlice& slice) override;

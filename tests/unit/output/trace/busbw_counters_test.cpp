@@ -20,7 +20,7 @@ using Sample = std::tuple<std::uint32_t, std::int64_t, std::int64_t>;  // pid, a
 
 class CounterRecorder : public npkit::TraceEncoder {
  public:
-  void begin(std::string_view, std::int64_t) override {}
+  void begin(std::string_view, const npkit::TraceTimes&) override {}
   void name_process(std::uint32_t, std::string_view) override {}
   void name_thread(std::uint32_t, std::uint32_t, std::string_view) override {}
   void write(const npkit::TraceSlice&) override {}

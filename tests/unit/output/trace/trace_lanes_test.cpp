@@ -22,3 +22,14 @@ TEST_CASE("trace lanes: a leaf takes no children", "[render]") {
   CHECK(p.place(40, 39) == 0);  // ends before it starts: zero length
   CHECK(p.place(40, 40) == 0);
 }
+
+TEST_CASE("trace lanes: past its most lanes a span gets the overflow lane, not kept", "[render]") {
+  npkit::LanePacker p(2);
+  CHECK(p.place(0, 10, true) == 0);
+  CHECK(p.place(1, 11, true) == 1);
+  CHECK(p.place(2, 12, true) == 2);  // fits neither: the overflow lane
+  CHECK(p.place(3, 13, true) == 2);
+  CHECK(p.lanes() == 2);
+  CHECK(p.place(10, 20, true) == 0);  // lane 0's span has ended
+  CHECK(p.place(11, 12, true) == 1);
+}

@@ -16,7 +16,9 @@ namespace {
 // Records what reaches it; each slice counts 100 bytes.
 class Recorder : public npkit::TraceEncoder {
  public:
-  void begin(std::string_view, std::int64_t origin_ns) override { origin = origin_ns; }
+  void begin(std::string_view, const npkit::TraceTimes& times) override {
+    origin = times.origin_ns;
+  }
   void name_process(std::uint32_t, std::string_view name) override { names.emplace_back(name); }
   void name_thread(std::uint32_t, std::uint32_t, std::string_view name) override {
     names.emplace_back(name);
@@ -79,6 +81,25 @@ TEST_CASE("trace window: slices overlapping [from, to] after the origin", "[rend
   CHECK(w.kept() == 6);
   CHECK(w.dropped() == 3);
   CHECK_FALSE(w.exceeded());
+}
+
+TEST_CASE("trace window: --from and --to count from the first event, not the origin", "[render]") {
+  // On the wall clock the origin lies before the first event (here by 50 ns): the window of 50 to
+  // 150 after the first event is 100 to 200 after the origin, the first case's window.
+  Recorder inner;
+  npkit::TraceLimits limits;
+  limits.from_ns = 50;
+  limits.to_ns = 150;
+  npkit::WindowedTraceEncoder w(inner, limits);
+  npkit::TraceTimes times;
+  times.origin_ns = 4'950;
+  times.first_ns = 5'000;
+  times.on_wall_clock = true;
+  w.begin("{}", times);
+  write_all(w);
+  CHECK(inner.origin == 4'950);
+  CHECK(inner.slices == std::vector<std::string>{"into@50", "inside@120", "around@0", "out of@200",
+                                                 "mark in@150", "backwards@101"});
 }
 
 TEST_CASE("trace window: a host-clock window narrows one after the origin", "[render]") {
