@@ -1,6 +1,6 @@
 // A windowed trace holds exactly the slices of the whole trace that overlap the window, with the
-// same times: the window is computed here from the whole trace (a time span after its origin, or
-// the GPU time of chosen AllReduce instances: their KernelCh slices, earliest start to latest
+// same times: the window is computed here from the whole trace (a time span after its first event,
+// or the GPU time of chosen AllReduce instances: their KernelCh slices, earliest start to latest
 // end), the whole trace filtered by it, and compared with `trace --from/--to` and `trace
 // --during --seq`. A trace past --max-size is refused and leaves no file.
 #include <catch2/catch.hpp>
@@ -71,10 +71,15 @@ void check_time_window(const std::string& input) {
   const auto want = overlapping(whole.slices, from, to);
   REQUIRE(want.size() > 10);
   REQUIRE(want.size() < whole.slices.size());
-  const auto part = trace_of({input, "--from", std::to_string(from) + "ns", "--to",
-                              std::to_string(to / 1000) + "." + std::to_string(to % 1000 / 100) +
-                                  std::to_string(to % 100 / 10) + std::to_string(to % 10) + "us"},
-                             tmp.file("part.json"));
+  // --from and --to count from the trace's first event, which lies after a wall-clock origin.
+  const auto first = static_cast<std::uint64_t>(whole.first_event_ns - whole.origin_ns);
+  const std::uint64_t from_arg = from - first;
+  const std::uint64_t to_arg = to - first;
+  const auto part =
+      trace_of({input, "--from", std::to_string(from_arg) + "ns", "--to",
+                std::to_string(to_arg / 1000) + "." + std::to_string(to_arg % 1000 / 100) +
+                    std::to_string(to_arg % 100 / 10) + std::to_string(to_arg % 10) + "us"},
+               tmp.file("part.json"));
   CHECK(part.origin_ns == whole.origin_ns);
   check_same(want, part.slices);
 }

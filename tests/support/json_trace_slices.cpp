@@ -45,6 +45,9 @@ JsonTrace read_json_trace(const std::string& path) {
   simdjson::dom::element doc = parser.load(path);
   JsonTrace t;
   t.origin_ns = doc["otherData"]["time_origin_ns"].get_int64();
+  if (doc["otherData"]["first_event_ns"].get(t.first_event_ns) != simdjson::SUCCESS) {
+    t.first_event_ns = t.origin_ns;
+  }
   for (simdjson::dom::element e : doc["traceEvents"].get_array()) {
     const std::string_view ph = e["ph"].get_string();
     const std::int64_t pid = e["pid"].get_int64();

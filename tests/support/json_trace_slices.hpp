@@ -22,6 +22,7 @@ struct JsonTrace {
   std::vector<PerfettoSlice> slices;            // times after the origin
   std::vector<PerfettoCounterSample> counters;  // times after the origin
   std::int64_t origin_ns = 0;
+  std::int64_t first_event_ns = 0;  // otherData.first_event_ns, else the origin
 };
 
 JsonTrace read_json_trace(const std::string& path);

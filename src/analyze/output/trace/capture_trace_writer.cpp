@@ -87,21 +87,25 @@ class TraceBuilder {
     }
     name_threads(process_name(c, TraceTimeBase::kHost), threads);
     // Items on a merged lane that overlap one another become one slice; one alone stays itself.
-    for (std::size_t i = 0; i < items.size();) {
-      if (!items[i].merged) {
-        write_item(items[i++]);
-        continue;
+    std::vector<const Item*> merged;  // by group, then start (the items' order)
+    for (const auto& item : items) {
+      if (item.merged) {
+        merged.push_back(&item);
+      } else {
+        write_item(item);
       }
+    }
+    for (std::size_t i = 0; i < merged.size();) {
       std::size_t last = i;
-      std::int64_t end = items[i].end;
-      while (last + 1 < items.size() && items[last + 1].merged &&
-             items[last + 1].group == items[i].group && items[last + 1].start < end) {
-        end = std::max(end, items[++last].end);
+      std::int64_t end = merged[i]->end;
+      while (last + 1 < merged.size() && merged[last + 1]->group == merged[i]->group &&
+             merged[last + 1]->start < end) {
+        end = std::max(end, merged[++last]->end);
       }
       if (last == i) {
-        write_item(items[i]);
+        write_item(*merged[i]);
       } else {
-        write_merged(items[i], last - i + 1, end);
+        write_merged(*merged[i], last - i + 1, end);
       }
       i = last + 1;
     }
