@@ -21,6 +21,10 @@ TORCH_NCCL_ASYNC_ERROR_HANDLING=1 (set here) and the process-group timeout --pg-
 (default 20 s in this mode), PyTorch's watchdog ends the waiting ranks; the parent then ends the
 rest. events_parent.txt says which rank skipped which call and how every rank ended.
 
+With --profile-dir DIR the sweep runs under torch.profiler and each rank writes its Chrome trace
+(Kineto's, ts after its baseTimeNanoseconds) to DIR/kineto_rank<R>.json, for laying beside the
+plugin's capture (npkit-analyze trace --merge).
+
 Logs in --log-dir, the driver's format (samples/nccl-driver/README.md, "Calls and events logs"):
 calls_rank<R>.csv (rank,call,coll,size_bytes,count,phase,host_call_ns,host_return_ns,gpu_us; a
 row when the call returns, gpu_us empty, and the same row with gpu_us after the synchronize that
@@ -90,6 +94,9 @@ def parse_args(argv):
                         help="process-group timeout (default 20 in hang mode, else 120)")
     parser.add_argument("--timeout-s", type=int, default=240,
                         help="the parent kills every rank after this many seconds (240)")
+    parser.add_argument("--profile-dir",
+                        help="sweep under torch.profiler (CPU and CUDA activities); each rank "
+                             "writes its Chrome trace to DIR/kineto_rank<R>.json")
     parser.add_argument("--destroy-timeout-s", type=int, default=60,
                         help="a rank whose destroy_process_group has not returned after this "
                              "many seconds exits with status 4 (60)")
@@ -313,6 +320,13 @@ def rank_main(rank, args, init_file):
         if args.hang_skip:
             run_hang_loop(torch, caller, args, device)
             result = {"rank": rank, "loop_calls": args.loop_calls}
+        elif args.profile_dir:
+            from torch.profiler import ProfilerActivity, profile
+            with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+                rows = run_sweep(torch, caller, args, device)
+            os.makedirs(args.profile_dir, exist_ok=True)
+            prof.export_chrome_trace(os.path.join(args.profile_dir, f"kineto_rank{rank}.json"))
+            result = {"rank": rank, "rows": rows}
         else:
             result = {"rank": rank, "rows": run_sweep(torch, caller, args, device)}
         result.update({"torch": torch.__version__,
