@@ -41,8 +41,8 @@ Result<MergedTrace> read_merged_trace(const std::string& path) {
     std::uint64_t unsigned_base = 0;
     if (doc["baseTimeNanoseconds"].get(unsigned_base) != simdjson::SUCCESS) {
       return Error{"--merge " + path +
-                   ": no baseTimeNanoseconds, so its ts lie on no known clock (PyTorch's "
-                   "profiler writes it since 2.0; a trace of ours is laid beside it, not into it)"};
+                   ": no baseTimeNanoseconds, so its ts lie on no known clock (torch.profiler's "
+                   "export_chrome_trace writes one)"};
     }
     base = static_cast<std::int64_t>(unsigned_base);
   }
