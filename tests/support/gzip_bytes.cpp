@@ -48,4 +48,32 @@ std::string gzip_file(const std::string& from, const std::string& to, int level)
   return to;
 }
 
+std::string gunzip_bytes(std::string_view bytes) {
+  std::string out;
+  std::size_t in = 0;
+  while (in < bytes.size()) {  // one member per pass
+    z_stream s{};
+    if (inflateInit2(&s, 16 + MAX_WBITS) != Z_OK) {
+      throw std::runtime_error("gunzip_bytes: inflateInit2 failed");
+    }
+    int ret = Z_OK;
+    char piece[1 << 16];
+    while (ret != Z_STREAM_END) {
+      s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data() + in));
+      s.avail_in = static_cast<uInt>(std::min<std::size_t>(bytes.size() - in, 1u << 30));
+      s.next_out = reinterpret_cast<Bytef*>(piece);
+      s.avail_out = sizeof(piece);
+      ret = inflate(&s, Z_NO_FLUSH);
+      if (ret != Z_OK && ret != Z_STREAM_END) {
+        inflateEnd(&s);
+        throw std::runtime_error("gunzip_bytes: not gzip data, or cut short");
+      }
+      out.append(piece, sizeof(piece) - s.avail_out);
+      in = static_cast<std::size_t>(reinterpret_cast<const char*>(s.next_in) - bytes.data());
+    }
+    inflateEnd(&s);
+  }
+  return out;
+}
+
 }  // namespace npkit::test

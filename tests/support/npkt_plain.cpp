@@ -11,6 +11,7 @@
 
 #include "support/device_dump_reader.hpp"
 #include "support/dump_bytes_reader.hpp"
+#include "support/gzip_bytes.hpp"
 
 namespace npkit::test::plain {
 namespace {
@@ -299,7 +300,9 @@ void add_proxy_steps(Rank& rank, const Events& events, const ParsedDump& dump) {
 }
 
 Rank read_rank(const std::string& path) {
-  const ParsedDump dump = parse_dump_bytes(read_whole_file(path));
+  const bool gz = path.size() > 3 && path.compare(path.size() - 3, 3, ".gz") == 0;
+  const ParsedDump dump =
+      parse_dump_bytes(gz ? gunzip_bytes(read_whole_file(path)) : read_whole_file(path));
   INFO(path);
   REQUIRE(dump.problems.empty());
   Rank rank;
@@ -439,7 +442,9 @@ std::int64_t Clock::host(std::uint64_t gpu_ns) const {
 std::vector<Rank> read_capture(const std::string& dir) {
   std::vector<Rank> ranks;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
-    if (e.path().extension() == ".npkt") ranks.push_back(read_rank(e.path().string()));
+    const std::string name = e.path().filename().string();
+    const bool gz = name.size() > 8 && name.compare(name.size() - 8, 8, ".npkt.gz") == 0;
+    if (e.path().extension() == ".npkt" || gz) ranks.push_back(read_rank(e.path().string()));
   }
   REQUIRE_FALSE(ranks.empty());
   std::sort(ranks.begin(), ranks.end(),

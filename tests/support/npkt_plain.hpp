@@ -5,8 +5,8 @@
 // model/profiler_kernel_channels.hpp, model/profiler_alltoall.hpp,
 // import/npkt/proxy_step_breakdown.hpp and sync/instance_sync.hpp), with no attempt at speed.
 // Contract:
-// - read_capture(dir) reads every .npkt file of dir (REQUIREs that each parses without a problem)
-//   and returns one Rank per file, by rank.
+// - read_capture(dir) reads every .npkt file of dir, and every .npkt.gz file decompressed
+//   (REQUIREs that each parses without a problem), and returns one Rank per file, by rank.
 // - Clock: per `when` the sample with the narrowest host bracket; offset = gpu − bracket middle;
 //   two samples give a drift linear in GPU time; host(g) = g − round(offset(g)). uncertainty =
 //   the larger half bracket of those samples, plus how far any other sample lies from the fit

@@ -44,6 +44,7 @@ TextTable csv_table(const BandwidthReport& b) {
                "instances",
                "timed_instances",
                "stale_instances",
+               "host_disagree_instances",
                "ranks_timed",
                "time_ns",
                "algbw_gbps",
@@ -77,6 +78,7 @@ TextTable csv_table(const BandwidthReport& b) {
                std::to_string(r.instances),
                std::to_string(r.timed_instances),
                std::to_string(r.stale_instances),
+               std::to_string(r.host_disagree_instances),
                std::to_string(r.ranks.size()),
                timed ? fmt::format("{:.1f}", r.time_ns) : "",
                timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
@@ -141,12 +143,22 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
                   f, out);
     }
     std::uint64_t untimed = 0;
+    std::uint64_t disagree = 0;
     for (const auto& r : b.rows) {
-      if (r.comm_hash == comm.hash) untimed += r.instances - r.timed_instances;
+      if (r.comm_hash != comm.hash) continue;
+      untimed += r.instances - r.timed_instances;
+      disagree += r.host_disagree_instances;
     }
     if (untimed > 0) {
       render_line(fmt::format("{} instance(s) have no GPU time on any rank: not timed", untimed), f,
                   out);
+    }
+    if (disagree > 0) {
+      render_line(fmt::format("{} instance(s) have a rank completing before another rank of its "
+                              "host arrived: the times of one host disagree, and the times of "
+                              "their rows (flag N host-disagree) may be wrong",
+                              disagree),
+                  f, out);
     }
     for (const auto& note : comm.notes) render_line(note, f, out);
     std::string lines;
@@ -213,6 +225,7 @@ void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const 
   w.field("instances", r.instances);
   w.field("timed_instances", r.timed_instances);
   w.field("stale_instances", r.stale_instances);
+  w.field("host_disagree_instances", r.host_disagree_instances);
   w.field("ranks_timed", static_cast<std::uint64_t>(r.ranks.size()));
   w.field("channels", r.channels);
   w.key("flags");

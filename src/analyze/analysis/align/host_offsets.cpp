@@ -3,7 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <map>
+
+#include "analysis/align/host_agreement.hpp"
 
 namespace npkit {
 namespace {
@@ -62,7 +63,7 @@ std::string HostAlignment::status_name() const {
 
 HostAlignment estimate_host_offsets(const CrossRankInput& input) {
   HostAlignment out;
-  std::map<std::int32_t, std::size_t> host_of_rank;
+  HostOfRank host_of_rank;
   for (const auto& r : input.ranks) {
     const std::string host = input.hosts_known ? r.host : std::string();
     auto it = std::find_if(out.hosts.begin(), out.hosts.end(),
@@ -83,27 +84,17 @@ HostAlignment estimate_host_offsets(const CrossRankInput& input) {
   Matrix d(n, std::vector<double>(n, kUnbounded));
   for (std::size_t i = 0; i < n; ++i) d[i][i] = 0;
   for (const auto& inst : input.instances) {
-    // Per host: earliest completion and latest arrival of its ranks.
-    std::map<std::size_t, std::pair<std::int64_t, std::int64_t>> per_host;
-    for (const auto& r : inst.ranks) {
-      const auto h = host_of_rank.find(r.rank);
-      if (h == host_of_rank.end()) continue;
-      auto [it, inserted] = per_host.try_emplace(h->second, r.end_ns, r.start_ns);
-      if (!inserted) {
-        it->second.first = std::min(it->second.first, r.end_ns);
-        it->second.second = std::max(it->second.second, r.start_ns);
-      }
+    const auto per_host = host_times(inst.ranks, host_of_rank);
+    const std::int64_t disagreement = host_disagreement_ns(per_host);
+    if (disagreement > 0) {
+      ++out.same_host_violations;
+      out.same_host_violation_max_ns = std::max(out.same_host_violation_max_ns, disagreement);
     }
     for (const auto& [a, ta] : per_host) {
-      if (ta.first < ta.second) {
-        ++out.same_host_violations;
-        out.same_host_violation_max_ns =
-            std::max(out.same_host_violation_max_ns, ta.second - ta.first);
-      }
       if (per_host.size() > 1) ++out.hosts[a].instances;
       for (const auto& [b, tb] : per_host) {
         if (a == b) continue;
-        d[a][b] = std::min(d[a][b], static_cast<double>(ta.first - tb.second));
+        d[a][b] = std::min(d[a][b], static_cast<double>(ta.first_end_ns - tb.last_start_ns));
       }
     }
   }

@@ -15,8 +15,9 @@
 //   every constraint together; uncertainty = the largest distance from the offset to either end
 //   of its feasible interval (the true offset lies within offset ± uncertainty when the data
 //   hold).
-// - Ranks on the same host whose own times violate the rule (one completed before another
-//   arrived) say nothing about offsets: counted as same_host_violations, with the largest.
+// - Instances whose times of one host disagree (one rank completed before another of its host
+//   arrived, analysis/align/host_agreement.hpp) say nothing about offsets there: counted as
+//   same_host_violations (instances), with the largest disagreement.
 #pragma once
 
 #include <cstdint>

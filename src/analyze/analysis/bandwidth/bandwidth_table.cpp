@@ -5,6 +5,7 @@
 #include <map>
 #include <tuple>
 
+#include "analysis/align/host_agreement.hpp"
 #include "run/nccl_names.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "util/quantiles.hpp"
@@ -80,8 +81,9 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
 }
 
 void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool comparable,
-                  RowBuilder& b) {
+                  const HostOfRank& hosts, RowBuilder& b) {
   ++b.row.instances;
+  if (host_disagreement_ns(comm, inst, hosts) > 0) ++b.row.host_disagree_instances;
   std::int64_t last_start = INT64_MIN;
   std::int64_t last_end = INT64_MIN;
   std::size_t timed = 0;
@@ -164,6 +166,9 @@ std::vector<std::string> BandwidthRow::flags() const {
     out.push_back(timed_instances == 0 ? "untimed" : "few timed");
   }
   if (stale_instances > 0) out.push_back(std::to_string(stale_instances) + " stale");
+  if (host_disagree_instances > 0) {
+    out.push_back(std::to_string(host_disagree_instances) + " host-disagree");
+  }
   return out;
 }
 
@@ -173,6 +178,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
     // Without start times there is neither a true time nor a back-to-back period.
     const bool starts = comm.no_start_times.empty();
     const bool comparable = starts && comm.one_clock();
+    const HostOfRank hosts = host_of_rank(comm);
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {
@@ -190,7 +196,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
         b.row.algo = inst.algo;
         b.row.proto = inst.proto;
       }
-      add_instance(comm, inst, comparable, b);
+      add_instance(comm, inst, comparable, hosts, b);
     }
     if (starts) add_periods(comm, keys, builders);
   }

@@ -18,7 +18,10 @@
 //   ends) of (last rank's end − last rank's start); only when the ranks' times are on one clock
 //   (every rank on one host, or no host named).
 // - channels = the most channels any member ran on. stale_instances: instances with a stale
-//   member (its GPU time was another work's, run/run.hpp); flags() what the row's numbers rest on.
+//   member (its GPU time was another work's, run/run.hpp); host_disagree_instances: instances
+//   whose times of one host disagree (a rank completed before another rank of its host arrived,
+//   analysis/align/host_agreement.hpp: the clock or the data are wrong, and so may be the row's
+//   times); flags() what the row's numbers rest on.
 // - compute time (where members have NCCL's kernel phases, run/kernel_phases.hpp) = mean over the
 //   ranks with such members of each rank's median compute phase over the row's instances;
 //   compute busbw = S / compute time × the nccl-tests factor: the bandwidth of the kernel's
@@ -63,6 +66,7 @@ struct BandwidthRow {
   std::uint64_t instances = 0;
   std::uint64_t timed_instances = 0;
   std::uint64_t stale_instances = 0;  // a member's GPU time was another work's (run.hpp stale)
+  std::uint64_t host_disagree_instances = 0;  // times of one host disagree (host_agreement.hpp)
   std::vector<RankMedian> ranks;
   double time_ns = 0;
   double algbw_gbps = 0;
@@ -80,8 +84,10 @@ struct BandwidthRow {
   double compute_busbw_gbps = 0;
 
   // What a reader of the row's numbers must know first (flags, in this order): "untimed" (no
-  // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few), and
-  // "<N> stale" (N instances lost a rank's time to timestamps of other work).
+  // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few),
+  // "<N> stale" (N instances lost a rank's time to timestamps of other work), and
+  // "<N> host-disagree" (N instances have a rank completing before another rank of its host
+  // arrived).
   std::vector<std::string> flags() const;
 };
 

@@ -263,4 +263,10 @@ TEST_CASE("bandwidth row flags: what the row's time rests on", "[bandwidth]") {
   CHECK(flags(6, 1, 5) == Flags{"few timed", "5 stale"});
   CHECK(flags(6, 0, 6) == Flags{"untimed", "6 stale"});
   CHECK(flags(23, 20, 23) == Flags{"23 stale"});
+  npkit::BandwidthRow disagree;
+  disagree.instances = 6;
+  disagree.timed_instances = 6;
+  disagree.stale_instances = 1;
+  disagree.host_disagree_instances = 2;
+  CHECK(disagree.flags() == Flags{"1 stale", "2 host-disagree"});
 }
