@@ -54,20 +54,28 @@ TextTable rows_table(const RunComparison& c) {
                         ? fmt::format("{:+.1f}%", 100.0 * (best.time_ns / first.time_ns - 1))
                         : "-");
     } else {
-      row.insert(row.end(), {r.unranked.empty() ? "-" : "not ranked", "-", "-"});
+      const char* best = !r.unranked.empty()        ? "not ranked"
+                         : !r.no_difference.empty() ? "none"
+                                                    : "-";
+      row.insert(row.end(), {best, "-", "-"});
     }
     t.add_row(std::move(row));
   }
   return t;
 }
 
-// One line per size group left unranked, saying why.
+// One line per size group left unranked or without a difference beyond noise, saying why.
 void render_unranked(const RunComparison& c, OutputFormat format, std::string& out) {
   for (const auto& r : c.rows) {
-    if (r.unranked.empty()) continue;
-    render_line(fmt::format("Not ranked: {} {} B on {} ranks: {}", r.collective,
-                            size_label(r.size_bytes, r.size_kind), r.nranks, r.unranked),
-                format, out);
+    if (!r.unranked.empty()) {
+      render_line(fmt::format("Not ranked: {} {} B on {} ranks: {}", r.collective,
+                              size_label(r.size_bytes, r.size_kind), r.nranks, r.unranked),
+                  format, out);
+    } else if (!r.no_difference.empty()) {
+      render_line(fmt::format("No best: {} {} B on {} ranks: {}", r.collective,
+                              size_label(r.size_bytes, r.size_kind), r.nranks, r.no_difference),
+                  format, out);
+    }
   }
 }
 
@@ -95,6 +103,7 @@ void write_json(const RunComparison& c, std::string& out) {
     w.field("size_kind", size_kind_name(r.size_kind));
     if (r.best) w.field("best_run", static_cast<std::uint64_t>(*r.best));
     if (!r.unranked.empty()) w.field("unranked", r.unranked);
+    if (!r.no_difference.empty()) w.field("no_difference", r.no_difference);
     w.objects("runs", r.runs, [&](const auto& cell) {
       if (cell.present) {
         w.field("choice", cell.choice);
@@ -137,7 +146,8 @@ Result<int> run_compare(const CompareOptions& o, CliContext& context) {
     TextTable rows_t = rows_table(c);
     rows_t.title =
         "Time: each rank's median GPU time per iteration, mean over ranks (as in bandwidth); "
-        "best = lowest time; vs [1] = best against run [1]";
+        "best = lowest time, where diff's rule calls every other run slower (a regression); "
+        "vs [1] = best against run [1]";
     render_table(rows_t, format, text);
     render_unranked(c, format, text);
   }

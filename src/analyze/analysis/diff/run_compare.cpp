@@ -38,8 +38,9 @@ CompareCell cell_of(const std::vector<const CollectiveRow*>& rows) {
     instances += r->instances;
   }
   cell.count = merged.pooled().count();
+  cell.ranks = std::move(merged.ranks);
   if (cell.count == 0) return cell;
-  cell.time_ns = merged.time_ns();
+  cell.time_ns = mean_rank_median_ns(cell.ranks);
   const double mean_bytes = instances == 0 ? 0.0 : bytes / static_cast<double>(instances);
   cell.busbw_gbps = row_busbw_gbps(rows.front()->key, mean_bytes, cell.time_ns);
   return cell;
@@ -67,6 +68,28 @@ std::vector<RunSetting> settings_of(const std::vector<RunSummary>& runs) {
     }
   }
   return settings;
+}
+
+// Keeps the row's best only where diff's rule calls every other run a regression against it,
+// the runs closest to it first (contract in the header).
+void check_difference(CompareRow& row) {
+  const std::size_t best = *row.best;
+  std::vector<std::size_t> others;
+  for (std::size_t i = 0; i < row.runs.size(); ++i) {
+    if (i != best) others.push_back(i);
+  }
+  std::stable_sort(others.begin(), others.end(), [&](std::size_t a, std::size_t b) {
+    return row.runs[a].time_ns < row.runs[b].time_ns;
+  });
+  for (const std::size_t i : others) {
+    const RowJudgement j = judge_durations(row.runs[best].ranks, row.runs[i].ranks, NoiseRule{});
+    if (j.verdict == Verdict::kRegression) continue;
+    row.no_difference = fmt::format(
+        "run [{}] is fastest, but run [{}] ({:+.1f}%) is not slower beyond noise (diff: {})",
+        best + 1, i + 1, 100.0 * j.pooled.change, verdict_name(j.verdict));
+    row.best.reset();
+    return;
+  }
 }
 
 }  // namespace
@@ -111,6 +134,7 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
       }
       row.best.reset();
     }
+    if (row.best) check_difference(row);
     if (row.best) ++c.wins[*row.best];
     c.rows.push_back(std::move(row));
   }

@@ -80,9 +80,9 @@ RowJudgement judge(const std::vector<RankSample>& base, const std::vector<RankSa
   return j;
 }
 
-std::vector<RankSample> rank_samples(const CollectiveRow& row) {
+std::vector<RankSample> rank_samples(const std::vector<RankDurations>& ranks) {
   std::vector<RankSample> out;
-  for (const auto& r : row.ranks) out.push_back({r.rank, &r.time_ns});
+  for (const auto& r : ranks) out.push_back({r.rank, &r.time_ns});
   return out;
 }
 
@@ -201,7 +201,7 @@ void diff_collectives(const std::vector<CollectiveRow>& base,
   for (const auto& r : cand) groups[group_of(r.key)].second.push_back(&r);
   auto compared = [&](const CollectiveRow& b, const CollectiveRow& c, std::string reason) {
     CollectiveDiff d = row_diff(&b, &c);
-    d.judgement = judge(rank_samples(b), rank_samples(c), rule);
+    d.judgement = judge(rank_samples(b.ranks), rank_samples(c.ranks), rule);
     d.judgement.reason = std::move(reason);
     check_coverage(b, c, d.judgement);
     mark_quality(d);
@@ -350,6 +350,11 @@ std::string choice_label(const std::string& algo, const std::string& proto) {
 
 std::string CollectiveDiff::label() const {
   return tag == 0 ? collective : fmt::format("{} [tag {}]", collective, tag);
+}
+
+RowJudgement judge_durations(const std::vector<RankDurations>& base,
+                             const std::vector<RankDurations>& cand, const NoiseRule& rule) {
+  return judge(rank_samples(base), rank_samples(cand), rule);
 }
 
 RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule) {

@@ -153,6 +153,12 @@ class FailOn {
 
 RunDiff diff_runs(const RunSummary& base, const RunSummary& cand, const NoiseRule& rule);
 
+// Two rows' per-rank durations judged as diff judges a compared collective row (pooled and per
+// rank, contract above; the coverage and quality rules aside): `compare` names a best run only
+// where this calls every other run a regression against it.
+RowJudgement judge_durations(const std::vector<RankDurations>& base,
+                             const std::vector<RankDurations>& cand, const NoiseRule& rule);
+
 struct VerdictCounts {
   std::uint64_t regressions = 0;
   std::uint64_t improvements = 0;
