@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "analysis/align/host_agreement.hpp"
+#include "util/saturating.hpp"
 
 namespace npkit {
 namespace {
@@ -45,6 +46,10 @@ double HostAlignment::offset_of(std::int32_t rank) const {
     if (std::find(h.ranks.begin(), h.ranks.end(), rank) != h.ranks.end()) return h.offset_ns;
   }
   return 0;
+}
+
+std::int64_t HostAlignment::aligned(std::int32_t rank, std::int64_t t) const {
+  return sat_add(t, static_cast<std::int64_t>(std::llround(offset_of(rank))));
 }
 
 std::string HostAlignment::status_name() const {

@@ -50,6 +50,8 @@ struct HostAlignment {
 
   // The offset to add to `rank`'s times (0 for a rank of no listed host).
   double offset_of(std::int32_t rank) const;
+  // `rank`'s time `t` on the reference host's clock: t + the offset rounded to ns (saturating).
+  std::int64_t aligned(std::int32_t rank, std::int64_t t) const;
   // "one host", "hosts unknown (one host assumed)", "aligned", "inconsistent (not corrected)".
   std::string status_name() const;
 };

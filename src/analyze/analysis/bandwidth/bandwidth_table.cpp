@@ -6,8 +6,8 @@
 #include <tuple>
 
 #include "analysis/align/host_agreement.hpp"
+#include "run/measures.hpp"
 #include "run/nccl_names.hpp"
-#include "run/nccl_tests_convention.hpp"
 #include "util/quantiles.hpp"
 #include "util/saturating.hpp"
 
@@ -80,12 +80,10 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
   }
 }
 
-void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool comparable,
-                  const HostOfRank& hosts, RowBuilder& b) {
+void add_instance(const RunCommunicator& comm, const RunInstance& inst, const HostOfRank& hosts,
+                  RowBuilder& b) {
   ++b.row.instances;
   if (host_disagreement_ns(comm, inst, hosts) > 0) ++b.row.host_disagree_instances;
-  std::int64_t last_start = INT64_MIN;
-  std::int64_t last_end = INT64_MIN;
   std::size_t timed = 0;
   bool stale = false;
   for (const auto& m : inst.members) {
@@ -97,22 +95,16 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, bool com
     if (m.kernel_phases) {
       b.rank_compute[m.rank].push_back(static_cast<double>(m.kernel_phases->compute_ns()));
     }
-    last_start = std::max(last_start, m.start_ns);
-    last_end = std::max(last_end, m.end_ns);
   }
   if (timed > 0) ++b.row.timed_instances;
   if (stale) ++b.row.stale_instances;
-  const std::size_t needed = inst.is_pair() ? 2 : static_cast<std::size_t>(comm.nranks);
-  if (comparable && timed == needed && inst.missing_ranks.empty()) {
-    b.true_times.push_back(static_cast<double>(sat_sub(last_end, last_start)));
-  }
+  if (const auto t = true_time_ns(comm, inst)) b.true_times.push_back(static_cast<double>(*t));
 }
 
 BandwidthRow finish(RowBuilder& b) {
   BandwidthRow row = std::move(b.row);
-  double sum = 0;
-  double period_sum = 0;
-  std::size_t period_ranks = 0;
+  std::vector<double> medians;
+  std::vector<double> period_medians;
   for (auto& [rank, times] : b.rank_times) {
     RankMedian m{rank, times.size(), median(times)};
     const auto periods = b.rank_periods.find(rank);
@@ -120,36 +112,34 @@ BandwidthRow finish(RowBuilder& b) {
       m.period_pairs = periods->second.size();
       m.period_median_ns = median(periods->second);
       row.period_pairs += m.period_pairs;
-      period_sum += m.period_median_ns;
-      ++period_ranks;
+      period_medians.push_back(m.period_median_ns);
     }
     row.ranks.push_back(m);
-    sum += m.median_ns;
+    medians.push_back(m.median_ns);
   }
-  if (!row.ranks.empty()) row.time_ns = sum / static_cast<double>(row.ranks.size());
-  if (period_ranks > 0) row.period_ns = period_sum / static_cast<double>(period_ranks);
+  row.time_ns = mean_of_rank_medians(medians);
+  if (!period_medians.empty()) row.period_ns = mean_of_rank_medians(period_medians);
   if (!b.rank_compute.empty()) {
-    double compute_sum = 0;
-    for (auto& [rank, times] : b.rank_compute) compute_sum += median(times);
-    row.compute_ns = compute_sum / static_cast<double>(b.rank_compute.size());
+    std::vector<double> compute_medians;
+    for (auto& [rank, times] : b.rank_compute) compute_medians.push_back(median(times));
+    row.compute_ns = mean_of_rank_medians(compute_medians);
   }
   row.true_instances = b.true_times.size();
   if (!b.true_times.empty()) row.true_time_ns = median(b.true_times);
-  const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(row.func)),
-                                          static_cast<std::uint32_t>(std::max(row.nranks, 0)));
-  if (conv) {
+  if (bus_factor(row.func, row.nranks)) {
     const auto s = static_cast<double>(row.bytes);
-    row.algbw_gbps = gb_per_s(s, row.time_ns);
-    row.busbw_gbps = row.algbw_gbps * conv->factor;
+    const auto busbw = [&](double ns) { return busbw_gbps(row.func, row.nranks, s, ns); };
+    row.algbw_gbps = algbw_gbps(s, row.time_ns);
+    row.busbw_gbps = busbw(row.time_ns);
     if (row.true_time_ns) {
-      row.true_algbw_gbps = gb_per_s(s, *row.true_time_ns);
-      row.true_busbw_gbps = row.true_algbw_gbps * conv->factor;
+      row.true_algbw_gbps = algbw_gbps(s, *row.true_time_ns);
+      row.true_busbw_gbps = busbw(*row.true_time_ns);
     }
     if (row.period_ns) {
-      row.period_algbw_gbps = gb_per_s(s, *row.period_ns);
-      row.period_busbw_gbps = row.period_algbw_gbps * conv->factor;
+      row.period_algbw_gbps = algbw_gbps(s, *row.period_ns);
+      row.period_busbw_gbps = busbw(*row.period_ns);
     }
-    if (row.compute_ns) row.compute_busbw_gbps = gb_per_s(s, *row.compute_ns) * conv->factor;
+    if (row.compute_ns) row.compute_busbw_gbps = busbw(*row.compute_ns);
   }
   return row;
 }
@@ -177,7 +167,6 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
   for (const auto& comm : run.comms) {
     // Without start times there is neither a true time nor a back-to-back period.
     const bool starts = comm.no_start_times.empty();
-    const bool comparable = starts && comm.one_clock();
     const HostOfRank hosts = host_of_rank(comm);
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
@@ -196,7 +185,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
         b.row.algo = inst.algo;
         b.row.proto = inst.proto;
       }
-      add_instance(comm, inst, comparable, hosts, b);
+      add_instance(comm, inst, hosts, b);
     }
     if (starts) add_periods(comm, keys, builders);
   }

@@ -1,9 +1,6 @@
 #include "analysis/diagnose/communicator_findings.hpp"
 
-#include <algorithm>
-
-#include "run/nccl_names.hpp"
-#include "run/nccl_tests_convention.hpp"
+#include "run/measures.hpp"
 
 namespace npkit {
 
@@ -14,10 +11,8 @@ std::vector<Finding> communicator_findings(const CrossRankAnalysis& cross,
   std::vector<SizeEvidence> evidence;
   for (const auto& r : rows) {
     if (r.comm_hash != comm_hash || r.func == "SendRecv" || r.ranks.empty()) continue;
-    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(r.func)),
-                                            static_cast<std::uint32_t>(std::max(r.nranks, 0)));
     evidence.push_back({r.func, r.algo, r.proto, r.bytes, r.timed_instances, r.time_ns,
-                        r.busbw_gbps, conv ? conv->factor : 1.0, r.channels});
+                        r.busbw_gbps, bus_factor(r.func, r.nranks).value_or(1.0), r.channels});
   }
   std::vector<Finding> findings = cross.findings;
   find_small_messages(evidence, cross.input.scope, thresholds, settings, findings);

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "run/measures.hpp"
 #include "util/quantiles.hpp"
 
 namespace npkit {
@@ -31,14 +32,11 @@ DurationSample pool(const std::vector<RankSample>& ranks, const std::vector<std:
 // Each kept rank's median, averaged over the ranks with a sample (`bandwidth`'s time of a row).
 double rank_median_mean(const std::vector<RankSample>& ranks,
                         const std::vector<std::int32_t>& keep) {
-  double sum = 0;
-  std::size_t n = 0;
+  std::vector<double> medians;
   for (const auto& r : ranks) {
-    if (!kept(keep, r.rank) || r.sample->empty()) continue;
-    sum += r.sample->median();
-    ++n;
+    if (kept(keep, r.rank) && !r.sample->empty()) medians.push_back(r.sample->median());
   }
-  return n > 0 ? sum / static_cast<double>(n) : 0.0;
+  return mean_of_rank_medians(medians);
 }
 
 // Pooled and per-rank comparisons folded into one verdict (contract in the header).

@@ -4,7 +4,10 @@
 #include <cmath>
 #include <vector>
 
+#include "analysis/align/host_offsets.hpp"
+#include "analysis/join/run_cross_rank.hpp"
 #include "run/kernel_phases.hpp"
+#include "run/measures.hpp"
 #include "run/summary/saturating_count.hpp"
 #include "run/summary/size_bucket.hpp"
 #include "util/saturating.hpp"
@@ -23,23 +26,32 @@ void add_communicators(const Run& run, RunConfig& config) {
   }
 }
 
-void add_sync(const RunCommunicator& comm, const RunInstance& inst, SyncRows& sync) {
+// The host offsets of a communicator whose ranks are on several clocks (none on one clock).
+HostAlignment alignment_of(const RunCommunicator& comm) {
+  if (comm.one_clock() || !comm.no_start_times.empty()) return HostAlignment{};
+  return estimate_host_offsets(cross_rank_input(comm));
+}
+
+void add_sync(const RunCommunicator& comm, const RunInstance& inst, const HostAlignment& alignment,
+              SyncRows& sync) {
   if (inst.is_pair() || inst.timed_members() < 2 || !comm.no_start_times.empty()) return;
   std::int64_t first = INT64_MAX;
   std::int64_t last = INT64_MIN;
   for (const auto& m : inst.members) {
     if (!m.timed) continue;
-    first = std::min(first, m.start_ns);
-    last = std::max(last, m.start_ns);
+    const std::int64_t start = alignment.aligned(m.rank, m.start_ns);
+    first = std::min(first, start);
+    last = std::max(last, start);
   }
   for (const auto& m : inst.members) {
     if (!m.timed) continue;
+    const std::int64_t start = alignment.aligned(m.rank, m.start_ns);
     SyncRank& s = sync[{comm.nranks, m.rank}];
     s.nranks = comm.nranks;
     s.rank = m.rank;
     ++s.instances;
-    if (m.start_ns == last) ++s.arrived_last;
-    s.skew_ns.add(sat_sub(m.start_ns, first));
+    if (start == last) ++s.arrived_last;
+    s.skew_ns.add(arrival_lag_ns(first, start));
   }
 }
 
@@ -81,6 +93,7 @@ void add_collectives(const Run& run, RunSummary& s) {
   std::map<CollectiveKey, CollectiveRow> rows;
   SyncRows sync;
   for (const auto& comm : run.comms) {
+    const HostAlignment alignment = alignment_of(comm);
     for (const auto& inst : comm.instances) {
       if (inst.members.empty()) continue;
       CollectiveKey key{inst.func, comm.nranks, 0,       SizeKind::kExact,
@@ -99,7 +112,7 @@ void add_collectives(const Run& run, RunSummary& s) {
         ++row.stale_instances;
       }
       if (comm.collectives_incomplete()) ++row.incomplete_instances;
-      add_sync(comm, inst, sync);
+      add_sync(comm, inst, alignment, sync);
     }
   }
   add_driver_rows(run.driver, buckets, rows);

@@ -23,7 +23,9 @@
 //   kernel_phases): per rank the phase's time summed, the members' GPU time as reference, the
 //   member count, and each member's phase time as a sample.
 // - Sync: per instance that is not a Send/Recv pair and is timed on at least two ranks, each timed
-//   member's start minus the earliest start, and whether it started last.
+//   member's start minus the earliest start, and whether it started last; starts on one clock:
+//   a communicator whose ranks are on several hosts has its hosts' offsets added first
+//   (analysis/align/host_offsets.hpp, as `report`'s sync), so clock offsets do not read as skew.
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 #include "analysis/sync/instance_sync.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 
+#include "run/measures.hpp"
 #include "util/quantiles.hpp"
 #include "util/saturating.hpp"
 
@@ -14,10 +14,6 @@ double median_of(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return sorted_quantile(v, 0.5);
-}
-
-std::int64_t shifted(std::int64_t t, double offset) {
-  return sat_add(t, static_cast<std::int64_t>(std::llround(offset)));
 }
 
 struct RankAccumulator {
@@ -45,9 +41,8 @@ SyncAnalysis analyze_sync(const CrossRankInput& input, const HostAlignment& alig
     if (inst.ranks.size() < 2) continue;
     std::vector<RankTimes> t = inst.ranks;
     for (auto& r : t) {
-      const double off = alignment.offset_of(r.rank);
-      r.start_ns = shifted(r.start_ns, off);
-      r.end_ns = shifted(r.end_ns, off);
+      r.start_ns = alignment.aligned(r.rank, r.start_ns);
+      r.end_ns = alignment.aligned(r.rank, r.end_ns);
     }
     InstanceSync s;
     s.instance = i;
@@ -60,7 +55,7 @@ SyncAnalysis analyze_sync(const CrossRankInput& input, const HostAlignment& alig
       s.last_completion_ns = std::max(s.last_completion_ns, r.end_ns);
     }
     s.spread_ns = sat_sub(s.last_arrival_ns, s.first_arrival_ns);
-    s.true_duration_ns = sat_sub(s.last_completion_ns, s.last_arrival_ns);
+    s.true_duration_ns = true_time_ns(s.last_arrival_ns, s.last_completion_ns);
     if (s.true_duration_ns < 0) ++out.violations;
     std::int64_t latest_other = INT64_MIN;  // latest arrival among ranks not arriving last
     std::size_t last_count = 0;
@@ -77,7 +72,7 @@ SyncAnalysis analyze_sync(const CrossRankInput& input, const HostAlignment& alig
     s.margin_ns = last_count > 1 ? 0 : sat_sub(s.last_arrival_ns, latest_other);
     for (const auto& r : t) {
       RankAccumulator& a = ranks[r.rank];
-      const std::int64_t skew = sat_sub(s.last_arrival_ns, r.start_ns);
+      const std::int64_t skew = arrival_skew_ns(s.last_arrival_ns, r.start_ns);
       const std::int64_t duration = std::max<std::int64_t>(0, sat_sub(r.end_ns, r.start_ns));
       const std::int64_t wait = std::min(skew, duration);
       a.skews.push_back(static_cast<double>(skew));

@@ -4,8 +4,7 @@
 #include <limits>
 #include <optional>
 
-#include "run/nccl_names.hpp"
-#include "run/nccl_tests_convention.hpp"
+#include "run/measures.hpp"
 #include "run/summary/saturating_count.hpp"
 #include "util/saturating.hpp"
 
@@ -61,14 +60,11 @@ double CollectiveRow::time_ns() const {
 }
 
 double mean_rank_median_ns(const std::vector<RankDurations>& ranks) {
-  double sum = 0;
-  std::size_t n = 0;
+  std::vector<double> medians;
   for (const auto& r : ranks) {
-    if (r.time_ns.empty()) continue;
-    sum += r.time_ns.median();
-    ++n;
+    if (!r.time_ns.empty()) medians.push_back(r.time_ns.median());
   }
-  return n == 0 ? 0.0 : sum / static_cast<double>(n);
+  return mean_of_rank_medians(medians);
 }
 
 DurationSample& CollectiveRow::rank_sample(std::int32_t rank) {
@@ -149,22 +145,12 @@ std::string size_label(std::uint64_t size_bytes, SizeKind kind) {
   return std::to_string(size_bytes) + "-" + std::to_string(size_bytes * 2 - 1);
 }
 
-namespace {
-
-std::optional<BusConvention> convention_of(const CollectiveKey& key) {
-  return nccl_tests_convention(coll_key(parse_nccl_func(key.collective)),
-                               static_cast<std::uint32_t>(std::max(key.nranks, 0)));
-}
-
-}  // namespace
-
 double row_algbw_gbps(const CollectiveKey& key, double mean_bytes, double ns) {
-  return convention_of(key) ? gb_per_s(mean_bytes, ns) : 0.0;
+  return bus_factor(key.collective, key.nranks) ? algbw_gbps(mean_bytes, ns) : 0.0;
 }
 
 double row_busbw_gbps(const CollectiveKey& key, double mean_bytes, double ns) {
-  const auto conv = convention_of(key);
-  return conv ? gb_per_s(mean_bytes, ns) * conv->factor : 0.0;
+  return busbw_gbps(key.collective, key.nranks, mean_bytes, ns);
 }
 
 }  // namespace npkit

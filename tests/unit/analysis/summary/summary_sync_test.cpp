@@ -4,7 +4,9 @@
 
 #include "analysis/summary/summarize_run.hpp"
 #include "import/npkt/npkt_run.hpp"
+#include "support/test_data.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
+#include "unit/run/summary/summary_test_support.hpp"
 
 using npkit::test::captures_from_spec;
 using npkit::test::pointers;
@@ -56,4 +58,27 @@ TEST_CASE("summary sync rows: skews, maxima and arrived last of a hand-made capt
   CHECK(sync[2].skew_ns.median() == 400.0);
   CHECK(sync[2].skew_ns.max() == 600);
   CHECK(sync[2].arrived_last == 2);
+}
+
+TEST_CASE("summary sync rows: a two-host run's starts on one clock, not its clock offset",
+          "[summary][xrank]") {
+  // tests/golden/cases/xrank_hosts/dump.spec: ranks 0 and 1 on hostA, rank 2 on hostB whose clock
+  // reads 50 us ahead; `report` aligns hostB by -50 us. True arrivals after each T_k: seq 0-4 and
+  // 6-10 r0 0, r1 20, r2 5 us (rank 1 last); seq 5 and 11 r0 0, r1 10, r2 30 us (rank 2 last).
+  // Starts minus the earliest: r0 always 0; r1 ten 20 and two 10 us (median 20, max 20, last
+  // 10 times); r2 ten 5 and two 30 us (median 5, max 30, last twice) — report's arrived-last
+  // counts. On the recorded clocks rank 2 would read 55 / 80 us and arrive last every time.
+  const npkit::RunSummary s = npkit::test::summarize_path(
+      npkit::test::require_path(npkit::test::source_path("tests/golden/cases/xrank_hosts/dump")),
+      "xrank");
+  REQUIRE(s.sync.size() == 3);
+  for (const auto& r : s.sync) CHECK(r.instances == 12);
+  CHECK(s.sync[0].skew_ns.max() == 0);
+  CHECK(s.sync[0].arrived_last == 0);
+  CHECK(s.sync[1].skew_ns.median() == Approx(20000).margin(1));
+  CHECK(s.sync[1].skew_ns.max() == Approx(20000).margin(1));
+  CHECK(s.sync[1].arrived_last == 10);
+  CHECK(s.sync[2].skew_ns.median() == Approx(5000).margin(1));
+  CHECK(s.sync[2].skew_ns.max() == Approx(30000).margin(1));
+  CHECK(s.sync[2].arrived_last == 2);
 }
