@@ -6,7 +6,8 @@
 
 #include "output/html/svg.hpp"
 #include "output/html/timeline_layout.hpp"
-#include "run/nccl_tests_convention.hpp"
+#include "run/measures.hpp"
+#include "run/nccl_names.hpp"
 
 namespace npkit::html {
 namespace {
@@ -18,11 +19,15 @@ std::string op_tooltip(const ChannelOperation& op, std::int32_t nranks) {
   if (!op.algo.empty() || !op.proto.empty()) s += fmt::format(", {}/{}", op.algo, op.proto);
   if (op.gpu_span_ns > 0 && op.bytes > 0) {
     const double algbw =
-        gb_per_s(static_cast<double>(op.bytes), static_cast<double>(op.gpu_span_ns));
+        algbw_gbps(static_cast<double>(op.bytes), static_cast<double>(op.gpu_span_ns));
     s += fmt::format("\noperation GPU span {}, algbw {} GB/s",
                      format_duration(static_cast<double>(op.gpu_span_ns)), format_number(algbw));
-    const auto conv = nccl_tests_convention(coll_key(op.func), static_cast<std::uint32_t>(nranks));
-    if (conv) s += fmt::format(", busbw {} GB/s", format_number(algbw * conv->factor));
+    const std::string_view func = nccl_func_name(op.func);
+    if (bus_factor(func, nranks)) {
+      const double busbw = busbw_gbps(func, nranks, static_cast<double>(op.bytes),
+                                      static_cast<double>(op.gpu_span_ns));
+      s += fmt::format(", busbw {} GB/s", format_number(busbw));
+    }
   }
   return s;
 }

@@ -6,8 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "run/nccl_names.hpp"
-#include "run/nccl_tests_convention.hpp"
+#include "run/measures.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -23,14 +22,12 @@ using Changes = std::vector<std::pair<std::int64_t, std::int64_t>>;
 void add_changes(const RunCommunicator& comm, const TraceProcessOf& pid_of,
                  std::map<std::uint32_t, Changes>& by_pid) {
   for (const RunInstance& inst : comm.instances) {
-    const auto conv = nccl_tests_convention(coll_key(parse_nccl_func(inst.func)),
-                                            static_cast<std::uint32_t>(std::max(comm.nranks, 0)));
-    if (!conv) continue;
+    if (!bus_factor(inst.func, comm.nranks)) continue;
     for (const RunMember& m : inst.members) {
       const std::int64_t ns = m.duration_ns();
       if (!m.timed || ns <= 0) continue;
-      const double busbw =
-          gb_per_s(static_cast<double>(inst.bytes), static_cast<double>(ns)) * conv->factor;
+      const double busbw = busbw_gbps(inst.func, comm.nranks, static_cast<double>(inst.bytes),
+                                      static_cast<double>(ns));
       if (!(busbw < kMostGbps)) continue;  // corrupt sizes or times
       const auto thousandths = static_cast<std::int64_t>(std::llround(busbw * 1000.0));
       if (thousandths == 0) continue;
