@@ -18,15 +18,15 @@ Result<int> run_info(const CommonOptions& o, CliContext& context) {
   std::string text;
   switch (output_format(o)) {
     case OutputFormat::kJson:
-      write_info_json(o.path, in, run, spans, text);
+      write_info_json(o.path, run, spans, in.diagnostics(), text);
       break;
     case OutputFormat::kCsv:
-      render_info_csv(in, spans, text);
+      render_info_csv(run, spans, text);
       break;
     case OutputFormat::kTable:
     case OutputFormat::kMarkdown:
     case OutputFormat::kHtml:
-      render_info(o.path, in, run, spans, output_format(o), text);
+      render_info(o.path, run, spans, output_format(o), text);
       break;
   }
   NPKIT_TRY(write_output(o, text, context));

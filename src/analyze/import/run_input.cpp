@@ -271,6 +271,9 @@ Result<Run> RunInput::read(const std::vector<SpanSink*>& sinks) {
   auto run = read_input(sinks);
   if (!run) return run;
   run->label = label_;
+  run->facts = facts();
+  run->details = details();
+  run->has_spans = has_spans();
   if (environment_) {
     for (auto& conflict : apply_environment(*environment_, run->config)) {
       diagnostics_.warn("environment file", std::move(conflict));

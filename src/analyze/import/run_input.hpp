@@ -19,8 +19,9 @@
 //   Error: summaries are read by diff, compare and report --format html.
 // - RunInput::read streams every span of the selected ranks to `sinks` (threads() of them; the
 //   split does not depend on timing, so merging the sinks in order gives the same result for any
-//   thread count) and returns the run model; the input's warnings collect in diagnostics(). read
-//   is called once.
+//   thread count) and returns the run model, with the input's facts(), details() (what `info`
+//   shows of its kind, run/input_details.hpp) and has_spans(); the input's warnings collect in
+//   diagnostics(). read is called once.
 // - The environment (import/environment/environment_file.hpp): ImportOptions::env_file names a
 //   KEY=VALUE file, "" looks for ENV.txt / env.txt beside the input, "none" reads none. The run's
 //   configuration is completed from it (the input's own record wins; a differing value is an
@@ -79,12 +80,6 @@ struct ImportOptions {
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
-// One line of what an input is, e.g. {"format", "NPKit dump directory"}.
-struct InputFact {
-  std::string name;
-  std::string value;
-};
-
 class RunInput {
  public:
   virtual ~RunInput() = default;
@@ -128,6 +123,8 @@ class RunInput {
 
  protected:
   virtual std::vector<InputFact> input_facts() const = 0;
+  // What `info` shows of the input's kind (run/input_details.hpp), once read_input returned.
+  virtual InputDetails details() const { return {}; }
   virtual Result<Run> read_input(const std::vector<SpanSink*>& sinks) = 0;
   Diagnostics diagnostics_;
 

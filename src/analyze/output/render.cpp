@@ -1,5 +1,4 @@
 #include "output/render.hpp"
-#include "util/utc_time.hpp"
 
 #include <fmt/format.h>
 
@@ -66,22 +65,6 @@ void render_section_line(const std::string& line, OutputFormat format, std::stri
   render_line(line, format, out);
 }
 
-std::string TimeScale::operator()(double ns) const {
-  return fmt::format("{:.3f}", ns / ns_per_unit);
-}
-
-TimeScale time_scale_for(std::int64_t max_ns) {
-  if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
-  return TimeScale{1e3, "us"};
-}
-
-std::string describe_time(std::int64_t ns) {
-  constexpr std::int64_t kYear2001 = 978307200LL * 1000000000LL;
-  if (ns < kYear2001)
-    return fmt::format("{:.6f} s (steady clock, boot-relative)", static_cast<double>(ns) / 1e9);
-  return fmt::format("{}.{:09} UTC", utc_seconds(ns), ns % 1000000000);
-}
-
 std::string us(double ns) {
   return fmt::format("{:.3f}", ns / 1e3);
 }
@@ -96,9 +79,6 @@ std::string gbps(double v) {
 }
 std::string gbps_or_dash(double v) {
   return v > 0 ? gbps(v) : "-";
-}
-std::string or_dash(const std::string& s) {
-  return s.empty() ? "-" : s;
 }
 
 }  // namespace npkit

@@ -9,12 +9,9 @@
 //   columns; an empty key continues the line above) or, in Markdown, a two-column table with
 //   `title` in bold above it. render_list: a heading and its items (text: indented by two
 //   spaces; Markdown: a bulleted list).
-// - Durations: us() microseconds with three decimals; TimeScale picks ms when the largest value
-//   shown is at least 10 ms, else us. share() part / whole, 0 when whole is not positive;
-//   percent() one decimal; gbps() GB/s with two decimals;
-//   or_dash() "-" for an empty text. describe_time: epoch nanoseconds
-//   after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a
-//   boot-relative steady clock.
+// - Durations: us() microseconds with three decimals (TimeScale, describe_time:
+//   util/time_text.hpp). share() part / whole, 0 when whole is not positive; percent() one
+//   decimal; gbps() GB/s with two decimals (Field, or_dash: util/string_table.hpp).
 #pragma once
 
 #include <cstdint>
@@ -22,6 +19,7 @@
 #include <vector>
 
 #include "output/text_table.hpp"
+#include "util/time_text.hpp"
 
 namespace npkit {
 
@@ -32,30 +30,16 @@ void render_line(const std::string& line, OutputFormat format, std::string& out)
 void render_block(const TextTable& table, OutputFormat format, std::string& out);
 void render_section_line(const std::string& line, OutputFormat format, std::string& out);
 
-struct Field {
-  std::string key;
-  std::string value;
-};
 void render_fields(const std::vector<Field>& fields, OutputFormat format, std::string& out,
                    std::size_t indent = 0, std::size_t key_width = 14,
                    const std::string& title = "");
 void render_list(const std::string& heading, const std::vector<std::string>& items,
                  OutputFormat format, std::string& out);
 
-struct TimeScale {
-  double ns_per_unit = 1e6;
-  const char* unit = "ms";
-  std::string operator()(double ns) const;
-  std::string header(const std::string& what) const { return what + " (" + unit + ")"; }
-};
-TimeScale time_scale_for(std::int64_t max_ns);
-
-std::string describe_time(std::int64_t ns);
 std::string us(double ns);
 double share(std::int64_t part, std::int64_t whole);
 std::string percent(double fraction);
 std::string gbps(double gb_per_s);
 std::string gbps_or_dash(double gb_per_s);  // "-" unless positive
-std::string or_dash(const std::string& text);
 
 }  // namespace npkit

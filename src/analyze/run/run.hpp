@@ -58,6 +58,7 @@
 #include "run/alltoall_peers.hpp"
 #include "run/cross_rank_input.hpp"
 #include "run/driver_results.hpp"
+#include "run/input_details.hpp"
 #include "run/kernel_phases.hpp"
 #include "run/proxy_steps.hpp"
 #include "run/run_config.hpp"
@@ -206,6 +207,11 @@ struct Run {
   std::string label;  // names the run in summaries; "" = its path
   InputKind kind = InputKind::kNpkt;
   RunConfig config;  // formats, versions, environment, GPUs, hosts, files (communicators: empty)
+  // What the input is, a line each (format, files, event table, clocks, hosts, environment).
+  std::vector<InputFact> facts;
+  InputDetails details;  // what `info` shows of the input's kind (run/input_details.hpp)
+  // The reader streamed spans to the command's sinks (a capture of profiler events alone has none).
+  bool has_spans = false;
   std::vector<RunCommunicator> comms;
   DriverResults driver;
 };

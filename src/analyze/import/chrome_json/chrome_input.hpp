@@ -53,6 +53,7 @@ class ChromeSpanInput : public RunInput {
   // Known once the trace was read.
   unsigned cpu_record_size() const override { return tracks_.cpu_record_size(); }
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
+  InputDetails details() const override;
   const ingest::JsonSpanInput& spans() const { return input_; }
   const ingest::TrackBook& tracks() const { return tracks_; }
 
@@ -80,6 +81,7 @@ class ChromeProfilerInput : public RunInput {
   unsigned threads() const override { return 1; }
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
+  InputDetails details() const override;
   const std::vector<ingest::PluginRankTrace>& traces() const { return traces_; }
   const std::vector<ingest::PluginCommunicator>& comms() const { return comms_; }
   // What the collectives' start and end are, for the reader.

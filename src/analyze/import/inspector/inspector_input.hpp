@@ -37,6 +37,7 @@ class InspectorInput : public RunInput {
   unsigned threads() const override { return 1; }
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
+  InputDetails details() const override;
   const ingest::InspectorLogs& logs() const { return logs_; }
 
  private:

@@ -24,6 +24,23 @@ unsigned reader_threads(const LegacyDump& dump, unsigned requested) {
   return std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
 }
 
+// Forwards to the sink and the join, and tallies each rank's tracks for `info`.
+class TalliedSpans : public WithCollectiveSpans {
+ public:
+  TalliedSpans(SpanSink& sink, CollectiveSpans& collectives)
+      : WithCollectiveSpans(sink, collectives) {}
+  void begin_track(const TrackFile& file, TimeDomain domain) override {
+    WithCollectiveSpans::begin_track(file, domain);
+    LegacyRankTracks::begin(tracks, file);
+  }
+  void end_track(const TrackFile& file, const TrackStats& stats) override {
+    WithCollectiveSpans::end_track(file, stats);
+    LegacyRankTracks::end(tracks, file, stats);
+  }
+
+  std::vector<LegacyRankTracks> tracks;
+};
+
 }  // namespace
 
 Result<std::unique_ptr<LegacyInput>> LegacyInput::open(const ImportOptions& o,
@@ -112,17 +129,19 @@ std::vector<InputFact> LegacyInput::input_facts() const {
 
 Result<Run> LegacyInput::read_input(const std::vector<SpanSink*>& sinks) {
   std::vector<std::unique_ptr<CollectiveSpans>> collectives;
-  std::vector<std::unique_ptr<WithCollectiveSpans>> tees;
+  std::vector<std::unique_ptr<TalliedSpans>> tees;
   std::vector<SpanSink*> targets;
   for (SpanSink* sink : sinks) {
     collectives.push_back(std::make_unique<CollectiveSpans>(phases_, dump_.table.base_names()));
-    tees.push_back(std::make_unique<WithCollectiveSpans>(*sink, *collectives.back()));
+    tees.push_back(std::make_unique<TalliedSpans>(*sink, *collectives.back()));
     targets.push_back(tees.back().get());
   }
   NPKIT_TRY(read_legacy_spans_parallel(dump_, phases_, read_, targets, diagnostics_));
   for (std::size_t i = 1; i < collectives.size(); ++i) {
     collectives[0]->merge(std::move(*collectives[i]));
   }
+  tracks_.clear();
+  for (const auto& tee : tees) LegacyRankTracks::merge(tracks_, tee->tracks);
   Run run;
   run.path = path_;
   run.kind = InputKind::kLegacyDump;

@@ -16,6 +16,24 @@
 
 namespace npkit {
 
+// A rank's tracks as the reader began them, for `info`: buffer files, GPU buffers left on the GPU
+// counter (no TIME_SYNC), the first few overflowed files. begin/end tally a track into `tracks`;
+// merge adds a later reader's tally.
+struct LegacyRankTracks {
+  std::uint32_t rank = 0;
+  std::uint64_t gpu_files = 0;
+  std::uint64_t cpu_files = 0;
+  std::uint64_t unaligned_gpu_tracks = 0;
+  std::vector<std::string> overflowed_files;
+
+  static LegacyRankTracks& of(std::vector<LegacyRankTracks>& tracks, std::uint32_t rank);
+  static void begin(std::vector<LegacyRankTracks>& tracks, const TrackFile& file);
+  static void end(std::vector<LegacyRankTracks>& tracks, const TrackFile& file,
+                  const TrackStats& stats);
+  static void merge(std::vector<LegacyRankTracks>& tracks,
+                    const std::vector<LegacyRankTracks>& later);
+};
+
 class LegacyInput : public RunInput {
  public:
   static Result<std::unique_ptr<LegacyInput>> open(const ImportOptions& options,
@@ -33,6 +51,7 @@ class LegacyInput : public RunInput {
   }
   unsigned cpu_record_size() const override { return dump_.cpu_record_size; }
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
+  InputDetails details() const override;
   const LegacyDump& dump() const { return dump_; }
   bool reads_span_chunks() const override { return true; }
   Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const override {
@@ -50,6 +69,7 @@ class LegacyInput : public RunInput {
   SpanReadOptions read_;
   unsigned threads_ = 1;
   std::int32_t nranks_ = 0;  // the communicator size (--nranks, else the highest rank + 1)
+  std::vector<LegacyRankTracks> tracks_;  // of the ranks read, once read_input returned
 };
 
 }  // namespace npkit

@@ -66,6 +66,7 @@ class NpktInput : public RunInput {
   std::vector<ChannelSpan> channel_spans(std::uint64_t comm_hash, std::int64_t lo_ns,
                                          std::int64_t hi_ns) const override;
   const LoadedCaptures& captures() const { return loaded_; }
+  InputDetails details() const override;
 
  private:
   std::string path_;

@@ -1,34 +1,71 @@
 #include "output/info/info_details.hpp"
 
 namespace npkit {
+namespace {
 
-InfoDetails info_details(const RunInput& input, const InventorySink& spans) {
-  InfoDetails d;
-  if (const auto* legacy = dynamic_cast<const LegacyInput*>(&input)) {
-    d.text = [legacy, &spans](OutputFormat f, std::string& out) {
-      legacy_info_text(*legacy, spans, f, out);
-    };
-    d.json = [legacy, &spans](JsonWriter& w) { legacy_info_json(*legacy, spans, w); };
-  } else if (const auto* npkt = dynamic_cast<const NpktInput*>(&input)) {
-    d.text = [npkt](OutputFormat f, std::string& out) { npkt_info_text(*npkt, f, out); };
-    d.json = [npkt](JsonWriter& w) { npkt_info_json(*npkt, w); };
-    d.csv = [npkt] { return npkt_info_csv(*npkt); };
-  } else if (const auto* chrome = dynamic_cast<const ChromeSpanInput*>(&input)) {
-    d.json = [chrome](JsonWriter& w) { chrome_span_info_json(*chrome, w); };
-  } else if (const auto* profiler = dynamic_cast<const ChromeProfilerInput*>(&input)) {
-    d.text = [profiler](OutputFormat f, std::string& out) {
-      chrome_profiler_info_text(*profiler, f, out);
-    };
-    d.json = [profiler](JsonWriter& w) { chrome_profiler_info_json(*profiler, w); };
-    d.csv = [profiler] { return chrome_profiler_info_csv(*profiler); };
-  } else if (const auto* inspector = dynamic_cast<const InspectorInput*>(&input)) {
-    d.text = [inspector](OutputFormat f, std::string& out) {
-      inspector_info_text(*inspector, f, out);
-    };
-    d.json = [inspector](JsonWriter& w) { inspector_info_json(*inspector, w); };
-    d.csv = [inspector] { return inspector_info_csv(*inspector); };
+void render_block(const DetailBlock& b, OutputFormat format, std::string& out) {
+  switch (b.kind) {
+    case DetailBlock::Kind::kFields:
+      if (format == OutputFormat::kMarkdown || b.title.empty()) {
+        render_fields(b.fields, format, out, 0, 14, b.title);
+      } else {
+        out += b.title + "\n";
+        render_fields(b.fields, format, out, 2);
+      }
+      return;
+    case DetailBlock::Kind::kTable:
+      render_table(b.table, format, out);
+      return;
+    case DetailBlock::Kind::kList:
+      render_list(b.title, b.items, format, out);
+      return;
   }
-  return d;
+}
+
+void write_value(const DetailValue& v, JsonWriter& w) {
+  switch (v.kind) {
+    case DetailValue::Kind::kString:
+      w.value(v.text);
+      return;
+    case DetailValue::Kind::kInt:
+      w.value(v.i);
+      return;
+    case DetailValue::Kind::kUint:
+      w.value(v.u);
+      return;
+    case DetailValue::Kind::kDouble:
+      w.value(v.d);
+      return;
+    case DetailValue::Kind::kBool:
+      w.value(v.b);
+      return;
+    case DetailValue::Kind::kObject:
+      w.begin_object();
+      write_details_json(v, w);
+      w.end_object();
+      return;
+    case DetailValue::Kind::kArray:
+      w.begin_array();
+      for (const auto& item : v.items) write_value(item, w);
+      w.end_array();
+      return;
+  }
+}
+
+}  // namespace
+
+void render_details(const InputDetails& details, OutputFormat format, std::string& out) {
+  for (std::size_t i = 0; i < details.blocks.size(); ++i) {
+    if (i > 0 && format != OutputFormat::kMarkdown) out += "\n";
+    render_block(details.blocks[i], format, out);
+  }
+}
+
+void write_details_json(const DetailValue& object, JsonWriter& w) {
+  for (const auto& member : object.items) {
+    w.key(member.key);
+    write_value(member, w);
+  }
 }
 
 }  // namespace npkit

@@ -1,50 +1,19 @@
-// output/info/info_details.hpp — what `info` says of each input kind beyond what every input
-// shows (output/info/info_output.hpp): one text, JSON and CSV writer per kind.
-// Contract: *_info_text appends the kind's own lines and tables; *_info_json writes the fields
-// of the "details" object into the object `w` has open; *_info_csv is the kind's table (per rank
-// or per file) in machine units. info_details picks the input kind's writers once (empty where a
-// kind has none); they refer to `input` and `spans`, which must outlive them.
+// output/info/info_details.hpp — what `info` shows of the input's kind (run/input_details.hpp,
+// filled by its reader), in text, Markdown and JSON. Contract: render_details writes the blocks in
+// order (text: a blank line between two; key/value lines under a title are indented by two spaces,
+// in Markdown a table titled so); nothing when there are none. write_details_json writes the
+// members of `object` into the object `w` has open.
 #pragma once
 
-#include <functional>
 #include <string>
 
-#include "analysis/inventory/dump_inventory.hpp"
-#include "import/chrome_json/chrome_input.hpp"
-#include "import/inspector/inspector_input.hpp"
-#include "import/legacy/legacy_input.hpp"
-#include "import/npkt/npkt_input.hpp"
 #include "output/json_writer.hpp"
 #include "output/render.hpp"
-#include "output/text_table.hpp"
+#include "run/input_details.hpp"
 
 namespace npkit {
 
-void legacy_info_text(const LegacyInput& input, const InventorySink& spans, OutputFormat format,
-                      std::string& out);
-void legacy_info_json(const LegacyInput& input, const InventorySink& spans, JsonWriter& w);
-
-void npkt_info_text(const NpktInput& input, OutputFormat format, std::string& out);
-void npkt_info_json(const NpktInput& input, JsonWriter& w);
-TextTable npkt_info_csv(const NpktInput& input);
-
-void chrome_span_info_json(const ChromeSpanInput& input, JsonWriter& w);
-
-void chrome_profiler_info_text(const ChromeProfilerInput& input, OutputFormat format,
-                               std::string& out);
-void chrome_profiler_info_json(const ChromeProfilerInput& input, JsonWriter& w);
-TextTable chrome_profiler_info_csv(const ChromeProfilerInput& input);
-
-void inspector_info_text(const InspectorInput& input, OutputFormat format, std::string& out);
-void inspector_info_json(const InspectorInput& input, JsonWriter& w);
-TextTable inspector_info_csv(const InspectorInput& input);
-
-struct InfoDetails {
-  std::function<void(OutputFormat, std::string&)> text;
-  std::function<void(JsonWriter&)> json;
-  std::function<TextTable()> csv;
-};
-
-InfoDetails info_details(const RunInput& input, const InventorySink& spans);
+void render_details(const InputDetails& details, OutputFormat format, std::string& out);
+void write_details_json(const DetailValue& object, JsonWriter& w);
 
 }  // namespace npkit

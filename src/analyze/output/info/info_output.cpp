@@ -154,49 +154,46 @@ void write_communicators_json(const Run& run, JsonWriter& w) {
 
 }  // namespace
 
-void render_info(const std::string& path, const RunInput& input, const Run& run,
-                 const InventorySink& spans, OutputFormat format, std::string& out) {
+void render_info(const std::string& path, const Run& run, const InventorySink& spans,
+                 OutputFormat format, std::string& out) {
   std::vector<Field> facts = {{"input", path}};
-  for (const auto& f : input.facts()) facts.push_back({f.name, f.value});
+  for (const auto& f : run.facts) facts.push_back({f.name, f.value});
   render_fields(facts, format, out);
   if (format != OutputFormat::kMarkdown) out += "\n";
   render_communicators(run, format, out);
   if (format != OutputFormat::kMarkdown) out += "\n";
-  if (const InfoDetails details = info_details(input, spans); details.text) {
-    details.text(format, out);
+  if (!run.details.blocks.empty()) {
+    render_details(run.details, format, out);
     if (format != OutputFormat::kMarkdown) out += "\n";
   }
-  if (input.has_spans()) {
+  if (run.has_spans) {
     render_spans(spans, format, out);
   } else {
     render_line("spans         none (this input holds no spans)", format, out);
   }
 }
 
-void render_info_csv(const RunInput& input, const InventorySink& spans, std::string& out) {
-  const InfoDetails details = info_details(input, spans);
-  render_csv(details.csv ? details.csv() : span_table(spans, true), out);
+void render_info_csv(const Run& run, const InventorySink& spans, std::string& out) {
+  render_csv(run.details.csv ? *run.details.csv : span_table(spans, true), out);
 }
 
-void write_info_json(const std::string& path, RunInput& input, const Run& run,
-                     const InventorySink& spans, std::string& out) {
+void write_info_json(const std::string& path, const Run& run, const InventorySink& spans,
+                     const Diagnostics& diagnostics, std::string& out) {
   JsonWriter w(out);
   w.begin_object();
   w.field("schema", "npkit-analyze.info");
   w.field("schema_version", 2);
   w.field("path", path);
-  w.field("input", input_kind_key(input.kind()));
+  w.field("input", input_kind_key(run.kind));
   w.field("files", run.config.files);
-  w.objects("facts", input.facts(), [&](const auto& f) {
+  w.objects("facts", run.facts, [&](const auto& f) {
     w.field("name", f.name);
     w.field("value", f.value);
   });
   write_communicators_json(run, w);
-  if (input.has_spans()) write_spans_json(spans, w);
-  w.object("details", [&] {
-    if (const InfoDetails details = info_details(input, spans); details.json) details.json(w);
-  });
-  write_warnings_json(w, input.diagnostics());
+  if (run.has_spans) write_spans_json(spans, w);
+  w.object("details", [&] { write_details_json(run.details.json, w); });
+  write_warnings_json(w, diagnostics);
   w.end_object();
 }
 

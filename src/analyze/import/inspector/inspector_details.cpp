@@ -1,10 +1,11 @@
-// What `info` says of NCCL Inspector logs beyond what every input shows: per (communicator, rank)
-// its log, the records it holds (collective, Send/Recv, verbose, untimed), the channels of its
-// verbose records and how its records were timed; in JSON also its dumps, proxy records and the
-// records it lost (v4.1 on).
+// What `info` shows of NCCL Inspector logs beyond what every input shows (run/input_details.hpp):
+// per (communicator, rank) its log, the records it holds (collective, Send/Recv, verbose, untimed),
+// the channels of its verbose records and how its records were timed; in JSON also its dumps, proxy
+// records and the records it lost (v4.1 on).
 #include <fmt/format.h>
 
-#include "output/info/info_details.hpp"
+#include "import/inspector/inspector_input.hpp"
+#include "import/npkt/npkt_input.hpp"
 
 namespace npkit {
 namespace {
@@ -17,13 +18,11 @@ std::string timing_sources(const ingest::InspectorRankLog& r) {
   return s.empty() ? "-" : s;
 }
 
-}  // namespace
-
-TextTable inspector_info_csv(const InspectorInput& input) {
+TextTable rank_log_table(const ingest::InspectorLogs& logs) {
   TextTable t;
   t.columns = {"rank",    "comm",    "host",         "pid",    "collectives", "send/recv",
                "verbose", "untimed", "max channels", "timing", "file"};
-  for (const auto& r : input.logs().ranks) {
+  for (const auto& r : logs.ranks) {
     t.add_row({std::to_string(r.trace.rank), comm_hex(r.trace.comm_hash), r.trace.host,
                std::to_string(r.trace.pid), std::to_string(r.trace.colls.size()),
                std::to_string(r.p2p_records), std::to_string(r.verbose_records),
@@ -33,18 +32,20 @@ TextTable inspector_info_csv(const InspectorInput& input) {
   return t;
 }
 
-void inspector_info_text(const InspectorInput& input, OutputFormat format, std::string& out) {
-  render_table(inspector_info_csv(input), format, out);
-}
+}  // namespace
 
-void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
-  w.objects("files", input.logs().files, [&](const auto& f) {
+InputDetails InspectorInput::details() const {
+  InputDetails out;
+  out.blocks.push_back(DetailBlock{DetailBlock::Kind::kTable, "", {}, rank_log_table(logs_), {}});
+  out.csv = rank_log_table(logs_);
+  DetailWriter w(out.json);
+  w.objects("files", logs_.files, [&](const auto& f) {
     w.field("path", f.path);
     w.field("bytes", f.bytes);
     w.field("records", f.records);
     w.values("format_versions", f.versions);
   });
-  w.objects("rank_logs", input.logs().ranks, [&](const auto& r) {
+  w.objects("rank_logs", logs_.ranks, [&](const auto& r) {
     w.field("path", r.trace.path);
     w.field("comm_hash", comm_hex(r.trace.comm_hash));
     w.field("comm_name", r.comm_name);
@@ -69,6 +70,7 @@ void inspector_info_json(const InspectorInput& input, JsonWriter& w) {
       w.field("proxy", lost.proxy);
     });
   });
+  return out;
 }
 
 }  // namespace npkit

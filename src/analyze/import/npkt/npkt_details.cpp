@@ -1,14 +1,14 @@
-// What `info` says of .npkt files beyond what every input shows: per file its capture settings,
-// records, events, clock fit and KernelCh checks, and the event records' streams and names.
+// What `info` shows of .npkt files beyond what every input shows (run/input_details.hpp): per file
+// its capture settings, records, events, clock fit and KernelCh checks, and the event records'
+// streams and names.
 #include <fmt/format.h>
 
 #include <algorithm>
 
+#include "import/npkt/npkt_input.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
-#include "output/info/info_details.hpp"
-#include "output/render.hpp"
-#include "output/text_table.hpp"
 #include "util/saturating.hpp"
+#include "util/time_text.hpp"
 
 namespace npkit {
 namespace {
@@ -232,8 +232,7 @@ std::vector<Field> plugin_fields(const RankCapture& f) {
   return fields;
 }
 
-void write_file_text(const LoadedCaptures& loaded, const RankCapture& f, OutputFormat format,
-                     std::string& out) {
+DetailBlock file_block(const LoadedCaptures& loaded, const RankCapture& f) {
   const ingest::NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
@@ -293,13 +292,7 @@ void write_file_text(const LoadedCaptures& loaded, const RankCapture& f, OutputF
                            f.kernel_channels.tolerance_ns / 1e3)});
     }
   }
-  if (format == OutputFormat::kMarkdown) {
-    render_fields(fields, format, out, 0, 14, "file " + d.path);
-    return;
-  }
-  out += fmt::format("file {}\n", d.path);
-  render_fields(fields, format, out, 2);
-  out += "\n";
+  return DetailBlock{DetailBlock::Kind::kFields, "file " + d.path, std::move(fields), {}, {}};
 }
 
 TextTable event_stream_table(const LoadedCaptures& loaded) {
@@ -392,19 +385,11 @@ std::vector<std::string> unmatched_event_lines(const LoadedCaptures& loaded) {
   return lines;
 }
 
-void write_events_text(const LoadedCaptures& loaded, OutputFormat format, std::string& out) {
-  const bool markdown = format == OutputFormat::kMarkdown;
-  if (!markdown) out += "\n";
-  render_table(event_stream_table(loaded), format, out);
-  if (!markdown) out += "\n";
-  render_table(event_name_table(loaded), format, out);
-  const auto unmatched = unmatched_event_lines(loaded);
-  if (unmatched.empty()) return;
-  if (!markdown) out += "\n";
-  render_list("unmatched events (first ones per stream)", unmatched, format, out);
+DetailBlock table_block(TextTable table) {
+  return DetailBlock{DetailBlock::Kind::kTable, "", {}, std::move(table), {}};
 }
 
-void write_clock_json(JsonWriter& w, const RankCapture& f) {
+void write_clock_json(DetailWriter& w, const RankCapture& f) {
   const HostGpuClock& clock = f.clock;
   w.object("clock", [&] {
     w.field("method", clock.method_name());
@@ -422,7 +407,7 @@ void write_clock_json(JsonWriter& w, const RankCapture& f) {
   });
 }
 
-void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
+void write_kernel_channels_json(DetailWriter& w, const RankCapture& f) {
   const KernelChannelCheck& k = f.kernel_channels;
   w.object("kernel_channels", [&] {
     w.field("events", k.kernel_channels);
@@ -444,7 +429,7 @@ void write_kernel_channels_json(JsonWriter& w, const RankCapture& f) {
   });
 }
 
-void write_event_records_json(JsonWriter& w, const LoadedCaptures& loaded,
+void write_event_records_json(DetailWriter& w, const LoadedCaptures& loaded,
                               const ingest::NpktDump& d) {
   const EventRecords& events = loaded.events;
   w.object("event_records", [&] {
@@ -506,7 +491,7 @@ void write_event_records_json(JsonWriter& w, const LoadedCaptures& loaded,
   });
 }
 
-void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapture& f) {
+void write_file_json(DetailWriter& w, const LoadedCaptures& loaded, const RankCapture& f) {
   const ingest::NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
@@ -575,8 +560,8 @@ void write_file_json(JsonWriter& w, const LoadedCaptures& loaded, const RankCapt
 
 }  // namespace
 
-void npkt_info_text(const NpktInput& input, OutputFormat format, std::string& out) {
-  const LoadedCaptures& loaded = input.captures();
+InputDetails NpktInput::details() const {
+  const LoadedCaptures& loaded = loaded_;
   std::uint64_t records = 0;
   std::uint64_t dropped = 0;
   std::uint64_t events = 0;
@@ -590,23 +575,28 @@ void npkt_info_text(const NpktInput& input, OutputFormat format, std::string& ou
   if (!loaded.events.empty()) {
     fields.push_back({"event records", event_records_line(event_totals(loaded, nullptr))});
   }
-  render_fields(fields, format, out);
-  if (format != OutputFormat::kMarkdown) out += "\n";
-  for (const auto& f : loaded.files) write_file_text(loaded, *f, format, out);
-  render_table(file_table(loaded, false), format, out);
-  if (!loaded.events.empty()) write_events_text(loaded, format, out);
-}
-
-void npkt_info_json(const NpktInput& input, JsonWriter& w) {
-  const LoadedCaptures& loaded = input.captures();
+  InputDetails out;
+  out.blocks.push_back(DetailBlock{DetailBlock::Kind::kFields, "", std::move(fields), {}, {}});
+  for (const auto& f : loaded.files) out.blocks.push_back(file_block(loaded, *f));
+  out.blocks.push_back(table_block(file_table(loaded, false)));
+  if (!loaded.events.empty()) {
+    out.blocks.push_back(table_block(event_stream_table(loaded)));
+    out.blocks.push_back(table_block(event_name_table(loaded)));
+    if (auto unmatched = unmatched_event_lines(loaded); !unmatched.empty()) {
+      out.blocks.push_back(DetailBlock{DetailBlock::Kind::kList,
+                                       "unmatched events (first ones per stream)",
+                                       {},
+                                       {},
+                                       std::move(unmatched)});
+    }
+  }
+  out.csv = file_table(loaded, true);
+  DetailWriter w(out.json);
   w.key("files");
   w.begin_array();
   for (const auto& f : loaded.files) write_file_json(w, loaded, *f);
   w.end_array();
-}
-
-TextTable npkt_info_csv(const NpktInput& input) {
-  return file_table(input.captures(), true);
+  return out;
 }
 
 }  // namespace npkit
