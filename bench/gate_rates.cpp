@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "analysis/diff/run_diff.hpp"
-#include "analysis/summary/summarize_run.hpp"
+#include "commands/gate_commands.hpp"
 #include "import/run_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
 

@@ -15,6 +15,14 @@
 #include "import/summary/summary_json_reader.hpp"
 #include "run/summary/run_summary.hpp"
 
+namespace npkit {
+
+// Reads every span of `input` into SummarySpanSinks (analysis/summary/summarize_run.hpp) and
+// summarizes the run it returns; `warnings` is the input's warning count after reading.
+Result<RunSummary> summarize_input(RunInput& input);
+
+}  // namespace npkit
+
 namespace npkit::cli {
 
 Result<RunSummary> load_run(const std::string& path, const CommonOptions& options,

@@ -57,7 +57,7 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
   const auto& iteration = html_options().iteration;
   const CommunicatorReport* c = timeline_comm(report);
   const bool drawable =
-      c != nullptr && (c->comm->hash != 0 ? in.records_channel_spans() : in.has_spans());
+      c != nullptr && (!c->comm->from_spans ? in.records_channel_spans() : in.has_spans());
   if (!drawable) {
     if (iteration) {
       return Error{
@@ -80,7 +80,7 @@ Status add_timeline(html::RunReportInput& model, RunInput& in, const RunReport& 
   title += report.comms.size() > 1 ? ", " + c->cross.input.scope + ")" : ")";
   const std::string choice =
       html::describe_choice(inst, index, instances.size(), iteration.has_value());
-  if (c->comm->hash != 0) {
+  if (!c->comm->from_spans) {
     model.timeline =
         html::channel_timeline(in.channel_spans(c->comm->hash, window.start_ns, window.end_ns),
                                c->comm->nranks, window, title, choice);
@@ -114,7 +114,7 @@ Result<html::ReportModel> run_model(const CommonOptions& o, CliContext& context,
                        thresholds, in.diagnostics(), o.by == "tag");
   html::RunReportInput model;
   model.path = o.path;
-  model.facts = in.facts();
+  model.facts = run.facts;
   model.phases = &in.phases();
   model.report = &report;
   NPKIT_TRY(add_timeline(model, in, report, o, context));

@@ -12,6 +12,19 @@
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
 
+namespace npkit {
+
+Result<RunSummary> summarize_input(RunInput& input) {
+  Run run;
+  NPKIT_ASSIGN(auto spans, read_run<SummarySpanSink>(
+                               input, run, [&] { return SummarySpanSink(input.phases()); }));
+  RunSummary s = summarize_run(run, spans);
+  s.warnings = input.diagnostics().total();
+  return s;
+}
+
+}  // namespace npkit
+
 namespace npkit::cli {
 namespace {
 

@@ -173,7 +173,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       render_line("Switch points (NCCL's algorithm/protocol choice changes)" + lines, f, out);
     }
   }
-  if (!b.run->driver.rows.empty()) {
+  if (b.run->driver_only) {
     const TextTable t = driver_results_table(b.run->driver, b.coll, f);
     if (t.rows.empty()) {
       render_section_line("No nccl-tests rows for --coll " + b.coll, f, out);
@@ -306,7 +306,7 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
   w.begin_array();
   for (const auto& r : b.rows) write_bandwidth_row_json(w, comm_of(*b.run, r), r);
   w.end_array();
-  if (!b.run->driver.rows.empty()) write_driver_results_json(w, b.run->driver, b.coll);
+  if (b.run->driver_only) write_driver_results_json(w, b.run->driver, b.coll);
   if (b.driver) write_driver_comparison_json(w, *b.driver);
   w.key("switch_points");
   w.begin_array();
@@ -397,8 +397,7 @@ void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, 
     render_table(driver_comparison_table(*b.driver, f), f, out);
     return;
   }
-  if (f == OutputFormat::kCsv && b.view != "events" && b.rows.empty() &&
-      !b.run->driver.rows.empty()) {
+  if (f == OutputFormat::kCsv && b.view != "events" && b.rows.empty() && b.run->driver_only) {
     render_table(driver_results_table(b.run->driver, b.coll, f), f, out);
     return;
   }

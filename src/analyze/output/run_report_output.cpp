@@ -272,7 +272,7 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
   }
   render_line("Times: " + c.comm->time_source, f, out);
   for (const auto& note : c.comm->notes) render_line("Note: " + note, f, out);
-  if (c.comm->instances.empty() && !r.run->driver.rows.empty()) {
+  if (c.comm->instances.empty() && r.run->driver_only) {
     render_section_line(
         "No collective instances: nccl-tests' results hold one averaged time per size and "
         "placement, no per-instance times (its table follows)",
@@ -406,7 +406,7 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
     if (!h.empty()) render_section_line(h, f, out);
     if (r.waits) render_waits(*r.waits, f, out);
     if (std::none_of(r.comms.begin(), r.comms.end(),
-                     [](const CommunicatorReport& c) { return c.comm->hash == 0; })) {
+                     [](const CommunicatorReport& c) { return c.comm->from_spans; })) {
       render_section_line(
           "Spans across ranks: no collective-level span to join (give the kernel-wide spans a "
           "collective in --phase-map, docs/phases.md)",
@@ -423,7 +423,7 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
     render_communicator(r, c, f, out);
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
   }
-  if (!r.run->driver.rows.empty()) {
+  if (r.run->driver_only) {
     if (md) out += "## nccl-tests results\n\n";
     render_block(driver_results_table(r.run->driver, "all", f), f, out);
   }
@@ -488,7 +488,7 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
     out += "\n";
     append_hang_text(r.hang, OutputFormat::kCsv, out);
   }
-  if (!r.run->driver.rows.empty()) {
+  if (r.run->driver_only) {
     out += "\n";
     render_csv(driver_results_table(r.run->driver, "all", OutputFormat::kCsv), out);
   }
@@ -539,7 +539,7 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
   if (r.hang.stalled()) {
     w.object("where_it_stopped", [&] { write_hang_json(r.hang, w); });
   }
-  if (!r.run->driver.rows.empty()) write_driver_results_json(w, r.run->driver, "all");
+  if (r.run->driver_only) write_driver_results_json(w, r.run->driver, "all");
   write_findings_json(findings, w);
   write_warnings_json(w, diagnostics);
   w.end_object();

@@ -46,7 +46,9 @@
 //   times (e.g. a part of an operation no channel event covers); alltoall_unavailable says why the
 //   input cannot show AlltoAll as one operation ("" when it can, or holds none).
 // - Run::driver: the rows of a benchmark driver's results file (run/driver_results.hpp); such a
-//   run has one communicator with its ranks and no instances (empty for every other input).
+//   run is driver_only: one communicator with its ranks and no instances (rows empty for every
+//   other input). RunCommunicator::from_spans marks a communicator joined from the input's spans
+//   by occurrence (import/spans): no proxy steps or channel spans lie below its collectives.
 #pragma once
 
 #include <cstdint>
@@ -190,6 +192,7 @@ struct RunCommunicator {
   std::string alltoall_unavailable;  // why no AlltoAll instance could be made, where known
   std::string no_start_times;        // why member starts are unknown ("" when known)
   bool progress_known = false;
+  bool from_spans = false;
   std::vector<InFlightDetail> in_flight;
 
   // Every rank names its host.
@@ -212,6 +215,7 @@ struct Run {
   InputDetails details;  // what `info` shows of the input's kind (run/input_details.hpp)
   // The reader streamed spans to the command's sinks (a capture of profiler events alone has none).
   bool has_spans = false;
+  bool driver_only = false;  // a benchmark driver's results: `driver` holds its rows
   std::vector<RunCommunicator> comms;
   DriverResults driver;
 };

@@ -66,9 +66,9 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
   for (const auto& comm : run.comms) {
     CommunicatorReport c;
     c.comm = &comm;
-    c.cross =
-        analyze_cross_rank(cross_rank_input(comm, comm.hash == 0 ? infos : proxy_rank_phases(comm)),
-                           thresholds, settings);
+    c.cross = analyze_cross_rank(
+        cross_rank_input(comm, comm.from_spans ? infos : proxy_rank_phases(comm)), thresholds,
+        settings);
     c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds, settings);
     c.kernel_phases = kernel_phase_rows(comm, by_tag);
     r.comms.push_back(std::move(c));

@@ -214,13 +214,4 @@ RunSummary summarize_run(const Run& run, const SummarySpanSink& spans) {
   return s;
 }
 
-Result<RunSummary> summarize_input(RunInput& input) {
-  Run run;
-  NPKIT_ASSIGN(auto spans, read_run<SummarySpanSink>(
-                               input, run, [&] { return SummarySpanSink(input.phases()); }));
-  RunSummary s = summarize_run(run, spans);
-  s.warnings = input.diagnostics().total();
-  return s;
-}
-
 }  // namespace npkit

@@ -34,7 +34,6 @@
 #include <tuple>
 
 #include "analysis/phases/phase_breakdown.hpp"
-#include "import/run_input.hpp"
 #include "run/run.hpp"
 #include "run/span_sink.hpp"
 #include "run/summary/run_summary.hpp"
@@ -62,9 +61,5 @@ class SummarySpanSink : public SpanSink {
 };
 
 RunSummary summarize_run(const Run& run, const SummarySpanSink& spans);
-
-// Reads every span of `input` into SummarySpanSinks and summarizes the run it returns;
-// `warnings` is the input's warning count after reading.
-Result<RunSummary> summarize_input(RunInput& input);
 
 }  // namespace npkit

@@ -173,6 +173,7 @@ Result<Run> NcclTestsInput::read_input(const std::vector<SpanSink*>&) {
   }
   run.comms.push_back(std::move(comm));
   run.driver = f.results;
+  run.driver_only = true;
   return run;
 }
 

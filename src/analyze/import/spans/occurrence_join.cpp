@@ -133,6 +133,7 @@ RunCommunicator OccurrenceTable::join(std::string scope, std::string time_source
                                       std::int32_t nranks, const std::vector<std::int32_t>& ranks,
                                       const std::map<std::int32_t, std::string>& hosts) const {
   RunCommunicator out;
+  out.from_spans = true;
   out.scope = std::move(scope);
   out.time_source = std::move(time_source);
   out.nranks = nranks;

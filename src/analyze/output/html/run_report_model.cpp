@@ -162,7 +162,8 @@ Section phase_section(const RunReportInput& in) {
   for (const auto& c : comms) {
     const std::string of = comms.size() > 1 ? " (" + comm_key(*c.comm) + ")" : "";
     collective_bars(*c.comm, of, phases.blocks);
-    if (c.comm->hash != 0) proxy_bars(*c.comm, of, phases.blocks);
+    const bool records_proxy = !c.comm->from_spans && !in.report->run->driver_only;
+    if (records_proxy) proxy_bars(*c.comm, of, phases.blocks);
   }
   return phases;
 }

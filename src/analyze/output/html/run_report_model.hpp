@@ -1,7 +1,7 @@
 // output/html/run_report_model.hpp — the report model of any input, from `report`'s one result
 // (analysis/report/run_report.hpp).
 // Contract: build_run_report_model fills
-// - facts: the input's own (RunInput::facts), then its communicators;
+// - facts: the input's own (Run::facts), then its communicators;
 // - "findings": the findings of every communicator;
 // - "phases": GPU time per rank by phase (exclusive time of every span; "other" shown, the share
 //   the named phases explain in the note) and the same for CPU tracks when there are any (an
@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "analysis/report/run_report.hpp"
-#include "import/run_input.hpp"
 #include "output/html/report_model.hpp"
+#include "run/input_details.hpp"
 
 namespace npkit::html {
 

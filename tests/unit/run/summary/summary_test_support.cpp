@@ -2,8 +2,7 @@
 
 #include <catch2/catch.hpp>
 
-#include "analysis/summary/summarize_run.hpp"
-#include "import/run_input.hpp"
+#include "commands/gate_commands.hpp"
 
 namespace npkit::test {
 
