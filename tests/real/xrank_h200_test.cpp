@@ -11,7 +11,7 @@
 #include <map>
 #include <tuple>
 
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "real/npkt_h200_driver.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
 

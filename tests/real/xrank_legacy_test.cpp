@@ -15,7 +15,7 @@
 
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "support/real_dump.hpp"
 #include "support/span_collector.hpp"

@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "output/json_writer.hpp"
 #include "output/render.hpp"
 

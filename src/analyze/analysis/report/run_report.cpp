@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
-#include "analysis/diagnose/communicator_findings.hpp"
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/proxy/proxy_rank_phases.hpp"
+#include "analysis/report/communicator_findings.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {

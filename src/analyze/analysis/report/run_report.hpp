@@ -13,7 +13,7 @@
 //   communicator of the run (in run order): the cross-rank analysis — the ranks' GPU phase
 //   totals attached to the communicator without a hash (the one of span inputs), the ranks' NET
 //   proxy-step phases to the others (analysis/proxy/proxy_rank_phases.hpp) — and its
-//   findings (analysis/diagnose/communicator_findings.hpp); rows, switch points and latency
+//   findings (analysis/report/communicator_findings.hpp); rows, switch points and latency
 //   over the whole run (analysis/bandwidth/bandwidth_table.hpp); where the run stopped
 //   (analysis/hang/stall.hpp), which renderers show when a communicator ends with work in flight.
 //   Per communicator also NCCL's kernel phases per rank (analysis/phases/kernel_phase_summary.hpp;
@@ -32,7 +32,7 @@
 #include "analysis/hang/stall.hpp"
 #include "analysis/phases/kernel_phase_summary.hpp"
 #include "analysis/phases/phase_breakdown.hpp"
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "analysis/sync/phase_wait.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"

@@ -1,8 +1,7 @@
 // analysis/sync/instance_sync.hpp — who waits for whom at each joined collective instance, on one
-// clock. Contract (architecture.md, "Events and phases": sync):
-// - Times are the input's plus the rank's host offset (analysis/align/host_offsets.hpp). Instances
-// with
-//   fewer than two ranks are skipped.
+// clock. Contract:
+// - Times are the input's plus the rank's host offset (analysis/align/host_offsets.hpp).
+//   Instances with fewer than two ranks are skipped.
 // - Per instance: arrival skew of rank r = last arrival - r's arrival; true duration = last
 //   completion - last arrival (negative when a rank completed before the last arrival: clocks
 //   or data are off; such instances are counted as violations, their true duration kept as is);

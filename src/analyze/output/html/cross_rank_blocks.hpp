@@ -1,6 +1,7 @@
-// output/html/cross_rank_blocks.hpp — the cross-rank analysis (analysis/sync/cross_rank_report.hpp)
-// as report blocks: who arrives late and who waits, per rank and per collective instance. Contract
-// (times are the input's plus each rank's host offset, as analyze_sync uses them):
+// output/html/cross_rank_blocks.hpp — the cross-rank analysis
+// (analysis/report/cross_rank_report.hpp) as report blocks: who arrives late and who waits, per
+// rank and per collective instance. Contract (times are the input's plus each rank's host offset,
+// as analyze_sync uses them):
 // - lateness heatmap: rank × instance (input order), a cell = the rank's arrival minus the
 //   instance's first arrival — the straggler's cells are dark;
 // - wait heatmap: a cell = the rank's wait, last arrival minus its arrival capped by its own
@@ -20,7 +21,7 @@
 #include <vector>
 
 #include "analysis/diagnose/findings.hpp"
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "output/html/report_model.hpp"
 
 namespace npkit::html {

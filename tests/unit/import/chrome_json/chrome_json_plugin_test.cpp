@@ -16,7 +16,7 @@
 
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/join/run_cross_rank.hpp"
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/chrome_json/plugin_trace_decoder.hpp"
 #include "support/temp_dir.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <variant>
 
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 #include "output/html/cross_rank_blocks.hpp"
 #include "output/html/legacy_timeline.hpp"
 

@@ -1,4 +1,4 @@
-// analysis/sync/cross_rank_report.hpp — the cross-rank analysis of one set of joined instances:
+// analysis/report/cross_rank_report.hpp — the cross-rank analysis of one set of joined instances:
 // host clock alignment, sync and stragglers, phase imbalance, and the findings they support.
 // Contract: analyze_cross_rank runs estimate_host_offsets (analysis/align/host_offsets.hpp),
 // analyze_sync on the aligned times (analysis/sync/instance_sync.hpp), phase_imbalance over the

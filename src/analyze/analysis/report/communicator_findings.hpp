@@ -1,8 +1,8 @@
-// analysis/diagnose/communicator_findings.hpp — every finding of one communicator: the
-// cross-rank rules' (straggler, load imbalance, network wait; analysis/sync/cross_rank_report.hpp)
-// then the bandwidth rules' (small messages, few channels; analysis/diagnose/findings.hpp) over
-// the communicator's timed rows (Send/Recv rows left out), scoped by the analysis' scope, their
-// advice read against the run's `settings`.
+// analysis/report/communicator_findings.hpp — every finding of one communicator: the
+// cross-rank rules' (straggler, load imbalance, network wait;
+// analysis/report/cross_rank_report.hpp) then the bandwidth rules' (small messages, few channels;
+// analysis/diagnose/findings.hpp) over the communicator's timed rows (Send/Recv rows left out),
+// scoped by the analysis' scope, their advice read against the run's `settings`.
 #pragma once
 
 #include <cstdint>
@@ -11,7 +11,7 @@
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/diagnose/findings.hpp"
 #include "analysis/diagnose/thresholds.hpp"
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 
 namespace npkit {
 

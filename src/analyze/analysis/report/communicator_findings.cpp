@@ -1,4 +1,4 @@
-#include "analysis/diagnose/communicator_findings.hpp"
+#include "analysis/report/communicator_findings.hpp"
 
 #include "run/measures.hpp"
 

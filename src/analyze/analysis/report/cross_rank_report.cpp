@@ -1,4 +1,4 @@
-#include "analysis/sync/cross_rank_report.hpp"
+#include "analysis/report/cross_rank_report.hpp"
 
 #include <utility>
 
