@@ -67,6 +67,7 @@ struct CommonOptions {
   std::vector<std::string> thresholds;  // report --finding-threshold NAME=VALUE
   std::string old_threshold;  // report --threshold, the former --finding-threshold: refused
   std::string by = "rank";    // report --by: rank, or tag (per user tag and rank)
+  bool wide = false;          // report --wide: every column of every table
   std::vector<std::pair<std::string, std::string>> refused;  // option given, its value
 };
 

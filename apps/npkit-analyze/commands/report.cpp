@@ -24,7 +24,7 @@ Result<int> report_run(const CommonOptions& o, CliContext& context) {
   const RunReport report =
       build_run_report(run, std::move(sink), in.has_spans(), in.phases(), in.span_names(),
                        thresholds, in.diagnostics(), o.by == "tag");
-  const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names()};
+  const ReportInput about{o.path, in.event_table(), &in.phases(), &in.span_names(), o.wide};
   std::string text;
   const OutputFormat f = output_format(o);
   if (f == OutputFormat::kJson) {
@@ -69,6 +69,10 @@ void register_report(CLI::App& app, CliContext& context) {
                   "ncclCollConfig_t userProfilerTag, 0 = untagged) and rank")
       ->check(CLI::IsMember({"rank", "tag"}))
       ->capture_default_str();
+  cmd->add_flag("--wide", options->wide,
+                "Text and Markdown: every column of every table (nccl-tests' results keep count, "
+                "redop, root, pass and algbw), wider than 120 columns; CSV and JSON always hold "
+                "every column");
   cmd->callback([options, &context] { context.outcome = run_report(*options, context); });
 }
 

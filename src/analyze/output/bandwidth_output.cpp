@@ -9,6 +9,7 @@
 #include "output/json_writer.hpp"
 #include "output/run_text.hpp"
 #include "run/nccl_names.hpp"
+#include "util/readable_duration.hpp"
 
 namespace npkit {
 namespace {
@@ -419,13 +420,13 @@ void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_
   t.title =
       "Switch points (sizes where NCCL's algorithm/protocol choice changes; busbw from the GPU "
       "span, nccl-tests conventions)";
-  t.columns = {"collective", "below (B)", "from",           "busbw below (GB/s)",
-               "at (B)",     "to",        "busbw at (GB/s)"};
+  t.columns = {"collective", "below", "from", "busbw below", "at", "to", "busbw at"};
+  const auto busbw = [](double v) { return v > 0 ? gbps(v) + " GB/s" : std::string("-"); };
   for (const auto& s : switches) {
     if (s.comm_hash != comm) continue;
-    t.add_row({s.func, std::to_string(s.below_bytes), s.from_algo + "/" + s.from_proto,
-               gbps_or_dash(s.busbw_below_gbps), std::to_string(s.at_bytes),
-               s.to_algo + "/" + s.to_proto, gbps_or_dash(s.busbw_at_gbps)});
+    t.add_row({s.func, readable_bytes(s.below_bytes), s.from_algo + "/" + s.from_proto,
+               busbw(s.busbw_below_gbps), readable_bytes(s.at_bytes), s.to_algo + "/" + s.to_proto,
+               busbw(s.busbw_at_gbps)});
   }
   if (t.rows.empty()) {
     render_section_line("Switch points: none (one algorithm/protocol per collective across sizes)",
@@ -441,13 +442,15 @@ void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t com
   t.title =
       "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
       "per instance)";
-  t.columns = {"collective", "algo",     "proto",    "bucket (B)", "count",   "min (us)",
-               "p10 (us)",   "p50 (us)", "p90 (us)", "p99 (us)",   "max (us)"};
+  t.columns = {"collective", "algo", "proto", "bucket", "count", "min",
+               "p10",        "p50",  "p90",   "p99",    "max"};
   for (const auto& b : latency) {
     if (b.comm_hash != comm) continue;
     t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
-               std::to_string(b.bucket_bytes), std::to_string(b.count), us(b.min_ns), us(b.p10_ns),
-               us(b.p50_ns), us(b.p90_ns), us(b.p99_ns), us(b.max_ns)});
+               readable_bytes(b.bucket_bytes), std::to_string(b.count), readable_duration(b.min_ns),
+               readable_duration(b.p10_ns), readable_duration(b.p50_ns),
+               readable_duration(b.p90_ns), readable_duration(b.p99_ns),
+               readable_duration(b.max_ns)});
   }
   if (!t.rows.empty()) render_block(t, f, out);
 }

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "output/text_wrap.hpp"
+#include "util/readable_duration.hpp"
+
 namespace npkit {
 namespace {
 
@@ -35,16 +38,17 @@ std::string alignment_line(const CrossRankAnalysis& a) {
 
 TextTable alignment_table(const HostAlignment& al) {
   TextTable t;
-  t.columns = {"host", "ranks", "offset (us)", "lower (us)", "upper (us)", "± (us)", "instances"};
+  t.columns = {"host", "ranks", "offset", "lower", "upper", "±", "instances"};
   for (const auto& h : al.hosts) {
     if (h.reference) {
-      t.add_row({h.host, rank_list(h.ranks), "0.000", "-", "-", "-", std::to_string(h.instances)});
+      t.add_row({h.host, rank_list(h.ranks), "0", "-", "-", "-", std::to_string(h.instances)});
     } else if (!h.linked) {
       t.add_row(
           {h.host, rank_list(h.ranks), "not linked", "-", "-", "-", std::to_string(h.instances)});
     } else {
-      t.add_row({h.host, rank_list(h.ranks), us(h.offset_ns), us(h.lower_ns), us(h.upper_ns),
-                 us(h.uncertainty_ns), std::to_string(h.instances)});
+      t.add_row({h.host, rank_list(h.ranks), readable_duration(h.offset_ns),
+                 readable_duration(h.lower_ns), readable_duration(h.upper_ns),
+                 readable_duration(h.uncertainty_ns), std::to_string(h.instances)});
     }
   }
   return t;
@@ -56,12 +60,11 @@ TextTable collective_table(const CrossRankAnalysis& a) {
       "Sync per collective ({}; spread = last arrival - first; true duration = last arrival to "
       "last completion; wait = each rank's skew capped by its duration, summed)",
       a.input.time_source);
-  t.columns = {"collective",      "instances",     "spread p50 (us)",
-               "spread max (us)", "true p50 (us)", "wait (us)"};
+  t.columns = {"collective", "instances", "spread p50", "spread max", "true p50", "wait"};
   for (const auto& c : a.sync.collectives) {
-    t.add_row({c.collective, std::to_string(c.instances), us(c.spread_median_ns),
-               us(static_cast<double>(c.spread_max_ns)), us(c.true_duration_median_ns),
-               us(static_cast<double>(c.wait_ns))});
+    t.add_row({c.collective, std::to_string(c.instances), readable_duration(c.spread_median_ns),
+               readable_duration(c.spread_max_ns), readable_duration(c.true_duration_median_ns),
+               readable_duration(c.wait_ns)});
   }
   return t;
 }
@@ -71,16 +74,16 @@ TextTable rank_table(const CrossRankAnalysis& a) {
   t.title =
       "Sync per rank (skew = last arrival - own arrival; margin = how far it arrived after the "
       "next-latest rank, when last)";
-  t.columns = {"rank",      "instances",  "arrived last",    "skew p50 (us)",  "skew max (us)",
-               "wait (us)", "wait share", "margin p50 (us)", "margin max (us)"};
+  t.columns = {"rank", "instances",  "arrived last", "skew p50",  "skew max",
+               "wait", "wait share", "margin p50",   "margin max"};
   for (const auto& r : a.sync.ranks) {
     const bool last = r.arrived_last > 0;
     t.add_row({std::to_string(r.rank), std::to_string(r.instances),
                fmt::format("{} ({})", r.arrived_last, percent(r.arrived_last_share)),
-               us(r.skew_median_ns), us(static_cast<double>(r.skew_max_ns)),
-               us(static_cast<double>(r.wait_ns)), percent(r.wait_share),
-               last ? us(r.margin_median_ns) : "-",
-               last ? us(static_cast<double>(r.margin_max_ns)) : "-"});
+               readable_duration(r.skew_median_ns), readable_duration(r.skew_max_ns),
+               readable_duration(r.wait_ns), percent(r.wait_share),
+               last ? readable_duration(r.margin_median_ns) : "-",
+               last ? readable_duration(r.margin_max_ns) : "-"});
   }
   return t;
 }
@@ -88,12 +91,12 @@ TextTable rank_table(const CrossRankAnalysis& a) {
 TextTable imbalance_table(const std::vector<PhaseImbalance>& phases) {
   TextTable t;
   t.title = "Phase imbalance across ranks (per-rank phase totals)";
-  t.columns = {"phase",    "share",    "min (us)",   "median (us)",
-               "max (us)", "max rank", "max/median", "CV"};
+  t.columns = {"phase", "share", "min", "median", "max", "max rank", "max/median", "CV"};
   for (const auto& p : phases) {
-    t.add_row({p.phase, percent(p.share), us(static_cast<double>(p.min_ns)), us(p.median_ns),
-               us(static_cast<double>(p.max_ns)), std::to_string(p.max_rank),
-               fmt::format("{:.3f}", p.max_over_median), fmt::format("{:.3f}", p.cv)});
+    t.add_row({p.phase, percent(p.share), readable_duration(p.min_ns),
+               readable_duration(p.median_ns), readable_duration(p.max_ns),
+               std::to_string(p.max_rank), fmt::format("{:.3f}", p.max_over_median),
+               fmt::format("{:.3f}", p.cv)});
   }
   return t;
 }
@@ -127,13 +130,17 @@ void append_findings(const std::vector<Finding>& findings, OutputFormat format, 
     render_table(t, format, out);
     return;
   }
-  out += t.title + "\n";
+  out += wrap_text(t.title) + "\n";
   for (const auto& f : findings) {
-    out += fmt::format("  [{}] {}: {}\n      next: {}\n", f.rule, f.scope, f.summary, f.next_step);
+    out += wrap_text(fmt::format("  [{}] {}: {}", f.rule, f.scope, f.summary), kTextWidth, 6);
+    out += "\n";
+    out += wrap_text("      next: " + f.next_step, kTextWidth, 12);
+    out += "\n";
   }
 }
 
-void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std::string& out) {
+void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std::string& out,
+                            std::vector<std::string>& missing) {
   if (format == OutputFormat::kJson) return;
   if (format == OutputFormat::kCsv) {
     render_table(cross_rank_csv(a), format, out);
@@ -145,9 +152,9 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
   }
   if (a.alignment.same_host_violations > 0) {
     render_line(fmt::format("{} instance(s) have a rank completing before another rank of its "
-                            "host arrived (by up to {} us): the times of one host disagree",
+                            "host arrived (by up to {}): the times of one host disagree",
                             a.alignment.same_host_violations,
-                            us(static_cast<double>(a.alignment.same_host_violation_max_ns))),
+                            readable_duration(a.alignment.same_host_violation_max_ns)),
                 format, out);
   }
   if (a.input.gaps.empty()) {
@@ -166,9 +173,9 @@ void append_cross_rank_text(const CrossRankAnalysis& a, OutputFormat format, std
   const auto no_starts = std::find_if(a.input.gaps.begin(), a.input.gaps.end(),
                                       [](const JoinGap& g) { return g.kind == "no start times"; });
   if (no_starts != a.input.gaps.end()) {
-    render_section_line("Sync: none, no start times: " + no_starts->detail, format, out);
+    missing.push_back("sync (no start times: " + no_starts->detail + ")");
   } else if (a.sync.instances.empty()) {
-    render_section_line("Sync: no instance has times on two ranks", format, out);
+    missing.push_back("sync (no instance has times on two ranks)");
   } else {
     render_block(collective_table(a), format, out);
     render_block(rank_table(a), format, out);
@@ -221,6 +228,7 @@ void write_findings_json(const std::vector<Finding>& findings, JsonWriter& w) {
     w.field("rule", f.rule);
     w.field("scope", f.scope);
     w.field("summary", f.summary);
+    w.field("headline", f.headline);
     w.field("next_step", f.next_step);
     write_numbers(f, w);
     write_settings(f, w);

@@ -1,7 +1,9 @@
 #include "output/render.hpp"
+#include "output/text_wrap.hpp"
 
 #include <fmt/format.h>
 
+#include <array>
 #include <ctime>
 
 namespace npkit {
@@ -23,7 +25,7 @@ void render_table(const TextTable& table, OutputFormat format, std::string& out)
 }
 
 void render_line(const std::string& line, OutputFormat format, std::string& out) {
-  out += line;
+  out += format == OutputFormat::kTable ? wrap_text(line) : line;
   out += format == OutputFormat::kMarkdown ? "\n\n" : "\n";
 }
 
@@ -38,10 +40,11 @@ void render_fields(const std::vector<Field>& fields, OutputFormat format, std::s
     return;
   }
   for (const auto& f : fields) {
-    out.append(indent, ' ');
-    out += f.key;
-    if (f.key.size() < key_width) out.append(key_width - f.key.size(), ' ');
-    out += f.value;
+    std::string line(indent, ' ');
+    line += f.key;
+    if (f.key.size() < key_width) line.append(key_width - f.key.size(), ' ');
+    line += f.value;
+    out += wrap_text(line, kTextWidth, indent + key_width);
     out += "\n";
   }
 }
@@ -79,6 +82,28 @@ std::string gbps(double v) {
 }
 std::string gbps_or_dash(double v) {
   return v > 0 ? gbps(v) : "-";
+}
+
+}  // namespace npkit
+
+namespace npkit {
+
+std::string readable_bytes(std::uint64_t bytes) {
+  constexpr std::array<const char*, 4> kUnits = {"B", "KiB", "MiB", "GiB"};
+  std::size_t unit = 0;
+  std::uint64_t whole = bytes;
+  while (unit + 1 < kUnits.size() && whole >= 1024 && whole % 1024 == 0) {
+    whole /= 1024;
+    ++unit;
+  }
+  if (unit > 0 || bytes < 1024) return fmt::format("{} {}", whole, kUnits[unit]);
+  double v = static_cast<double>(bytes);
+  while (unit + 1 < kUnits.size() && v >= 1024) {
+    v /= 1024;
+    ++unit;
+  }
+  const int decimals = v >= 100 ? 1 : v >= 10 ? 2 : 3;
+  return fmt::format("{:.{}f} {}", v, decimals, kUnits[unit]);
 }
 
 }  // namespace npkit

@@ -1,6 +1,7 @@
 #include "output/run_report_output.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
@@ -13,8 +14,10 @@
 #include "output/json_writer.hpp"
 #include "output/kernel_phase_output.hpp"
 #include "output/phase_report_output.hpp"
+#include "output/report_summary.hpp"
 #include "output/run_text.hpp"
 #include "util/quantiles.hpp"
+#include "util/readable_duration.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -65,7 +68,7 @@ TextTable collectives_per_rank(const RunCommunicator& comm, bool by_tag) {
   TextTable t;
   t.title = by_tag ? "Collectives per user tag and rank" : "Collectives per rank";
   if (by_tag) t.columns.push_back("tag");
-  for (const char* c : {"rank", "collective", "instances", "timed", "total (us)", "median (us)"}) {
+  for (const char* c : {"rank", "collective", "instances", "timed", "total", "median"}) {
     t.columns.push_back(c);
   }
   for (const auto& [key, c] : rank_collectives(comm, by_tag)) {
@@ -74,8 +77,8 @@ TextTable collectives_per_rank(const RunCommunicator& comm, bool by_tag) {
     if (by_tag) cells.push_back(std::to_string(std::get<0>(key)));
     for (std::string cell :
          {std::to_string(std::get<1>(key)), std::get<2>(key), std::to_string(c.instances),
-          std::to_string(c.times.size()), timed ? us(c.total) : std::string("-"),
-          timed ? us(sorted_quantile(c.times, 0.5)) : std::string("-")}) {
+          std::to_string(c.times.size()), timed ? readable_duration(c.total) : std::string("-"),
+          timed ? readable_duration(sorted_quantile(c.times, 0.5)) : std::string("-")}) {
       cells.push_back(std::move(cell));
     }
     t.add_row(std::move(cells));
@@ -103,8 +106,8 @@ std::string hint(const RunReport& r) {
   if (share >= kHintBelow) return "";
   std::string names;
   for (std::size_t i = 0; i < r.unassigned.size() && i < kHintNames; ++i) {
-    names += fmt::format("{}{} ({} us)", i == 0 ? "" : ", ", r.unassigned[i].name,
-                         us(static_cast<double>(r.unassigned[i].ns)));
+    names += fmt::format("{}{} ({})", i == 0 ? "" : ", ", r.unassigned[i].name,
+                         readable_duration(r.unassigned[i].ns));
   }
   return fmt::format(
       "Hint: the phases explain only {} of the GPU span time; the most unassigned time is in {}. "
@@ -113,29 +116,26 @@ std::string hint(const RunReport& r) {
 }
 
 // Waiting inside the phases: per rank and phase, then per size the rank that waited most.
-void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
+void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out,
+                  std::vector<std::string>& missing) {
   if (w.instances == 0) {
-    render_section_line(
-        "Waiting inside phases: no collective instance held by two ranks to compare", f, out);
+    missing.push_back("waiting inside phases (no collective instance on two ranks)");
     return;
   }
-  std::int64_t largest = 0;
-  for (const auto& r : w.ranks) largest = std::max(largest, r.time_ns);
-  const TimeScale ms = time_scale_for(largest);
   TextTable t;
   t.title = fmt::format(
       "Waiting inside phases ({} instance(s) on two or more ranks; waiting = a rank's time in the "
       "phase beyond the least any rank spent in it at that instance)",
       w.instances);
-  t.columns = {"rank", "phase", ms.header("time"), ms.header("waiting"), "share"};
+  t.columns = {"rank", "phase", "time", "waiting", "share"};
   for (const auto& r : w.ranks) {
-    t.add_row({std::to_string(r.rank), r.phase, ms(r.time_ns), ms(r.wait_ns),
-               percent(share(r.wait_ns, r.time_ns))});
+    t.add_row({std::to_string(r.rank), r.phase, readable_duration(r.time_ns),
+               readable_duration(r.wait_ns), percent(share(r.wait_ns, r.time_ns))});
   }
   render_block(t, f, out);
   TextTable s;
   s.title = "Waiting inside phases per size (the rank that waited most)";
-  s.columns = {"size", "phase", "ranks", "waiting (us)", "most", "its waiting (us)", "its share"};
+  s.columns = {"size", "phase", "ranks", "waiting", "most", "its waiting", "its share"};
   for (std::size_t i = 0; i < w.by_size.size();) {
     std::size_t j = i;
     std::map<std::string, std::vector<const PhaseWait*>> by_phase;
@@ -151,10 +151,9 @@ void render_waits(const PhaseWaits& w, OutputFormat f, std::string& out) {
         total = sat_add(total, r->wait_ns);
         if (r->wait_ns > most->wait_ns) most = r;
       }
-      s.add_row({std::to_string(w.by_size[i].size), phase, std::to_string(ranks.size()),
-                 us(static_cast<double>(total)), std::to_string(most->rank),
-                 us(static_cast<double>(most->wait_ns)),
-                 percent(share(most->wait_ns, most->time_ns))});
+      s.add_row({readable_bytes(w.by_size[i].size), phase, std::to_string(ranks.size()),
+                 readable_duration(total), std::to_string(most->rank),
+                 readable_duration(most->wait_ns), percent(share(most->wait_ns, most->time_ns))});
     }
     i = j;
   }
@@ -173,12 +172,12 @@ void write_wait_rows(JsonWriter& w, const char* key, const std::vector<PhaseWait
 }
 
 std::string with_share(std::int64_t ns, std::int64_t whole) {
-  return fmt::format("{} ({})", us(static_cast<double>(ns)), percent(share(ns, whole)));
+  return fmt::format("{} ({})", readable_duration(ns), percent(share(ns, whole)));
 }
 
 std::string clock_of(const RunRank& r) {
   std::string s = r.clock;
-  if (r.clock_uncertainty_ns) s += fmt::format(" ±{:.3f} us", *r.clock_uncertainty_ns / 1e3);
+  if (r.clock_uncertainty_ns) s += " ±" + readable_duration(*r.clock_uncertainty_ns);
   return s;
 }
 
@@ -199,17 +198,18 @@ bool has_proxy_steps(const RunCommunicator& comm) {
                      [](const RunRank& r) { return r.proxy && r.proxy->steps > 0; });
 }
 
-void render_proxy_steps(const RunCommunicator& comm, OutputFormat f, std::string& out) {
+void render_proxy_steps(const RunCommunicator& comm, OutputFormat f, std::string& out,
+                        std::vector<std::string>& missing) {
   if (!has_proxy_steps(comm)) {
-    render_section_line("Proxy steps: none (no NET transport, or proxy events not recorded)", f,
-                        out);
+    missing.push_back("NET proxy steps (no NET transport, or proxy events not recorded)");
     return;
   }
   TextTable steps;
   steps.title =
-      "Proxy steps (NET transport; net_send = SendWait, net_recv = RecvWait + RecvFlushWait, "
-      "sync = SendGPUWait + SendPeerWait + RecvGPUWait)";
-  steps.columns = {"rank",     "steps", "never stopped", "step time (us)", "net_send",
+      "Proxy steps (NET transport; step time sums the steps' own times, and steps overlap, so it "
+      "can exceed the wall time; net_send = SendWait, net_recv = RecvWait + RecvFlushWait, sync = "
+      "SendGPUWait + SendPeerWait + RecvGPUWait)";
+  steps.columns = {"rank",     "steps", "never stopped", "step time", "net_send",
                    "net_recv", "sync",  "other",         "explained"};
   TextTable ring;
   ring.title =
@@ -220,7 +220,7 @@ void render_proxy_steps(const RunCommunicator& comm, OutputFormat f, std::string
     if (!r.proxy) continue;
     const ProxyStepBreakdown& b = *r.proxy;
     steps.add_row({std::to_string(r.rank), std::to_string(b.steps),
-                   std::to_string(b.steps_never_stopped), us(static_cast<double>(b.step_ns)),
+                   std::to_string(b.steps_never_stopped), readable_duration(b.step_ns),
                    with_share(b.net_send_ns, b.step_ns), with_share(b.net_recv_ns, b.step_ns),
                    with_share(b.sync_ns, b.step_ns), with_share(b.other_ns, b.step_ns),
                    percent(b.explained())});
@@ -240,31 +240,32 @@ void render_alltoall(const RunCommunicator& comm, OutputFormat f, std::string& o
   t.title =
       "AlltoAll per peer (each rank's Send/Recv inside its AlltoAll operations; time = summed GPU "
       "spans of the timed ones; GB/s = their bytes / that time)";
-  t.columns = {"rank", "peer", "direction", "operations", "bytes", "timed", "time (us)", "GB/s"};
+  t.columns = {"rank", "peer", "direction", "operations", "bytes", "timed", "time", "GB/s"};
   const AlltoallPeerTraffic* slowest = nullptr;
   for (const auto& r : comm.ranks) {
     for (const auto& p : r.alltoall_peers) {
       const bool timed = p.timed > 0;
       t.add_row({std::to_string(p.rank), std::to_string(p.peer), p.send ? "send" : "recv",
-                 std::to_string(p.operations), std::to_string(p.bytes), std::to_string(p.timed),
-                 timed ? us(static_cast<double>(p.time_ns)) : "-", timed ? gbps(p.gbps) : "-"});
+                 std::to_string(p.operations), readable_bytes(p.bytes), std::to_string(p.timed),
+                 timed ? readable_duration(p.time_ns) : "-", timed ? gbps(p.gbps) : "-"});
       if (timed && p.time_ns > 0 && (slowest == nullptr || p.gbps < slowest->gbps)) slowest = &p;
     }
   }
   if (t.rows.empty()) return;
   render_block(t, f, out);
   if (slowest != nullptr) {
-    render_line(fmt::format("Slowest pair: rank {} {} peer {} at {} GB/s ({} B in {} us); "
-                            "untimed rows (a rank's copy to itself has no KernelCh) are left out",
-                            slowest->rank, slowest->send ? "sending to" : "receiving from",
-                            slowest->peer, gbps(slowest->gbps), slowest->timed_bytes,
-                            us(static_cast<double>(slowest->time_ns))),
-                f, out);
+    render_line(
+        fmt::format("Slowest pair: rank {} {} peer {} at {} GB/s ({} in {}); "
+                    "untimed rows (a rank's copy to itself has no KernelCh) are left out",
+                    slowest->rank, slowest->send ? "sending to" : "receiving from", slowest->peer,
+                    gbps(slowest->gbps), readable_bytes(slowest->timed_bytes),
+                    readable_duration(slowest->time_ns)),
+        f, out);
   }
 }
 
 void render_communicator(const RunReport& r, const CommunicatorReport& c, OutputFormat f,
-                         std::string& out) {
+                         std::string& out, std::vector<std::string>& missing) {
   if (f == OutputFormat::kMarkdown) {
     out += "## " + describe_communicator(*c.comm) + "\n\n";
   } else {
@@ -273,27 +274,25 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
   render_line("Times: " + c.comm->time_source, f, out);
   for (const auto& note : c.comm->notes) render_line("Note: " + note, f, out);
   if (c.comm->instances.empty() && r.run->driver_only) {
-    render_section_line(
+    render_line(
         "No collective instances: nccl-tests' results hold one averaged time per size and "
         "placement, no per-instance times (its table follows)",
         f, out);
-    render_section_line(
-        "Clock alignment, join, sync, stragglers, phase imbalance, proxy steps, switch points, "
-        "latency: none (the input holds no timestamps, no per-rank times, no algorithm or "
-        "protocol)",
-        f, out);
+    missing.push_back(
+        "clock alignment, join, sync, stragglers, phase imbalance, proxy steps, switch points and "
+        "latency (nccl-tests' results hold no timestamps, no per-rank times, no algorithm or "
+        "protocol)");
     return;
   }
   TextTable colls = collectives_per_rank(*c.comm, r.by_tag);
   if (colls.rows.empty()) {
-    render_section_line("No collective instances (no collective-level span or event to join)", f,
-                        out);
+    missing.push_back("collectives (no collective-level span or event to join)");
   } else {
     render_block(colls, f, out);
   }
   render_clocks(*c.comm, f, out);
-  append_cross_rank_text(c.cross, f, out);
-  render_proxy_steps(*c.comm, f, out);
+  append_cross_rank_text(c.cross, f, out, missing);
+  render_proxy_steps(*c.comm, f, out, missing);
   render_alltoall(*c.comm, f, out);
   // Kernel-launched collectives (not Send/Recv, not AlltoAll made of them) without any
   // algorithm or protocol: the input does not record the choice.
@@ -303,11 +302,22 @@ void render_communicator(const RunReport& r, const CommunicatorReport& c, Output
       std::none_of(insts.begin(), insts.end(), [&](const RunInstance& i) {
         return launched(i) && !(i.algo.empty() && i.proto.empty());
       })) {
-    render_section_line("Switch points: none (the input records no algorithm or protocol)", f, out);
+    missing.push_back("switch points (the input records no algorithm or protocol)");
   } else {
     render_switch_points(r.switches, c.comm->hash, f, out);
   }
   render_latency(r.latency, c.comm->hash, f, out);
+}
+
+// Leaves out the named columns (what --wide keeps).
+void drop_columns(TextTable& t, const std::vector<std::string>& names) {
+  for (std::size_t c = t.columns.size(); c-- > 0;) {
+    if (std::find(names.begin(), names.end(), t.columns[c]) == names.end()) continue;
+    t.columns.erase(t.columns.begin() + static_cast<std::ptrdiff_t>(c));
+    for (auto& row : t.rows) {
+      if (c < row.size()) row.erase(row.begin() + static_cast<std::ptrdiff_t>(c));
+    }
+  }
 }
 
 void write_proxy_json(JsonWriter& w, const ProxyStepBreakdown& b) {
@@ -394,17 +404,27 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
                   r.run->config.files, r.run->comms.size());
   if (!in.event_table.empty()) head += ", event table " + in.event_table;
   render_line(head, f, out);
+  render_report_summary(r, f, out);
   if (r.hang.stalled()) {
     if (md) out += "## Where it stopped\n\n";
     render_section_line(
         "Where it stopped (the capture ended with work in flight; npkit-analyze hang):", f, out);
     append_hang_text(r.hang, f, out);
   }
+  std::vector<Finding> findings;
+  for (const auto& c : r.comms)
+    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
+  if (!findings.empty()) {
+    out += md ? "## Findings\n\n" : "\n";
+    append_findings(findings, f, out);
+  }
+  std::vector<std::string> missing;
   if (r.phases) {
+    out += md ? "## Phases\n\n" : "\n";
     render_phase_report(*r.phases, *in.phases, wording(), f, out);
     const std::string h = hint(r);
     if (!h.empty()) render_section_line(h, f, out);
-    if (r.waits) render_waits(*r.waits, f, out);
+    if (r.waits) render_waits(*r.waits, f, out, missing);
     if (std::none_of(r.comms.begin(), r.comms.end(),
                      [](const CommunicatorReport& c) { return c.comm->from_spans; })) {
       render_section_line(
@@ -415,20 +435,25 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
   } else if (r.has_kernel_phases()) {
     render_kernel_phases(r, f, out);
   } else {
-    render_line(fmt::format("Phases: none (this {} holds no spans)", input_kind_name(r.run->kind)),
-                f, out);
+    missing.push_back(fmt::format("phases (this {} holds no spans)", input_kind_name(r.run->kind)));
   }
-  std::vector<Finding> findings;
-  for (const auto& c : r.comms) {
-    render_communicator(r, c, f, out);
-    findings.insert(findings.end(), c.findings.begin(), c.findings.end());
-  }
+  for (const auto& c : r.comms) render_communicator(r, c, f, out, missing);
   if (r.run->driver_only) {
     if (md) out += "## nccl-tests results\n\n";
-    render_block(driver_results_table(r.run->driver, "all", f), f, out);
+    TextTable driver = driver_results_table(r.run->driver, "all", f);
+    if (!in.wide) {
+      drop_columns(driver, {"count", "redop", "root", "pass", "oop algbw", "ip algbw"});
+      driver.title += " (report --wide: every column)";
+    }
+    render_block(driver, f, out);
   }
-  out += md ? "## Findings\n\n" : "\n";
-  append_findings(findings, f, out);
+  if (!missing.empty()) {
+    std::vector<std::string> unique;
+    for (auto& m : missing) {
+      if (std::find(unique.begin(), unique.end(), m) == unique.end()) unique.push_back(m);
+    }
+    render_section_line(fmt::format("Not in this input: {}", fmt::join(unique, "; ")), f, out);
+  }
 }
 
 void render_run_report_csv(const RunReport& r, std::string& out) {

@@ -1,12 +1,15 @@
 #include "output/text_table.hpp"
 
 #include <algorithm>
+#include <array>
+#include <string_view>
+
+#include "output/text_wrap.hpp"
 
 namespace npkit {
 namespace {
 
-bool looks_numeric(const std::string& s) {
-  if (s.empty()) return false;
+bool plain_number(std::string_view s) {
   bool digit = false;
   for (char c : s) {
     if (c >= '0' && c <= '9') {
@@ -16,6 +19,27 @@ bool looks_numeric(const std::string& s) {
     }
   }
   return digit;
+}
+
+// A number, optionally with a unit ("1.702 ms", "92.70 GB/s", "64 MiB") and a share after it
+// ("1.702 ms (12.5%)").
+bool looks_numeric(const std::string& s) {
+  static constexpr std::array<std::string_view, 9> kUnits = {"ns",  "us",  "ms",  "s",   "B",
+                                                             "KiB", "MiB", "GiB", "GB/s"};
+  const std::string_view v = s;
+  const std::size_t space = v.find(' ');
+  if (space == std::string_view::npos) return plain_number(v);
+  if (!plain_number(v.substr(0, space))) return false;
+  std::string_view rest = v.substr(space + 1);
+  const std::size_t share = rest.find(" (");
+  if (share != std::string_view::npos) {
+    const std::string_view paren = rest.substr(share + 2);
+    if (paren.empty() || paren.back() != ')' || !plain_number(paren.substr(0, paren.size() - 1))) {
+      return false;
+    }
+    rest = rest.substr(0, share);
+  }
+  return std::find(kUnits.begin(), kUnits.end(), rest) != kUnits.end();
 }
 
 std::string csv_cell(const std::string& s) {
@@ -53,22 +77,41 @@ bool numeric_column(const TextTable& table, std::size_t column) {
   return any;
 }
 
+constexpr std::size_t kMinWrappedColumn = 32;
+
 }  // namespace
 
 void render_text(const TextTable& table, std::string& out) {
   const std::size_t n = table.columns.size();
   std::vector<std::size_t> width(n, 0);
-  for (std::size_t c = 0; c < n; ++c) width[c] = table.columns[c].size();
+  for (std::size_t c = 0; c < n; ++c) width[c] = text_columns(table.columns[c]);
   for (const auto& row : table.rows) {
     for (std::size_t c = 0; c < n && c < row.size(); ++c)
-      width[c] = std::max(width[c], row[c].size());
+      width[c] = std::max(width[c], text_columns(row[c]));
   }
-  if (!table.title.empty()) out += table.title + "\n";
+  // A table wider than the terminal wraps its last column when that column is prose.
+  std::size_t wrap_at = 0;
+  std::size_t before = 0;  // columns before the last one's start
+  for (std::size_t c = 0; c + 1 < n; ++c) before += width[c] + 2;
+  if (n > 1 && !numeric_column(table, n - 1)) {
+    if (before + width[n - 1] > kTextWidth) {
+      wrap_at = std::max(kMinWrappedColumn, kTextWidth > before ? kTextWidth - before : 0);
+      width[n - 1] = std::max(text_columns(table.columns[n - 1]), wrap_at);
+    }
+  }
+  if (!table.title.empty()) out += wrap_text(table.title) + "\n";
   const auto emit = [&](const std::vector<std::string>& row, bool header) {
     std::string line;
+    std::string rest;  // the wrapped last cell's further lines
     for (std::size_t c = 0; c < n; ++c) {
-      const std::string cell = c < row.size() ? row[c] : "";
-      const std::size_t pad = width[c] - cell.size();
+      std::string cell = c < row.size() ? row[c] : "";
+      if (c + 1 == n && wrap_at > 0 && !header && text_columns(cell) > wrap_at) {
+        const std::string wrapped = wrap_text(cell, wrap_at, 0);
+        const std::size_t nl = wrapped.find('\n');
+        cell = wrapped.substr(0, nl);
+        rest = nl == std::string::npos ? "" : wrapped.substr(nl + 1);
+      }
+      const std::size_t pad = width[c] - std::min(width[c], text_columns(cell));
       if (c > 0) line += "  ";
       if (!header && looks_numeric(cell)) {
         line.append(pad, ' ');
@@ -80,6 +123,12 @@ void render_text(const TextTable& table, std::string& out) {
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+    if (!rest.empty()) {
+      std::string continued(before, ' ');
+      for (const char ch : rest)
+        continued += ch == '\n' ? "\n" + std::string(before, ' ') : std::string(1, ch);
+      out += continued + "\n";
+    }
   };
   emit(table.columns, true);
   for (const auto& row : table.rows) emit(row, false);

@@ -11,6 +11,7 @@ std::string TimeScale::operator()(double ns) const {
 }
 
 TimeScale time_scale_for(std::int64_t max_ns) {
+  if (max_ns >= 10000000000) return TimeScale{1e9, "s"};
   if (max_ns >= 10000000) return TimeScale{1e6, "ms"};
   return TimeScale{1e3, "us"};
 }

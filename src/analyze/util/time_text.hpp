@@ -1,7 +1,8 @@
 // util/time_text.hpp — times and durations as table cells and lines.
-// Contract: TimeScale prints durations with three decimals in ms when the largest value shown
-// (time_scale_for) is at least 10 ms, else in us. describe_time: epoch nanoseconds after 2001 as
-// "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a boot-relative steady clock.
+// Contract: TimeScale prints durations with three decimals in s when the largest value shown
+// (time_scale_for) is at least 10 s, in ms from 10 ms, else in us. describe_time: epoch nanoseconds
+// after 2001 as "YYYY-MM-DD HH:MM:SS.nnnnnnnnn UTC", smaller values as seconds of a boot-relative
+// steady clock.
 #pragma once
 
 #include <cstdint>

@@ -59,3 +59,23 @@ TEST_CASE("text table: Markdown pads short rows and needs no title", "[render]")
   npkit::render_markdown(t, out);
   CHECK(out == "| rank | ms |\n| ---: | --- |\n| 0 |  |\n\n");
 }
+
+TEST_CASE("text table: a table wider than 120 columns wraps its last, prose column", "[output]") {
+  npkit::TextTable t;
+  t.columns = {"rank", "detail"};
+  const std::string word = "abcdefghi ";  // 10 columns with its space
+  std::string detail;
+  for (int i = 0; i < 15; ++i) detail += word;  // 150 columns
+  detail.pop_back();
+  t.add_row({"0", detail});
+  std::string out;
+  npkit::render_text(t, out);
+  // "rank" + 2 spaces: the detail starts at column 6 and gets 114 columns, 11 words a line.
+  std::string first = "rank  detail\n   0  ";
+  std::string second = "      ";
+  for (int i = 0; i < 11; ++i) first += word;
+  for (int i = 11; i < 15; ++i) second += word;
+  first.pop_back();
+  second.pop_back();
+  CHECK(out == first + "\n" + second + "\n");
+}

@@ -10,12 +10,13 @@
 
 #include "analysis/diagnose/latency_model.hpp"
 #include "util/prose_list.hpp"
+#include "util/readable_duration.hpp"
 
 namespace npkit {
 namespace {
 
 std::string us(double ns) {
-  return fmt::format("{:.3f} us", ns / 1e3);
+  return readable_duration(ns);
 }
 
 std::string pct(double fraction) {
@@ -190,6 +191,8 @@ void find_straggler(const SyncAnalysis& sync, const CrossRankInput& input, const
       us(static_cast<double>(r.margin_max_ns)),
       uncertainty ? fmt::format(", beyond the clocks' {} uncertainty", us(*uncertainty)) : "",
       largest_margins(sync, input, rank));
+  f.headline = fmt::format("rank {} arrives last at {} of instances, a median {} after the others",
+                           rank, pct(r.arrived_last_share), us(r.margin_median_ns));
   f.next_step = fmt::format(
       "look at what rank {} does before its collectives (compute or data-loading imbalance, CPU "
       "contention, a slower GPU, link or host) against a rank that arrives early",
@@ -220,6 +223,8 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
         "CV {:.2f})",
         p.phase, pct(p.share), p.max_rank, p.max_over_median, us(static_cast<double>(p.max_ns)),
         us(p.median_ns), us(static_cast<double>(p.min_ns)), p.cv);
+    f.headline = fmt::format("rank {} spends {:.2f}x the median rank in phase {}", p.max_rank,
+                             p.max_over_median, p.phase);
     f.next_step = fmt::format(
         "check that the ranks' topology is symmetric (nvidia-smi topo -m: GPU-NIC and GPU-GPU "
         "paths) and rank {}'s CPU/NUMA binding and clocks; {}",
@@ -246,9 +251,11 @@ void find_network_wait(const std::vector<RankInfo>& ranks, const std::string& sc
   f.rule = "network_wait";
   f.scope = scope;
   f.summary = fmt::format(
-      "NET proxy steps wait on the network for {} of their time ({} of {} step time; {})",
+      "NET proxy steps wait on the network for {} of their time ({} of {} step time, summed over "
+      "overlapping steps; {})",
       pct(share), us(static_cast<double>(w.network)), us(static_cast<double>(w.step)),
       prose_list(w.which));
+  f.headline = fmt::format("NET proxy steps wait on the network for {} of their time", pct(share));
   f.next_step = network_advice(settings);
   f.settings = settings.values({"NCCL_NET", "NCCL_IB_DISABLE", "NCCL_SOCKET_NTHREADS",
                                 "NCCL_NSOCKS_PERTHREAD", "NCCL_NET_GDR_LEVEL"});
@@ -269,10 +276,13 @@ void find_gpu_wait(const std::vector<RankInfo>& ranks, const std::string& scope,
   f.rule = "gpu_wait";
   f.scope = scope;
   f.summary = fmt::format(
-      "NET proxy steps wait for the GPU or the peer for {} of their time ({} of {} step time; {}) "
+      "NET proxy steps wait for the GPU or the peer for {} of their time ({} of {} step time, "
+      "summed over overlapping steps; {}) "
       "and on the network for {}: the kernels, not the network, pace the transfers",
       pct(share), us(static_cast<double>(w.gpu)), us(static_cast<double>(w.step)),
       prose_list(w.which), pct(network_share));
+  f.headline =
+      fmt::format("NET proxy steps wait for the GPU or the peer for {} of their time", pct(share));
   const std::string threads = settings.in_force("NCCL_NTHREADS");
   f.next_step =
       "look at the GPU side before the network: a rank whose kernels start late (the sync table, "
@@ -316,8 +326,10 @@ void find_net_within_host(const CrossRankInput& input, const Thresholds& t,
   f.scope = input.scope;
   f.summary = fmt::format(
       "all {} ranks run on host {}, yet rank(s) {} move data through the network transport: {} "
-      "NET proxy step(s), {} of step time",
+      "NET proxy step(s), {} of step time summed over overlapping steps",
       input.ranks.size(), host, prose_list(which), steps, us(static_cast<double>(step_ns)));
+  f.headline = fmt::format("all {} ranks share host {} yet move data through the network transport",
+                           input.ranks.size(), host);
   const std::string host_ids = settings.value("NCCL_HOSTID");
   f.next_step =
       settings.distinct("NCCL_HOSTID") > 1
@@ -386,6 +398,9 @@ void find_small_messages(const std::vector<SizeEvidence>& rows, const std::strin
         "{} of its best ({:.2f} GB/s)",
         coll, small_ops, static_cast<std::uint64_t>(t.small_bytes), prose_list(size_names),
         pct(share), busbw, pct(busbw / peak), peak);
+    f.headline =
+        fmt::format("{}: sizes below {} B take {} of its time at {} of its best busbw", coll,
+                    static_cast<std::uint64_t>(t.small_bytes), pct(share), pct(busbw / peak));
     f.numbers = {{"operations", static_cast<double>(small_ops)},
                  {"time_share", share},
                  {"busbw_gbps", busbw},
@@ -436,6 +451,9 @@ void find_few_channels(const std::vector<SizeEvidence>& rows, const std::string&
         pct(r.busbw_gbps / predicted_busbw), predicted_busbw,
         r.algo.empty() && r.proto.empty() ? r.collective : choice_of(r), model->text(),
         model->points);
+    f.headline =
+        fmt::format("{} {} B runs on {} channel(s) at {} of the busbw its size allows",
+                    r.collective, r.bytes, r.channels, pct(r.busbw_gbps / predicted_busbw));
     const std::string max = settings.in_force("NCCL_MAX_NCHANNELS");
     f.next_step = max.empty() ? channel_advice(settings) +
                                     " (and check NCCL_NCHANNELS_PER_NET_PEER); compare busbw"

@@ -2,9 +2,10 @@
 // step. Contract: a rule returns a finding only when its evidence crosses the thresholds
 // (analysis/diagnose/thresholds.hpp; docs/phases.md "Diagnosis"); every finding quotes the numbers
 // that triggered it, in its text and in `numbers` (name, value) for machine use, and names the
-// instances or rows behind it. Advice reads the run's settings (run_settings.hpp): it never
-// recommends a setting already in force — it names it — and the finding lists in `settings` the
-// variables its advice read. Rules:
+// instances or rows behind it; `headline` says it in one clause (under about 90 characters)
+// for a summary line. Durations read as readable_duration (util/readable_duration.hpp) writes them.
+// Advice reads the run's settings (run_settings.hpp): it never recommends a setting already in
+// force — it names it — and the finding lists in `settings` the variables its advice read. Rules:
 // - straggler: the first rank of the straggler order arrives last in at least straggler_share of
 //   at least min_instances instances, a median margin of at least straggler_min_margin_ns and
 //   beyond what the clocks can tell apart: the rank's clock uncertainty plus the largest of the
@@ -53,6 +54,7 @@ struct Finding {
   std::string rule;       // straggler, load_imbalance, network_wait, net_within_host, ...
   std::string scope;      // "comm 0123456789abcdef", a dump path
   std::string summary;    // what was found, with its numbers
+  std::string headline;   // the finding in one short clause, for a report's summary
   std::string next_step;  // what to check or change
   std::vector<std::pair<std::string, double>> numbers;
   std::vector<std::pair<std::string, std::string>> settings;  // read by the advice; "" = not set

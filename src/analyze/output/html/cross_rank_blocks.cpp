@@ -10,6 +10,7 @@
 #include "output/html/heatmap.hpp"
 #include "output/html/svg.hpp"
 #include "output/render.hpp"
+#include "util/readable_duration.hpp"
 
 namespace npkit::html {
 namespace {
@@ -210,6 +211,35 @@ std::vector<Block> cross_rank_blocks(const CrossRankAnalysis& a,
   return out;
 }
 
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+// A finding's number as a person reads it: "margin median: 2.254 ms" for margin_median_ns,
+// shares as percentages, GB/s with its unit.
+std::string readable_number(std::string_view name, double value) {
+  std::string shown;
+  std::string_view words = name;
+  if (ends_with(name, "_ns")) {
+    words.remove_suffix(3);
+    shown = readable_duration(value);
+  } else if (ends_with(name, "_gbps")) {
+    words.remove_suffix(5);
+    shown = npkit::gbps(value) + " GB/s";
+  } else if (ends_with(name, "share")) {
+    shown = npkit::percent(value);
+  } else {
+    shown = format_number(value);
+  }
+  std::string label(words);
+  std::replace(label.begin(), label.end(), '_', ' ');
+  return label + ": " + shown;
+}
+
+}  // namespace
+
 FindingList finding_list(const std::vector<npkit::Finding>& findings) {
   FindingList list;
   list.empty_text =
@@ -221,7 +251,7 @@ FindingList finding_list(const std::vector<npkit::Finding>& findings) {
     out.title = f.summary;
     out.evidence.push_back("scope: " + f.scope);
     for (const auto& [name, value] : f.numbers) {
-      out.evidence.push_back(fmt::format("{} = {}", name, format_number(value)));
+      out.evidence.push_back(readable_number(name, value));
     }
     out.next_step = f.next_step;
     list.findings.push_back(std::move(out));

@@ -56,8 +56,8 @@ TEST_CASE("phase imbalance and the load-imbalance rule", "[diagnose][sync][xrank
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].rule == "load_imbalance");
   CHECK(findings[0].summary ==
-        "phase reduce_scatter (60.0% of the time): rank 2 spends 1.60x the median rank (0.160 us "
-        "vs 0.100 us; min 0.100 us, CV 0.24)");
+        "phase reduce_scatter (60.0% of the time): rank 2 spends 1.60x the median rank (160 ns "
+        "vs 100 ns; min 100 ns, CV 0.24)");
   findings.clear();
   t.imbalance_min_share = 0.61;  // reduce_scatter holds 60%
   npkit::find_load_imbalance(phases, "dump", t, {}, findings);
@@ -80,8 +80,8 @@ TEST_CASE("network-wait rule: NET proxy steps only, per rank share", "[diagnose]
   npkit::find_network_wait(ranks, "comm", t, {}, findings);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].summary ==
-        "NET proxy steps wait on the network for 60.0% of their time (0.600 us of 1.000 us step "
-        "time; rank 0 60.0%)");
+        "NET proxy steps wait on the network for 60.0% of their time (600 ns of 1.000 us step "
+        "time, summed over overlapping steps; rank 0 60.0%)");
   findings.clear();
   t.min_instances = 11;  // 10 steps are too few
   npkit::find_network_wait(ranks, "comm", t, {}, findings);
@@ -297,7 +297,7 @@ TEST_CASE("GPU-wait rule: proxy steps paced by the kernels, not the network", "[
   CHECK(
       findings[0].summary ==
       "NET proxy steps wait for the GPU or the peer for 55.0% of their time (1.100 us of 2.000 us "
-      "step time; rank 0 60.0% and rank 1 50.0%) and on the network for 35.0%: the kernels, not "
+      "step time, summed over overlapping steps; rank 0 60.0% and rank 1 50.0%) and on the network for 35.0%: the kernels, not "
       "the network, pace the transfers");
   CHECK_THAT(findings[0].next_step,
              Catch::Matchers::EndsWith("raise NCCL_MIN_NCHANNELS to spread each rank's work over "
@@ -334,7 +334,7 @@ TEST_CASE("NET within one host: the settings that disable P2P and SHM are named"
   CHECK(findings[0].rule == "net_within_host");
   CHECK(findings[0].summary ==
         "all 2 ranks run on host node7, yet rank(s) 0 and 1 move data through the network "
-        "transport: 24 NET proxy step(s), 10.000 us of step time");
+        "transport: 24 NET proxy step(s), 10.00 us of step time summed over overlapping steps");
   CHECK(findings[0].next_step ==
         "NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1 in force keep the ranks of this host off P2P "
         "(NVLink, PCIe) and shared memory: unset them unless the run is meant to test the network");

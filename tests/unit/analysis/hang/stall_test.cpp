@@ -109,7 +109,7 @@ TEST_CASE("hang: a rank that never called, the other waiting in its kernel", "[h
   CHECK(s.ranks[1].before_end_ns == 10 * kSecond - 141000);
   CHECK(s.verdict ==
         "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 8.000 s before its "
-        "capture ended (it usually takes 25.000 us)");
+        "capture ended (it usually takes 25.00 us)");
 }
 
 TEST_CASE("hang: a rank in another collective is a mismatch", "[hang]") {
@@ -126,7 +126,7 @@ TEST_CASE("hang: a rank in another collective is a mismatch", "[hang]") {
   CHECK(
       s.verdict ==
       "rank 1 never called AllReduce seq 2 (it is in Broadcast seq 0 instead: a mismatch); rank 0 "
-      "has waited in it for 8.000 s before its capture ended (it usually takes 25.000 us)");
+      "has waited in it for 8.000 s before its capture ended (it usually takes 25.00 us)");
 }
 
 TEST_CASE("hang: nothing stuck, and a lost instance is a gap, not a stall", "[hang]") {
@@ -181,7 +181,7 @@ TEST_CASE("hang: every rank inside one operation, none completed", "[hang]") {
   CHECK(s.ranks[0].detail == "kernel running");  // no detail recorded for it
   CHECK(s.verdict ==
         "every rank entered AllReduce seq 2 and none completed it; the first arrived 3.000 s "
-        "before its capture ended (it usually takes 25.000 us): a peer or transport stall, or the "
+        "before its capture ended (it usually takes 25.00 us): a peer or transport stall, or the "
         "job ended during the operation");
 }
 
@@ -253,7 +253,7 @@ TEST_CASE("hang: a finished kernel with a transfer still open completes nothing 
   CHECK(s.verdict ==
         "every rank entered AllReduce seq 2 and none completed it (rank 0 waits on rank 1 and "
         "rank 1 waits on rank 0); the first arrived 8.000 s before its capture ended (it usually "
-        "takes 25.000 us): a peer or transport stall, or the job ended during the operation");
+        "takes 25.00 us): a peer or transport stall, or the job ended during the operation");
 }
 
 TEST_CASE("hang: the rank others wait on while it waits on no one comes first", "[hang]") {
@@ -269,7 +269,7 @@ TEST_CASE("hang: the rank others wait on while it waits on no one comes first", 
   CHECK(s.verdict ==
         "every rank entered AllReduce seq 2 and none completed it (rank 0 waits on rank 1 and "
         "rank 1's kernel never started); look first at rank 1; the first arrived 8.000 s before "
-        "its capture ended (it usually takes 25.000 us): a peer or transport stall, or the job "
+        "its capture ended (it usually takes 25.00 us): a peer or transport stall, or the job "
         "ended during the operation");
 }
 
@@ -293,7 +293,7 @@ TEST_CASE("hang: a live file's end is a lower bound, and a process still running
     CHECK_FALSE(s.ranks[1].at_least);
     CHECK(s.verdict ==
           "rank 1 never called AllReduce seq 2; rank 0 has waited in it for at least 9.000 s "
-          "(its live file ends at its last record) (it usually takes 25.000 us)");
+          "(its live file ends at its last record) (it usually takes 25.00 us)");
   }
   // Read on its machine at 20 s while its process still runs: 18 s so far.
   c.ranks[0].process_running = true;
@@ -302,8 +302,8 @@ TEST_CASE("hang: a live file's end is a lower bound, and a process still running
   const auto& s = h.comms[0];
   CHECK(s.ranks[0].so_far_ns == 18 * kSecond);
   CHECK(s.verdict ==
-        "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 18.000 s so far (its "
-        "process still runs) (it usually takes 25.000 us)");
+        "rank 1 never called AllReduce seq 2; rank 0 has waited in it for 18.00 s so far (its "
+        "process still runs) (it usually takes 25.00 us)");
 }
 
 TEST_CASE("hang: the first position where the ranks' collectives differ is a mismatch", "[hang]") {

@@ -111,9 +111,9 @@ TEST_CASE("straggler rule: fires only past every threshold", "[diagnose][xrank]"
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].rule == "straggler");
   CHECK(findings[0].summary ==
-        "rank 2 arrives last at 3 of 4 instances (75.0%), a median 0.030 us (max 0.030 us) after "
+        "rank 2 arrives last at 3 of 4 instances (75.0%), a median 30 ns (max 30 ns) after "
         "the next-latest rank; the other ranks wait for it; largest margins: AllReduce seq 1 "
-        "(0.030 us) and AllReduce seq 2 (0.030 us)");
+        "(30 ns) and AllReduce seq 2 (30 ns)");
   findings.clear();
   t.straggler_share = 0.76;
   npkit::find_straggler(sync, in, t, findings);
@@ -139,9 +139,9 @@ TEST_CASE("straggler rule: a margin within the clocks' uncertainty is not raised
   npkit::find_straggler(sync, in, t, findings);
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].summary ==
-        "rank 2 arrives last at 3 of 4 instances (75.0%), a median 0.030 us (max 0.030 us) after "
-        "the next-latest rank, beyond the clocks' 0.022 us uncertainty; the other ranks wait for "
-        "it; largest margins: AllReduce seq 1 (0.030 us) and AllReduce seq 2 (0.030 us)");
+        "rank 2 arrives last at 3 of 4 instances (75.0%), a median 30 ns (max 30 ns) after "
+        "the next-latest rank, beyond the clocks' 22 ns uncertainty; the other ranks wait for "
+        "it; largest margins: AllReduce seq 1 (30 ns) and AllReduce seq 2 (30 ns)");
   CHECK(findings[0].numbers.back() == std::pair<std::string, double>{"clock_uncertainty_ns", 22});
   // One rank's uncertainty unknown: the rule falls back to the thresholds alone.
   findings.clear();

@@ -90,13 +90,15 @@ TEST_CASE("html: diagnosis findings become a list with their numbers", "[html]")
   f.scope = "comm 1";
   f.summary = "rank 3 arrives last in 90% of 20 instances";
   f.next_step = "look at rank 3's host";
-  f.numbers = {{"share", 0.9}, {"instances", 20}};
+  f.numbers = {
+      {"share", 0.9}, {"instances", 20}, {"margin_median_ns", 2254298}, {"busbw_gbps", 12.5}};
   const FindingList list = finding_list({f});
   REQUIRE(list.findings.size() == 1);
   CHECK(list.findings[0].severity == "straggler");
   CHECK(list.findings[0].title == f.summary);
   CHECK(list.findings[0].evidence ==
-        std::vector<std::string>{"scope: comm 1", "share = 0.9", "instances = 20"});
+        std::vector<std::string>{"scope: comm 1", "share: 90.0%", "instances: 20",
+                                 "margin median: 2.254 ms", "busbw: 12.50 GB/s"});
   CHECK(list.findings[0].next_step == f.next_step);
   CHECK(finding_list({}).findings.empty());
   CHECK(!finding_list({}).empty_text.empty());
