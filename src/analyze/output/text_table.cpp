@@ -89,15 +89,15 @@ void render_text(const TextTable& table, std::string& out) {
     for (std::size_t c = 0; c < n && c < row.size(); ++c)
       width[c] = std::max(width[c], text_columns(row[c]));
   }
-  // A table wider than the terminal wraps its last column when that column is prose.
+  // A table wider than the terminal wraps its last column when that column is prose
   std::size_t wrap_at = 0;
   std::size_t before = 0;  // columns before the last one's start
   for (std::size_t c = 0; c + 1 < n; ++c) before += width[c] + 2;
-  if (n > 1 && !numeric_column(table, n - 1)) {
-    if (before + width[n - 1] > kTextWidth) {
-      wrap_at = std::max(kMinWrappedColumn, kTextWidth > before ? kTextWidth - before : 0);
-      width[n - 1] = std::max(text_columns(table.columns[n - 1]), wrap_at);
-    }
+  // (Only where the other columns leave it room: a table wider than that stays as it is.)
+  if (n > 1 && !numeric_column(table, n - 1) && before + width[n - 1] > kTextWidth &&
+      before + kMinWrappedColumn <= kTextWidth) {
+    wrap_at = kTextWidth - before;
+    width[n - 1] = std::max(text_columns(table.columns[n - 1]), wrap_at);
   }
   if (!table.title.empty()) out += wrap_text(table.title) + "\n";
   const auto emit = [&](const std::vector<std::string>& row, bool header) {

@@ -297,7 +297,8 @@ TEST_CASE("GPU-wait rule: proxy steps paced by the kernels, not the network", "[
   CHECK(
       findings[0].summary ==
       "NET proxy steps wait for the GPU or the peer for 55.0% of their time (1.100 us of 2.000 us "
-      "step time, summed over overlapping steps; rank 0 60.0% and rank 1 50.0%) and on the network for 35.0%: the kernels, not "
+      "step time, summed over overlapping steps; rank 0 60.0% and rank 1 50.0%) and on the network "
+      "for 35.0%: the kernels, not "
       "the network, pace the transfers");
   CHECK_THAT(findings[0].next_step,
              Catch::Matchers::EndsWith("raise NCCL_MIN_NCHANNELS to spread each rank's work over "
