@@ -13,7 +13,6 @@
 #include <memory>
 #include <thread>
 
-#include "output/text_wrap.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "usage_errors.hpp"
 #include "util/file_io.hpp"
@@ -239,12 +238,10 @@ void print_warnings(const Diagnostics& d, const CommonOptions& o, CliContext& co
   context.err << fmt::format("npkit-analyze: {} warning(s) in {} categories:\n", d.total(),
                              d.warnings().size());
   for (const auto& g : d.warnings()) {
-    context.err << wrap_text(fmt::format("  {} × {}: {}", g.count, g.category,
-                                         g.examples.empty() ? "" : g.examples.front()),
-                             kTextWidth, 6)
-                << "\n";
+    context.err << fmt::format("  {} × {}: {}\n", g.count, g.category,
+                               g.examples.empty() ? "" : g.examples.front());
     for (std::size_t i = 1; i < g.examples.size(); ++i)
-      context.err << wrap_text("      " + g.examples[i], kTextWidth, 6) << "\n";
+      context.err << "      " << g.examples[i] << "\n";
   }
 }
 

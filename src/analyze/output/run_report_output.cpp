@@ -182,15 +182,15 @@ std::string clock_of(const RunRank& r) {
 }
 
 void render_clocks(const RunCommunicator& comm, OutputFormat f, std::string& out) {
-  std::string line;
+  std::vector<std::string> items;
   for (const auto& r : comm.ranks) {
     if (r.clock.empty()) continue;
-    line +=
-        fmt::format(" rank {} {}{};", r.rank, clock_of(r), r.host.empty() ? "" : " on " + r.host);
+    items.push_back(
+        fmt::format("rank {} {}{}", r.rank, clock_of(r), r.host.empty() ? "" : " on " + r.host));
   }
-  if (line.empty()) return;
-  line.pop_back();
-  render_section_line("Rank clocks (GPU to host; they bound the sync figures):" + line, f, out);
+  if (items.empty()) return;
+  if (f == OutputFormat::kTable) out += "\n";
+  render_list("Rank clocks (GPU to host; they bound the sync figures):", items, f, out);
 }
 
 bool has_proxy_steps(const RunCommunicator& comm) {

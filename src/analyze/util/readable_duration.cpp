@@ -27,15 +27,15 @@ int decimals_for(double magnitude) {
 std::string readable_duration(double ns) {
   if (ns == 0 || !std::isfinite(ns)) return ns == 0 ? "0 us" : fmt::format("{} ns", ns);
   const double magnitude = std::fabs(ns);
-  for (const Unit& u : kUnits) {
+  for (std::size_t i = 0; i < kUnits.size(); ++i) {
+    const Unit& u = kUnits[i];
     const double v = magnitude / u.ns;
-    if (v < 1 && u.ns > 1) continue;
+    if (v < 1 && i + 1 < kUnits.size()) continue;
     const int d = decimals_for(v);
     const double scale = std::pow(10.0, d);
-    const double rounded = std::round(v * scale) / scale;
     // Rounding can reach the next unit's threshold (999.96 us): that unit reads it better.
-    if (rounded >= 1000 && &u != &kUnits.front()) {
-      const Unit& up = *(&u - 1);
+    if (std::round(v * scale) / scale >= 1000 && i > 0) {
+      const Unit& up = kUnits[i - 1];
       const double w = magnitude / up.ns;
       return fmt::format("{:.{}f} {}", std::copysign(w, ns), decimals_for(w), up.name);
     }
