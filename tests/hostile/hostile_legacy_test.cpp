@@ -268,13 +268,13 @@ TEST_CASE("hostile legacy: huge sizes and timestamps never give a negative time"
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
-  // INT64_MAX - 1,000,000 ns = 9,223,372,036,853.775807 ms (printed through a double), and rank
-  // 1's 1.200 us: no negative time anywhere in the per-rank table.
+  // INT64_MAX - 1,000,000 ns = 9,223,372,036.853775807 s (printed through a double), and rank
+  // 1's 1.200 us (0.000 s): no negative time anywhere in the per-rank table.
   const std::size_t table = run.out.find("Per rank (GPU)");
   REQUIRE(table != std::string::npos);
   const std::string per_rank = run.out.substr(table, run.out.find("\n\n", table) - table);
-  CHECK_THAT(per_rank, Catch::Contains("   0  9223372036853.77"));
-  CHECK_THAT(per_rank, Catch::Contains("   1              0.001"));
+  CHECK_THAT(per_rank, Catch::Contains("   0  9223372036.854"));
+  CHECK_THAT(per_rank, Catch::Contains("   1           0.000"));
   CHECK_THAT(per_rank, !Catch::Contains("-"));
 }
 

@@ -186,8 +186,7 @@ TEST_CASE("hostile npkt: the record-level base capture is clean", "[hostile]") {
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
-  CHECK_THAT(run.out,
-             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
+  CHECK_THAT(run.out, Catch::Contains("   0  AllReduce           1      1  10.00 us  10.00 us"));
 }
 
 // `info` lists per file what the analysis leaves out; `report` gives the same result as for the
@@ -219,8 +218,7 @@ TEST_CASE("hostile npkt: events of a type the reader does not know", "[hostile]"
                                   "unknown kind (> 4) or event type (> 15) skipped; first at "
                                   "offset " +
                                       std::to_string(size - 64) + ": kind 1, type 20"));
-  CHECK_THAT(report.out,
-             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
+  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      1  10.00 us  10.00 us"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
   CHECK(info_line(info, "  events") == "  events        Coll 1, KernelCh 1, KernelPhase 1");
 }
@@ -235,7 +233,7 @@ TEST_CASE("hostile npkt: ENTRY without EXIT", "[hostile]") {
   const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(report.exit_code == 0);
   CHECK(report.err.empty());
-  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -           -"));
+  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -      -"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
   CHECK(info_line(info, "  never stopped") == "  never stopped KernelCh 1");
   CHECK(info_line(info, "  KernelCh") ==
@@ -250,12 +248,12 @@ TEST_CASE("hostile npkt: EXIT without ENTRY", "[hostile]") {
   const CliRun report = run_hostile(tmp, {"report", "$DIR/dump"});
   CHECK(report.exit_code == 0);
   CHECK(report.err.empty());
-  CHECK_THAT(report.out,
-             Catch::Contains("   0  AllReduce           1      1      10.000       10.000"));
+  CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      1  10.00 us  10.00 us"));
   const CliRun info = run_hostile(tmp, {"info", "$DIR/dump", "--quiet"});
-  CHECK(info_line(info, "  unmatched") ==
-        "  unmatched     1 stop(s) and 1 state(s) of ids never started, 0 double stop(s) (NCCL's "
-        "stale handle, ignored), 0 duplicate start(s), 0 parent(s) not in this file");
+  // (The line wraps at 120 columns: its first part.)
+  CHECK_THAT(info_line(info, "  unmatched"),
+             Catch::StartsWith("  unmatched     1 stop(s) and 1 state(s) of ids never started, 0 "
+                               "double stop(s) (NCCL's stale handle, ignored)"));
 }
 
 TEST_CASE("hostile npkt: missing clock samples", "[hostile]") {
@@ -301,7 +299,7 @@ TEST_CASE("hostile npkt: timestamps that go backwards", "[hostile]") {
                       "out of GPU spans (AllReduce 1 of 1); 1 operation(s) with a stale channel "
                       "are reported without GPU time (an operation is timed only when all its "
                       "channels are)"));
-    CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -           -"));
+    CHECK_THAT(report.out, Catch::Contains("   0  AllReduce           1      0  -      -"));
   }
   SECTION("a huge GPU start and a zero stop are no timestamps") {
     write_npkt_spec(tmp, kHeader + kClocks + kColl +
@@ -357,7 +355,7 @@ TEST_CASE("hostile npkt: --skip-bad reports the damaged file and analyzes the ot
   CHECK(run.exit_code == 0);
   CHECK_THAT(run.out, Catch::Contains("9 file(s), 1 communicator(s)") &&
                           Catch::Contains("9 of 10 rank(s); rank(s) 7 absent") &&
-                          Catch::Contains("   9  AllReduce           1      1      10.000"));
+                          Catch::Contains("   9  AllReduce           1      1  10.00 us"));
   CHECK_THAT(run.err, Catch::Contains("1 × unreadable file skipped (--skip-bad): "
                                       "$DIR/dump/npkit_00000000000005eb_rank7.npkt: offset 1000: "
                                       "truncated"));
