@@ -29,7 +29,7 @@ Result<int> run_instances(InstancesOptions o, CliContext& context) {
   std::string text;
   append_instance_jsonl(records, run.label.empty() ? o.path : run.label, text);
   NPKIT_TRY(write_output(o, text, context));
-  if (run.kind == InputKind::kNcclTests && !o.quiet) {
+  if (run.driver_only && !o.quiet) {
     context.err << "npkit-analyze: " << o.path
                 << " is a nccl-tests results file: one averaged time per size, no per-instance "
                    "times to list (bandwidth shows its rows)\n";

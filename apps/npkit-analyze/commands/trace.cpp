@@ -15,7 +15,6 @@
 #include "analysis/select/collective_window.hpp"
 #include "commands/command.hpp"
 #include "commands/trace_merge.hpp"
-#include "import/npkt/npkt_input.hpp"
 #include "output/trace/capture_trace_writer.hpp"
 #include "output/trace/instance_trace_writer.hpp"
 #include "output/trace/json_trace_encoder.hpp"
@@ -166,48 +165,37 @@ Status write_trace(
       });
 }
 
-// .npkt files: one process per (communicator, rank), in communicator then rank order, files
-// outside any communicator (rank -1) last; event-record streams are threads of their file's
-// process (output/trace/capture_trace_writer.hpp).
-Result<int> trace_captures(const TraceOptions& o, const DetectedInput& detected, TraceLimits limits,
+// Captures whose reader lays their events on typed tracks (.npkt files): one process per
+// (communicator, rank), in communicator then rank order, files outside any communicator (rank -1)
+// last; event-record streams are threads of their file's process
+// (output/trace/capture_trace_writer.hpp).
+Result<int> trace_captures(const TraceOptions& o, RunInput& input, TraceLimits limits,
                            CliContext& context) {
-  NPKIT_ASSIGN(auto input, open_input(o, context, detected));
   Run run;
-  NPKIT_TRY(read_run<IgnoreSpans>(*input, run, [] { return IgnoreSpans{}; }));
+  NPKIT_TRY(read_run<IgnoreSpans>(input, run, [] { return IgnoreSpans{}; }));
   NPKIT_TRY(add_collective_window(o, run, limits, context));
-  const auto& npkt = dynamic_cast<NpktInput&>(*input);
-  const LoadedCaptures& loaded = npkt.captures();
-  std::vector<const RankCapture*> captures;
-  for (const auto& comm : loaded.comms) {
-    captures.insert(captures.end(), comm.ranks.begin(), comm.ranks.end());
-  }
-  for (const auto& f : loaded.files) {
-    if (std::find(captures.begin(), captures.end(), f.get()) == captures.end()) {
-      captures.push_back(f.get());
-    }
-  }
+  const auto tracks = input.capture_tracks();
   NPKIT_TRY(
       write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
-        auto written = write_capture_trace(captures, &loaded.events, &run, o.path, encoder, name);
+        auto written = write_capture_trace(*tracks, &run, o.path, encoder, name);
         return written ? Status{Ok{}} : Status{written.error()};
       }));
-  print_warnings(input->diagnostics(), o, context);
+  print_warnings(input.diagnostics(), o, context);
   return 0;
 }
 
 // NCCL Inspector logs: their collective instances, one process per (communicator, rank)
 // (output/trace/instance_trace_writer.hpp).
-Result<int> trace_instances(const TraceOptions& o, const DetectedInput& detected,
-                            TraceLimits limits, CliContext& context) {
-  NPKIT_ASSIGN(auto input, open_input(o, context, detected));
+Result<int> trace_instances(const TraceOptions& o, RunInput& input, TraceLimits limits,
+                            CliContext& context) {
   Run run;
-  NPKIT_TRY(read_run<IgnoreSpans>(*input, run, [] { return IgnoreSpans{}; }));
+  NPKIT_TRY(read_run<IgnoreSpans>(input, run, [] { return IgnoreSpans{}; }));
   if (!o.during.empty()) NPKIT_TRY(add_collective_window(o, run, limits, context));
   NPKIT_TRY(
       write_trace(o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) {
         return write_instance_trace(run, encoder, name);
       }));
-  print_warnings(input->diagnostics(), o, context);
+  print_warnings(input.diagnostics(), o, context);
   return 0;
 }
 
@@ -222,23 +210,16 @@ unsigned trace_threads(const TraceOptions& o) {
 // origins and the run; pass 2 streams the spans in track order into the trace: a legacy dump's
 // are encoded on all cores, a chunk of tracks at a time; a Chrome trace is read again on one
 // reader (pass 1's warnings repeat pass 2's and are dropped).
-Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, TraceLimits limits,
-                        CliContext& context) {
-  CommonOptions all_cores = o;  // for small dumps too: pass 1 is most of their fixed cost
-  all_cores.threads = trace_threads(o);
-  NPKIT_ASSIGN(auto first, open_input(all_cores, context, detected));
-  if (!first->has_spans()) {
-    return Error{o.path +
-                 " holds profiler-plugin events already in the Chrome trace format: open it in "
-                 "Perfetto as it is (trace converts NPKit and .npkt dumps and NPKit event traces)"};
-  }
+// `first`: the input opened on all cores.
+Result<int> trace_spans(const TraceOptions& o, RunInput& first, const DetectedInput& detected,
+                        TraceLimits limits, CliContext& context) {
   Run run;
   NPKIT_ASSIGN(auto origins,
-               read_run<TraceOriginSink>(*first, run, [] { return TraceOriginSink(); }));
+               read_run<TraceOriginSink>(first, run, [] { return TraceOriginSink(); }));
   NPKIT_TRY(add_collective_window(o, run, limits, context));
-  const TraceMetadata meta{o.path, first->event_table(), first->span_clock(),
-                           first->cpu_record_size()};
-  if (first->reads_span_chunks()) {
+  const TraceMetadata meta{o.path, first.event_table(), first.span_clock(),
+                           first.cpu_record_size()};
+  if (first.reads_span_chunks()) {
     NPKIT_TRY(write_trace(
         o, limits, context, [&](WindowedTraceEncoder& encoder, const std::string& name) -> Status {
           begin_span_trace(encoder, origins.origins(), meta);
@@ -247,12 +228,12 @@ Result<int> trace_spans(const TraceOptions& o, const DetectedInput& detected, Tr
           chunks.window = 2 * chunks.threads;  // memory: threads × the largest chunk
           Diagnostics repeated;                // pass 1 found the same warnings
           NPKIT_TRY(write_span_trace_in_chunks(
-              *first, chunks, origins.origins(), meta, encoder, [&] { return encoder.exceeded(); },
+              first, chunks, origins.origins(), meta, encoder, [&] { return encoder.exceeded(); },
               repeated));
           write_span_busbw_counters(run, origins.origins(), encoder);
           return encoder.finish(name);
         }));
-    print_warnings(first->diagnostics(), o, context);
+    print_warnings(first.diagnostics(), o, context);
     return 0;
   }
   CommonOptions one = o;
@@ -304,18 +285,21 @@ Result<int> run_trace(TraceOptions o, CliContext& context) {
   }
   NPKIT_ASSIGN(auto limits, limits_of(o));
   NPKIT_ASSIGN(auto detected, detect_input(o.path));
-  if (detected.kind == DetectedKind::kNpkt) return trace_captures(o, detected, limits, context);
-  if (detected.kind == DetectedKind::kInspector)
-    return trace_instances(o, detected, limits, context);
-  if (detected.kind == DetectedKind::kSummary) {
-    return Error{o.path + " is an npkit summary: it holds no events to trace"};
+  // On all cores, small dumps too: reading spans is most of a small trace's fixed cost.
+  CommonOptions all_cores = o;
+  all_cores.threads = trace_threads(o);
+  NPKIT_ASSIGN(auto input, open_input(all_cores, context, detected));
+  switch (input->trace_source()) {
+    case TraceSource::kCaptureTracks:
+      return trace_captures(o, *input, limits, context);
+    case TraceSource::kInstances:
+      return trace_instances(o, *input, limits, context);
+    case TraceSource::kSpans:
+      return trace_spans(o, *input, detected, limits, context);
+    case TraceSource::kNone:
+      break;
   }
-  if (detected.kind == DetectedKind::kNcclTests) {
-    return Error{o.path +
-                 " is a nccl-tests results file: it holds one averaged time per size, no "
-                 "timestamps to trace"};
-  }
-  return trace_spans(o, detected, limits, context);
+  return Error{o.path + " " + input->untraced_reason()};
 }
 
 }  // namespace

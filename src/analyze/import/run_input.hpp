@@ -37,10 +37,11 @@
 #include <vector>
 
 #include "import/environment/environment_file.hpp"
-#include "import/legacy/span_reader.hpp"
+#include "run/capture_tracks.hpp"
 #include "run/channel_span.hpp"
 #include "run/phase_map.hpp"
 #include "run/run.hpp"
+#include "run/span_chunks.hpp"
 #include "util/diagnostics.hpp"
 #include "util/file_io.hpp"
 #include "util/result.hpp"
@@ -80,16 +81,18 @@ struct ImportOptions {
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
-class RunInput {
+enum class TraceSource : std::uint8_t { kSpans, kCaptureTracks, kInstances, kNone };
+
+class RunInput : public ChunkedSpanSource {
  public:
   virtual ~RunInput() = default;
   virtual InputKind kind() const = 0;
   // The phase rules resolved against the input's span names.
-  virtual const PhaseAssignment& phases() const = 0;
+  const PhaseAssignment& phases() const override = 0;
   // The NPKit event-id table the spans are named by ("" where ids are not used).
   virtual std::string event_table() const { return ""; }
   // Span base name per Span::base.
-  virtual const std::vector<std::string>& span_names() const = 0;
+  const std::vector<std::string>& span_names() const override = 0;
   virtual unsigned threads() const = 0;
   // Whether read() streams any span (a capture of profiler events alone has none).
   virtual bool has_spans() const = 0;
@@ -98,12 +101,12 @@ class RunInput {
   // The CPU record size spans were read from (16, or the NCCL 2.20 port's 18/22 bytes).
   virtual unsigned cpu_record_size() const { return 16; }
   // Whether read_span_chunks can stream the spans a chunk of tracks at a time on several threads
-  // (import/legacy/span_reader.hpp, SpanChunks): legacy NPKit dumps. The others stream through
+  // (run/span_chunks.hpp): legacy NPKit dumps. The others stream through
   // read() alone.
   virtual bool reads_span_chunks() const { return false; }
   // Where reads_span_chunks(): the selected spans in chunks, before or after read(); its warnings
   // go to `diagnostics`. Elsewhere an Error.
-  virtual Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const;
+  Status read_span_chunks(const SpanChunks& chunks, Diagnostics& diagnostics) const override;
   // Whether the input records what ran on each channel below its collectives (run/channel_span
   // .hpp): .npkt captures of the profiler plugin. channel_spans gives those of the communicator
   // `comm_hash` that overlap [lo_ns, hi_ns] (host time); none elsewhere.
@@ -113,6 +116,17 @@ class RunInput {
                                                  std::int64_t /*hi_ns*/) const {
     return {};
   }
+  // How `trace` draws the input: the spans read() streams, its capture_tracks(), the collective
+  // instances of its run, or not at all (kNone) for the reason untraced_reason() gives, a phrase
+  // that follows the input's path ("holds no events to trace").
+  virtual TraceSource trace_source() const {
+    return has_spans() ? TraceSource::kSpans : TraceSource::kNone;
+  }
+  virtual std::string untraced_reason() const { return "holds no events to trace"; }
+  // The input's events on the trace's typed tracks (run/capture_tracks.hpp), referring into
+  // this input: .npkt captures (each communicator's ranks, then the files outside any). Null
+  // where the input traces as spans (read()) or as collective instances (the run).
+  virtual std::unique_ptr<CaptureTrackSet> capture_tracks() const { return nullptr; }
   // What the input is, a line each (format, files, event table, clocks, hosts, environment),
   // for the headers of reports; known once the input is open.
   std::vector<InputFact> facts() const;

@@ -74,6 +74,10 @@ class ChromeProfilerInput : public RunInput {
   const PhaseAssignment& phases() const override { return phases_; }
   const std::vector<std::string>& span_names() const override { return event_names_.bases; }
   bool has_spans() const override { return !event_names_.bases.empty(); }
+  std::string untraced_reason() const override {
+    return "holds profiler-plugin events already in the Chrome trace format: open it in Perfetto "
+           "as it is (trace converts NPKit and .npkt dumps and NPKit event traces)";
+  }
   std::string span_clock() const override {
     return has_spans() ? "times read from the Chrome trace JSON (microseconds, to the nearest ns)"
                        : "";

@@ -1,6 +1,6 @@
 // import/chrome_json/own_event_span_decoder.hpp — the event-record spans of a trace our own
 // `trace` command wrote for .npkt captures with event records
-// (output/trace/event_record_trace_items.hpp), read back as the spans the capture gives.
+// (import/npkt/npkt_capture_tracks.hpp), read back as the spans the capture gives.
 // Contract:
 // - read_trace_event_names takes the base names and their phase hints from otherData.event_names
 //   ([[NAME, HINT], ...], in the capture's base numbering); a trace without the key has none (it

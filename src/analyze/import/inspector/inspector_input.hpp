@@ -34,6 +34,7 @@ class InspectorInput : public RunInput {
   const PhaseAssignment& phases() const override { return phases_; }
   const std::vector<std::string>& span_names() const override { return no_names_; }
   bool has_spans() const override { return false; }
+  TraceSource trace_source() const override { return TraceSource::kInstances; }
   unsigned threads() const override { return 1; }
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "import/legacy/legacy_dump.hpp"
+#include "import/legacy/span_reader.hpp"
 #include "import/run_input.hpp"
 
 namespace npkit {

@@ -19,6 +19,7 @@
 #include "run/event_table.hpp"
 #include "run/phase_map.hpp"
 #include "run/rank_filter.hpp"
+#include "run/span_chunks.hpp"
 #include "run/span_sink.hpp"
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
@@ -43,21 +44,7 @@ Status read_legacy_spans_parallel(const LegacyDump& dump, const PhaseAssignment&
                                   const SpanReadOptions& options,
                                   const std::vector<SpanSink*>& sinks, Diagnostics& diagnostics);
 
-// The selected tracks, in the order above, in chunks of consecutive tracks, each chunk into a sink
-// of its own: make_sink(i) makes chunk i's sink on a reader thread, consume(i, sink) takes it
-// once the chunk is read, in chunk order on the calling thread (util/ordered_jobs.hpp: `threads`
-// readers, at most `window` chunks held). A chunk holds tracks until their files reach
-// `chunk_bytes` together (a bigger file is a chunk of its own): the split depends on the file
-// sizes only, never on the threads. Warnings are merged in track order. An error from consume
-// stops the reading and is returned.
-struct SpanChunks {
-  unsigned threads = 1;
-  std::size_t window = 1;
-  std::uint64_t chunk_bytes = 256 << 10;
-  std::function<std::unique_ptr<SpanSink>(std::size_t chunk)> make_sink;
-  std::function<Status(std::size_t chunk, SpanSink& sink)> consume;
-};
-
+// The selected tracks, in the order above, in chunks (run/span_chunks.hpp).
 Status read_legacy_spans_in_chunks(const LegacyDump& dump, const PhaseAssignment& phases,
                                    const SpanReadOptions& options, const SpanChunks& chunks,
                                    Diagnostics& diagnostics);

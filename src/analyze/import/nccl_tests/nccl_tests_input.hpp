@@ -29,6 +29,10 @@ class NcclTestsInput : public RunInput {
   const PhaseAssignment& phases() const override { return phases_; }
   const std::vector<std::string>& span_names() const override { return no_names_; }
   bool has_spans() const override { return false; }
+  std::string untraced_reason() const override {
+    return "is a nccl-tests results file: it holds one averaged time per size, no timestamps to "
+           "trace";
+  }
   unsigned threads() const override { return 1; }
   const NcclTestsFile& file() const { return file_; }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "import/npkt/event_span_reader.hpp"
+#include "import/npkt/npkt_capture_tracks.hpp"
 #include "import/npkt/npkt_channel_spans.hpp"
 #include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_dump.hpp"
@@ -16,6 +17,7 @@
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "import/spans/collective_spans.hpp"
 #include "npkit/format.hpp"
+#include "run/rank_filter.hpp"
 #include "util/file_io.hpp"
 #include "util/rank_ranges.hpp"
 
@@ -233,6 +235,19 @@ std::vector<ChannelSpan> NpktInput::channel_spans(std::uint64_t comm_hash, std::
     if (comm.comm_hash == comm_hash) return npkt_channel_spans(comm, lo_ns, hi_ns);
   }
   return {};
+}
+
+std::unique_ptr<CaptureTrackSet> NpktInput::capture_tracks() const {
+  std::vector<const RankCapture*> captures;
+  for (const auto& comm : loaded_.comms) {
+    captures.insert(captures.end(), comm.ranks.begin(), comm.ranks.end());
+  }
+  for (const auto& f : loaded_.files) {
+    if (std::find(captures.begin(), captures.end(), f.get()) == captures.end()) {
+      captures.push_back(f.get());
+    }
+  }
+  return npkt_capture_tracks(captures, &loaded_.events);
 }
 
 }  // namespace npkit

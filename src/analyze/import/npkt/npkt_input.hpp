@@ -66,6 +66,8 @@ class NpktInput : public RunInput {
   std::vector<ChannelSpan> channel_spans(std::uint64_t comm_hash, std::int64_t lo_ns,
                                          std::int64_t hi_ns) const override;
   const LoadedCaptures& captures() const { return loaded_; }
+  TraceSource trace_source() const override { return TraceSource::kCaptureTracks; }
+  std::unique_ptr<CaptureTrackSet> capture_tracks() const override;
   InputDetails details() const override;
 
  private:

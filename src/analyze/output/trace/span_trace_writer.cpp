@@ -229,7 +229,7 @@ void write_span_busbw_counters(const Run& run, const TraceOrigins& origins, Trac
       with_host_origin(origins).host_ns, encoder);
 }
 
-Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,
+Status write_span_trace_in_chunks(const ChunkedSpanSource& input, SpanChunks chunks,
                                   const TraceOrigins& origins, const TraceMetadata& metadata,
                                   TraceEncoder& encoder, const std::function<bool()>& stop,
                                   Diagnostics& diagnostics) {

@@ -23,7 +23,7 @@
 //   finishes the fragment at the end of each track (on the reader's thread).
 // - write_span_trace_in_chunks writes the spans of an input that reads them in chunks
 //   (RunInput::reads_span_chunks: legacy dumps) into a begun trace: the input's chunks
-//   (import/legacy/span_reader.hpp: `chunks` gives the threads, window and chunk size; its
+//   (run/span_chunks.hpp: `chunks` gives the threads, window and chunk size; its
 //   callbacks are set here) each into a fragment, appended in order, so that the bytes do not
 //   depend on the threads. It stops reading, without an error, once stop() is true after an
 //   append (a size guard). The reading's warnings go to `diagnostics`.
@@ -41,10 +41,10 @@
 #include <tuple>
 #include <vector>
 
-#include "import/legacy/span_reader.hpp"
-#include "import/run_input.hpp"
 #include "output/trace/trace_encoder.hpp"
 #include "run/phase_map.hpp"
+#include "run/run.hpp"
+#include "run/span_chunks.hpp"
 
 namespace npkit {
 
@@ -77,8 +77,8 @@ void begin_span_trace(TraceEncoder& encoder, const TraceOrigins& origins,
 
 class SpanTraceWriter : public SpanSink {
  public:
-  // `base_names`: the span names by Span::base (RunInput::span_names(); it may grow while the
-  // input is read).
+  // `base_names`: the span names by Span::base (ChunkedSpanSource::span_names(); it may grow while
+  // the input is read).
   SpanTraceWriter(TraceEncoder& encoder, const std::vector<std::string>& base_names,
                   const PhaseAssignment& phases, TraceOrigins origins,
                   const TraceMetadata& metadata);
@@ -132,7 +132,7 @@ class SpanTraceFragment : public SpanSink {
 
 void write_span_busbw_counters(const Run& run, const TraceOrigins& origins, TraceEncoder& encoder);
 
-Status write_span_trace_in_chunks(const RunInput& input, SpanChunks chunks,
+Status write_span_trace_in_chunks(const ChunkedSpanSource& input, SpanChunks chunks,
                                   const TraceOrigins& origins, const TraceMetadata& metadata,
                                   TraceEncoder& encoder, const std::function<bool()>& stop,
                                   Diagnostics& diagnostics);

@@ -1,10 +1,11 @@
 // output/trace/trace_encoder.hpp — what every trace writer hands to a trace file format: named
 // processes and threads, and spans and instants with typed arguments.
 // Contract:
-// - The producers (output/trace/span_trace_writer.hpp for spans, output/trace/capture_trace.hpp
-//   for .npkt captures) decide the layout (run/trace_layout.hpp) and the time origin;
-//   an encoder (output/trace/json_trace_encoder.hpp, output/trace/perfetto_trace_encoder.hpp)
-//   only writes what it is given, in the order given.
+// - The producers (output/trace/span_trace_writer.hpp for spans,
+//   output/trace/capture_trace_writer.hpp for captures on typed tracks,
+//   output/trace/instance_trace_writer.hpp for collective instances) decide the layout
+//   (run/trace_layout.hpp) and the time origin; an encoder (output/trace/json_trace_encoder.hpp,
+//   output/trace/perfetto_trace_encoder.hpp) only writes what it is given, in the order given.
 // - begin(other_data, times) comes first, once: `other_data` is a JSON object describing the
 //   trace (generator, layout, source, time origin; the JSON format's otherData), `times` where
 //   its times lie (TraceTimes).
@@ -39,62 +40,10 @@
 #include <string_view>
 #include <vector>
 
+#include "run/trace_args.hpp"
 #include "util/result.hpp"
 
 namespace npkit {
-
-enum class TraceArgKind : std::uint8_t { kUint, kInt, kString, kThousandths, kUintPair };
-
-// kShown: for the person reading the trace. kRoundTrip: what the trace itself already shows
-// (a slice's nesting depth) or only points back into the input (record numbers), kept so that
-// npkit-analyze can rebuild the run from its own JSON trace; a viewer-only format may leave it out.
-enum class TraceArgUse : std::uint8_t { kShown, kRoundTrip };
-
-// Plain fields without defaults, so that an argument list costs little until arguments are added.
-struct TraceArg {
-  std::string_view key;
-  TraceArgKind kind;
-  TraceArgUse use;
-  std::uint64_t u;     // kUint, the first of kUintPair
-  std::uint64_t u2;    // the second of kUintPair
-  std::int64_t i;      // kInt, kThousandths (a value × 1000)
-  std::string_view s;  // kString
-};
-
-// The arguments of one event, in the order they were added (at most kMax; more are dropped).
-class TraceArgList {
- public:
-  static constexpr std::size_t kMax = 16;
-
-  void add_uint(std::string_view key, std::uint64_t v, TraceArgUse use = TraceArgUse::kShown) {
-    push({key, TraceArgKind::kUint, use, v, 0, 0, {}});
-  }
-  void add_int(std::string_view key, std::int64_t v) {
-    push({key, TraceArgKind::kInt, TraceArgUse::kShown, 0, 0, v, {}});
-  }
-  void add_string(std::string_view key, std::string_view v) {
-    push({key, TraceArgKind::kString, TraceArgUse::kShown, 0, 0, 0, v});
-  }
-  // `thousandths` / 1000, written with three decimals.
-  void add_thousandths(std::string_view key, std::int64_t thousandths) {
-    push({key, TraceArgKind::kThousandths, TraceArgUse::kShown, 0, 0, thousandths, {}});
-  }
-  void add_pair(std::string_view key, std::uint64_t first, std::uint64_t second,
-                TraceArgUse use = TraceArgUse::kShown) {
-    push({key, TraceArgKind::kUintPair, use, first, second, 0, {}});
-  }
-  std::size_t size() const { return size_; }
-  const TraceArg& operator[](std::size_t i) const { return args_[i]; }
-  const TraceArg* begin() const { return args_.data(); }
-  const TraceArg* end() const { return args_.data() + size_; }
-
- private:
-  void push(const TraceArg& arg) {
-    if (size_ < kMax) args_[size_++] = arg;
-  }
-  std::array<TraceArg, kMax> args_;  // the first size_ are set
-  std::size_t size_ = 0;
-};
 
 struct TraceSlice {
   std::string_view name;

@@ -14,6 +14,7 @@
 #include <set>
 #include <sstream>
 
+#include "import/npkt/npkt_capture_tracks.hpp"
 #include "support/perfetto_reader.hpp"
 #include "support/test_data.hpp"
 #include "unit/import/npkt/profiler_test_captures.hpp"
@@ -31,7 +32,8 @@ npkit::Result<npkit::CaptureTraceStats> write_json(
     const std::vector<const npkit::RankCapture*>& captures, const std::string& source,
     std::ostream& out) {
   npkit::JsonTraceEncoder encoder(out);
-  return npkit::write_capture_trace(captures, nullptr, nullptr, source, encoder, "out");
+  return npkit::write_capture_trace(*npkit::npkt_capture_tracks(captures, nullptr), nullptr, source,
+                                    encoder, "out");
 }
 
 // B = 1700000000 s rounded down to whole periods of 7889238 s (3 × 2629746 s, PyTorch's profiler's
@@ -169,9 +171,8 @@ TEST_CASE("profiler trace: a record's host time is its wall-clock time in both f
 
   std::ostringstream proto;
   npkit::PerfettoTraceEncoder encoder(proto);
-  REQUIRE(npkit::write_capture_trace(npkit::test::pointers(captures), nullptr, nullptr, "ring",
-                                     encoder, "out")
-              .ok());
+  const auto tracks = npkit::npkt_capture_tracks(npkit::test::pointers(captures), nullptr);
+  REQUIRE(npkit::write_capture_trace(*tracks, nullptr, "ring", encoder, "out").ok());
   const auto trace = npkit::test::read_perfetto_trace(proto.str());
   REQUIRE(trace.error.empty());
   CHECK(trace.primary_clock == 1);  // REALTIME
