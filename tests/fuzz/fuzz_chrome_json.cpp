@@ -18,9 +18,9 @@
 
 #include "import/chrome_json/generator_span_decoder.hpp"
 #include "import/chrome_json/own_trace_span_decoder.hpp"
-#include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/chrome_json/plugin_trace_decoder.hpp"
 #include "import/chrome_json/trace_event_reader.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // fuzz_inspector.cpp — libFuzzer target: the input is the text of an NCCL Inspector log, read with
 // read_inspector_logs (import/inspector/inspector_log.hpp) from a scratch file and joined across
-// ranks (import/chrome_json/plugin_cross_rank.hpp).
+// ranks (import/plugin_join/plugin_cross_rank.hpp).
 // Contract: never crashes, hangs or trips a sanitizer on any input. An error names the file and
 // either a line with the byte offset where it starts (inside the input) or the whole file ("no
 // Inspector record"); a read that succeeds holds at least one record per file, no more
@@ -14,8 +14,8 @@
 #include <string>
 #include <string_view>
 
-#include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/inspector/inspector_log.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 
 namespace {
 

@@ -5,10 +5,10 @@
 //   collective instance the timeline shows, counted from 0 in start order; default: the one of
 //   median duration) to the `report` subcommand. They are kept for the one command line being
 //   parsed: each call resets them (run_cli builds its command line, and calls this, once per run).
-// - run_html_report loads PATH like `report` does (.npkt captures, a legacy NPKit dump or an
-//   npkit summary), builds the report model and writes the page to -o FILE (or standard output).
-//   Errors as the other commands: unreadable input, an --iteration the run does not have; a
-//   Chrome-trace JSON input is an Error that names the formats it has.
+// - run_html_report reads PATH as `report` does (every input the commands read), or an npkit
+//   summary (output/html/summary_report_model.hpp), builds the report model and writes the page
+//   to -o FILE (or standard output). Errors as the other commands: unreadable input, an
+//   --iteration the run does not have or that names nothing to draw.
 // - html_options_error: the Error for an option of the HTML report given with another --format
 //   (the text, CSV and JSON reports have no timeline); none when there is none.
 #pragma once

@@ -57,13 +57,13 @@ void JsonWriter::before_value() {
   }
 }
 
-void JsonWriter::begin_object() {
+void JsonWriter::open_object() {
   before_value();
   out_.push_back('{');
   first_.push_back(true);
 }
 
-void JsonWriter::end_object() {
+void JsonWriter::close_object() {
   const bool empty = first_.back();
   first_.pop_back();
   if (!empty) newline();
@@ -71,13 +71,13 @@ void JsonWriter::end_object() {
   if (first_.empty()) out_.push_back('\n');
 }
 
-void JsonWriter::begin_array() {
+void JsonWriter::open_array() {
   before_value();
   out_.push_back('[');
   first_.push_back(true);
 }
 
-void JsonWriter::end_array() {
+void JsonWriter::close_array() {
   const bool empty = first_.back();
   first_.pop_back();
   if (!empty) newline();
@@ -85,29 +85,29 @@ void JsonWriter::end_array() {
   if (first_.empty()) out_.push_back('\n');
 }
 
-void JsonWriter::key(std::string_view k) {
+void JsonWriter::put_key(std::string_view k) {
   before_value();
   append_json_string(out_, k);
   out_.append(one_line_ ? ":" : ": ");
   after_key_ = true;
 }
 
-void JsonWriter::value(std::string_view s) {
+void JsonWriter::put(std::string_view s) {
   before_value();
   append_json_string(out_, s);
 }
 
-void JsonWriter::value(std::int64_t v) {
+void JsonWriter::put(std::int64_t v) {
   before_value();
   fmt::format_to(std::back_inserter(out_), "{}", v);
 }
 
-void JsonWriter::value(std::uint64_t v) {
+void JsonWriter::put(std::uint64_t v) {
   before_value();
   fmt::format_to(std::back_inserter(out_), "{}", v);
 }
 
-void JsonWriter::value(double v) {
+void JsonWriter::put(double v) {
   before_value();
   if (!std::isfinite(v)) {
     out_.append("null");
@@ -116,12 +116,12 @@ void JsonWriter::value(double v) {
   fmt::format_to(std::back_inserter(out_), "{}", v);
 }
 
-void JsonWriter::value(bool v) {
+void JsonWriter::put(bool v) {
   before_value();
   out_.append(v ? "true" : "false");
 }
 
-void JsonWriter::null_value() {
+void JsonWriter::put_null() {
   before_value();
   out_.append("null");
 }

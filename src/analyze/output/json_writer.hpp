@@ -1,11 +1,10 @@
-// json_writer.hpp — a small streaming JSON writer for command outputs.
+// json_writer.hpp — a small streaming JSON writer for command outputs: the JSON-text back end of
+// util/json_builder.hpp, whose calls it takes.
 // Contract: appends valid JSON to a std::string; strings are escaped (control characters,
 // quotes, backslashes; bytes ≥ 0x80 pass through, invalid UTF-8 is replaced by U+FFFD);
 // non-finite doubles become null. Pretty-printed with two-space indentation, or each top-level
 // value on one line (JsonLayout::kOneLine, for JSON lines); a top-level value ends with a
-// newline. Callers nest begin/end calls correctly; key() is required before each value inside an
-// object. object(), objects() and values() write a keyed member whole, so that they cannot be
-// left unbalanced.
+// newline.
 #pragma once
 
 #include <cstdint>
@@ -14,71 +13,31 @@
 #include <vector>
 
 #include "util/diagnostics.hpp"
+#include "util/json_builder.hpp"
 
 namespace npkit {
 
 enum class JsonLayout : std::uint8_t { kPretty, kOneLine };
 
-class JsonWriter {
+class JsonWriter : public JsonBuilder<JsonWriter> {
  public:
   explicit JsonWriter(std::string& out, JsonLayout layout = JsonLayout::kPretty)
       : out_(out), one_line_(layout == JsonLayout::kOneLine) {}
 
-  void begin_object();
-  void end_object();
-  void begin_array();
-  void end_array();
-  void key(std::string_view k);
-
-  void value(std::string_view s);
-  void value(const char* s) { value(std::string_view(s)); }
-  void value(const std::string& s) { value(std::string_view(s)); }
-  void value(std::int64_t v);
-  void value(std::uint64_t v);
-  void value(int v) { value(static_cast<std::int64_t>(v)); }
-  void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
-  void value(double v);
-  void value(bool v);
-  void null_value();
-
-  template <typename T>
-  void field(std::string_view k, const T& v) {
-    key(k);
-    value(v);
-  }
-
-  // "k": {...}, the members written by members().
-  template <typename Members>
-  void object(std::string_view k, Members members) {
-    key(k);
-    begin_object();
-    members();
-    end_object();
-  }
-
-  // "k": [{...}, ...], one object per item, its members written by members(item).
-  template <typename Range, typename Members>
-  void objects(std::string_view k, const Range& items, Members members) {
-    key(k);
-    begin_array();
-    for (const auto& item : items) {
-      begin_object();
-      members(item);
-      end_object();
-    }
-    end_array();
-  }
-
-  // "k": [v, ...], the items as plain values.
-  template <typename Range>
-  void values(std::string_view k, const Range& items) {
-    key(k);
-    begin_array();
-    for (const auto& v : items) value(v);
-    end_array();
-  }
-
  private:
+  friend class JsonBuilder<JsonWriter>;
+  void open_object();
+  void close_object();
+  void open_array();
+  void close_array();
+  void put_key(std::string_view k);
+  void put(std::string_view s);
+  void put(std::int64_t v);
+  void put(std::uint64_t v);
+  void put(double v);
+  void put(bool v);
+  void put_null();
+
   void before_value();
   void newline();
 

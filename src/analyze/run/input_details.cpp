@@ -10,41 +10,41 @@ DetailValue* DetailWriter::add(DetailValue v) {
   return &parent.items.back();
 }
 
-void DetailWriter::begin_array() {
+void DetailWriter::open_array() {
   DetailValue v;
   v.kind = DetailValue::Kind::kArray;
   open_.push_back(add(std::move(v)));
 }
 
-void DetailWriter::value(std::string_view s) {
+void DetailWriter::put(std::string_view s) {
   DetailValue v;
   v.kind = DetailValue::Kind::kString;
   v.text = s;
   add(std::move(v));
 }
 
-void DetailWriter::value(std::int64_t i) {
+void DetailWriter::put(std::int64_t i) {
   DetailValue v;
   v.kind = DetailValue::Kind::kInt;
   v.i = i;
   add(std::move(v));
 }
 
-void DetailWriter::value(std::uint64_t u) {
+void DetailWriter::put(std::uint64_t u) {
   DetailValue v;
   v.kind = DetailValue::Kind::kUint;
   v.u = u;
   add(std::move(v));
 }
 
-void DetailWriter::value(double d) {
+void DetailWriter::put(double d) {
   DetailValue v;
   v.kind = DetailValue::Kind::kDouble;
   v.d = d;
   add(std::move(v));
 }
 
-void DetailWriter::value(bool b) {
+void DetailWriter::put(bool b) {
   DetailValue v;
   v.kind = DetailValue::Kind::kBool;
   v.b = b;

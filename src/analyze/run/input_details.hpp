@@ -6,8 +6,8 @@
 //   table, or a list under its heading (`title`). Text separates blocks by a blank line.
 // - csv: the input kind's table in machine units (per file or per rank); none: info's per-rank
 //   span table.
-// - json: the members of info's "details" object. DetailWriter builds it with JsonWriter's calls
-//   (output/json_writer.hpp), and each number keeps the type it was written with.
+// - json: the members of info's "details" object. DetailWriter builds it with the calls of every
+//   JSON writer (util/json_builder.hpp), and each number keeps the type it was written with.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "util/json_builder.hpp"
 #include "util/string_table.hpp"
 
 namespace npkit {
@@ -53,59 +54,25 @@ struct InputDetails {
   DetailValue json;
 };
 
-class DetailWriter {
+// The back end of util/json_builder.hpp that keeps what it is given as DetailValues.
+class DetailWriter : public JsonBuilder<DetailWriter> {
  public:
   // Writes the members of `object`.
   explicit DetailWriter(DetailValue& object) : open_{&object} {}
 
-  void begin_object() { open_.push_back(add(DetailValue{})); }
-  void end_object() { open_.pop_back(); }
-  void begin_array();
-  void end_array() { open_.pop_back(); }
-  void key(std::string_view k) { key_ = k; }
-
-  void value(std::string_view s);
-  void value(const char* s) { value(std::string_view(s)); }
-  void value(const std::string& s) { value(std::string_view(s)); }
-  void value(std::int64_t v);
-  void value(std::uint64_t v);
-  void value(int v) { value(static_cast<std::int64_t>(v)); }
-  void value(unsigned v) { value(static_cast<std::uint64_t>(v)); }
-  void value(double v);
-  void value(bool v);
-
-  template <typename T>
-  void field(std::string_view k, const T& v) {
-    key(k);
-    value(v);
-  }
-  template <typename Members>
-  void object(std::string_view k, Members members) {
-    key(k);
-    begin_object();
-    members();
-    end_object();
-  }
-  template <typename Range, typename Members>
-  void objects(std::string_view k, const Range& items, Members members) {
-    key(k);
-    begin_array();
-    for (const auto& item : items) {
-      begin_object();
-      members(item);
-      end_object();
-    }
-    end_array();
-  }
-  template <typename Range>
-  void values(std::string_view k, const Range& items) {
-    key(k);
-    begin_array();
-    for (const auto& v : items) value(v);
-    end_array();
-  }
-
  private:
+  friend class JsonBuilder<DetailWriter>;
+  void open_object() { open_.push_back(add(DetailValue{})); }
+  void close_object() { open_.pop_back(); }
+  void open_array();
+  void close_array() { open_.pop_back(); }
+  void put_key(std::string_view k) { key_ = k; }
+  void put(std::string_view s);
+  void put(std::int64_t v);
+  void put(std::uint64_t v);
+  void put(double v);
+  void put(bool v);
+
   // Appends `v` to the innermost open object (under the last key) or array.
   DetailValue* add(DetailValue v);
 

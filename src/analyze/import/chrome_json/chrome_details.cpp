@@ -54,7 +54,7 @@ InputDetails ChromeProfilerInput::details() const {
   DetailWriter w(out.json);
   w.objects("traces", traces_, [&](const auto& r) {
     w.field("path", r.path);
-    w.field("producer", ingest::trace_producer_name(r.producer));
+    w.field("producer", r.producer);
     w.field("comm_hash", comm_hex(r.comm_hash));
     w.field("rank", r.rank);
     w.field("pid", r.pid);

@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "import/chrome_json/plugin_trace_decoder.hpp"
 #include "import/chrome_json/trace_producer.hpp"
 #include "import/spanless_options.hpp"
 #include "import/spans/collective_spans.hpp"
@@ -55,7 +56,7 @@ class SinkFeeder : public ingest::JsonSpanTarget {
 
 std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& traces) {
   const bool example = std::any_of(traces.begin(), traces.end(), [](const auto& t) {
-    return t.producer == ingest::TraceProducer::kNcclExample;
+    return t.producer == ingest::trace_producer_name(ingest::TraceProducer::kNcclExample);
   });
   return example ? "COLL events of NCCL's example profiler plugin: b (enqueue) to e (completion), "
                    "on each process's own clock (µs since its plugin init)"
@@ -193,7 +194,7 @@ std::vector<InputFact> ChromeProfilerInput::input_facts() const {
     files.insert(t.path);
     if (!t.host.empty()) hosts.insert(t.host);
   }
-  out.push_back({"producer", ingest::trace_producer_name(traces_.front().producer)});
+  out.push_back({"producer", traces_.front().producer});
   out.push_back({"traces", fmt::format("{} rank trace(s) in {} file(s), {} communicator(s)",
                                        traces_.size(), files.size(), comms_.size())});
   out.push_back({"clock", time_source_});

@@ -22,7 +22,7 @@
 
 #include "import/chrome_json/json_span_source.hpp"
 #include "import/chrome_json/own_event_span_decoder.hpp"
-#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 #include "import/run_input.hpp"
 
 namespace npkit {

@@ -55,6 +55,7 @@ std::uint16_t intern_name(PluginRankTrace& trace,
 ExamplePluginDecoder::ExamplePluginDecoder(std::string path, Diagnostics& diagnostics)
     : diagnostics_(diagnostics) {
   trace_.path = std::move(path);
+  trace_.producer = trace_producer_name(TraceProducer::kNcclExample);
 }
 
 void ExamplePluginDecoder::warn(std::string_view category, const TraceEvent& e,
@@ -172,7 +173,7 @@ OwnProfilerTraceDecoder::Process& OwnProfilerTraceDecoder::process(std::int64_t 
   auto [it, inserted] = processes_.try_emplace(pid);
   if (inserted) {
     it->second.trace.path = path_;
-    it->second.trace.producer = TraceProducer::kOwnProfiler;
+    it->second.trace.producer = trace_producer_name(TraceProducer::kOwnProfiler);
     it->second.trace.pid = pid;
   }
   return it->second;

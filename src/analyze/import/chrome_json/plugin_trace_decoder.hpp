@@ -14,7 +14,8 @@
 //   the same (func, seq) gives count, datatype, algorithm, protocol and channels.
 // - Function, data type, algorithm and protocol names are interned per file: no heap object per
 //   collective. Events that lack what they need (ts, a b/e pair, a number) are counted warnings
-//   with the byte offset; nothing is guessed.
+//   with the byte offset; nothing is guessed. Each trace's producer is trace_producer_name of its
+//   file's producer.
 #pragma once
 
 #include <array>
@@ -25,41 +26,10 @@
 
 #include "import/chrome_json/trace_event_reader.hpp"
 #include "import/chrome_json/trace_producer.hpp"
+#include "import/plugin_join/plugin_rank_trace.hpp"
 #include "util/diagnostics.hpp"
 
 namespace npkit::ingest {
-
-inline constexpr std::int64_t kNeverEnded = INT64_MIN;
-
-struct PluginColl {
-  std::uint64_t seq = 0;
-  std::uint64_t count = 0;
-  std::uint16_t func = 0;  // PluginRankTrace::names
-  std::uint16_t datatype = 0;
-  std::uint16_t algo = 0;
-  std::uint16_t proto = 0;
-  std::uint32_t channels = 0;
-  std::uint64_t bytes = 0;  // the rank's message bytes, where no data type is named (else 0)
-  std::int64_t start_ns = 0;
-  std::int64_t end_ns = kNeverEnded;
-};
-
-// One process's collectives on one communicator.
-struct PluginRankTrace {
-  std::string path;
-  TraceProducer producer = TraceProducer::kNcclExample;
-  std::uint64_t comm_hash = 0;
-  std::int32_t rank = -1;
-  std::int32_t nranks = 0;  // the communicator's size where the trace records it, else 0
-  std::int64_t pid = 0;
-  std::string host;  // our traces: the host named in the process name; "" when unknown
-  std::vector<std::string> names = {""};  // interned strings; 0 = none
-  std::vector<PluginColl> colls;          // in start order
-  std::map<std::string, std::uint64_t> events_by_category;
-  std::uint64_t never_ended = 0;
-
-  const std::string& name(std::uint16_t id) const { return names[id]; }
-};
 
 // Reads NCCL's example plugin files: one PluginRankTrace per file.
 class ExamplePluginDecoder : public TraceEventVisitor {

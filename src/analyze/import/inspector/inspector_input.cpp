@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 #include "import/spanless_options.hpp"
 #include "run/rank_filter.hpp"
 #include "run/summary/saturating_count.hpp"

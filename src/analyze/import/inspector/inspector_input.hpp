@@ -4,7 +4,7 @@
 //   --ranks selects ranks (of every communicator) and must select one the logs hold;
 //   --event-table, --phase-map and --cpu-record-size are Errors (the logs hold no spans).
 // - The collective records join across ranks per communicator by (coll, coll_sn)
-//   (import/chrome_json/plugin_cross_rank.hpp), nranks from header.n_ranks; bytes are nccl-tests'
+//   (import/plugin_join/plugin_cross_rank.hpp), nranks from header.n_ranks; bytes are nccl-tests'
 //   S from coll_msg_size_bytes (× n for AllGather / ReduceScatter), count and type unknown
 //   (the logs name no data type), algorithm and protocol from coll_algo / coll_proto (v4.2; unknown
 //   before). Each rank's clock

@@ -1,5 +1,5 @@
 // import/inspector/inspector_log.hpp — NCCL Inspector logs read into one trace per (communicator,
-// rank): the collectives to join across ranks (import/chrome_json/plugin_cross_rank.hpp) and what
+// rank): the collectives to join across ranks (import/plugin_join/plugin_cross_rank.hpp) and what
 // the records say about themselves.
 // Contract:
 // - inspector_log_files: a file is read as it is; in a directory (the Inspector writes one
@@ -38,7 +38,7 @@
 #include <string>
 #include <vector>
 
-#include "import/chrome_json/plugin_trace_decoder.hpp"
+#include "import/plugin_join/plugin_rank_trace.hpp"
 #include "run/proxy_steps.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"

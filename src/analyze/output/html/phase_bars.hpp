@@ -1,4 +1,5 @@
-// output/html/phase_bars.hpp — per-rank stacked bars of a phase breakdown (phases/phase_breakdown).
+// output/html/phase_bars.hpp — per-rank stacked bars of a phase breakdown
+// (analysis/phases/phase_breakdown.hpp).
 // Contract: phase_bars draws one bar per rank of `ranks` (in their order) for the GPU or the CPU
 // domain; segments are the phases that occur in that domain on any rank, in phase-id order, with
 // `phases.other_phase` last; a bar adds up to the rank's exclusive span time in the domain. The

@@ -1,9 +1,9 @@
 // output/html/report_model.hpp — what an HTML report shows, as plain data (the "report model").
-// Contract: the renderers (render/html/*) read only these structs, so any analysis — a dump
-// report, a summary, a diff — can fill one. Times are nanoseconds, bandwidths GB/s (1e9 B/s),
-// sizes bytes; NaN marks a missing value where a plot allows gaps. Strings are plain text: the
-// renderers escape them. Every plot carries a `note` that says what it shows and what was
-// aggregated or sampled to keep the page small.
+// Contract: the renderers (output/html/page.hpp and the plots it draws) read only these structs,
+// so any analysis — a dump report, a summary, a diff — can fill one. Times are nanoseconds,
+// bandwidths GB/s (1e9 B/s), sizes bytes; NaN marks a missing value where a plot allows gaps.
+// Strings are plain text: the renderers escape them. Every plot carries a `note` that says what it
+// shows and what was aggregated or sampled to keep the page small.
 #pragma once
 
 #include <cstdint>

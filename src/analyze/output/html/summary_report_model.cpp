@@ -11,8 +11,7 @@
 #include "output/html/bandwidth_blocks.hpp"
 #include "output/html/svg.hpp"
 #include "output/render.hpp"
-#include "run/nccl_tests_convention.hpp"
-#include "util/lower_case.hpp"
+#include "run/measures.hpp"
 
 namespace npkit::html {
 namespace {
@@ -50,8 +49,7 @@ PlotSeries& series_of(std::vector<PlotSeries>& series, const std::string& name) 
 void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vector<Block>& out) {
   const CollectiveKey& first = rows.front()->key;
   const std::string who = fmt::format("{} on {} ranks", first.collective, first.nranks);
-  const auto convention =
-      nccl_tests_convention(lower_case(first.collective), static_cast<std::uint32_t>(first.nranks));
+  const bool has_busbw = bus_factor(first.collective, first.nranks).has_value();
   const std::string note =
       "One point per (size, algo/proto); time = each rank's median GPU time per instance, mean "
       "over ranks (as `bandwidth`), busbw by nccl-tests' conventions from it. Sizes summarized as "
@@ -71,7 +69,7 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
     const std::string choice = choice_label(row->key.algo, row->key.proto);
     const double time = row->time_ns();
     const double size = static_cast<double>(row->key.size_bytes);
-    const double busbw = convention && time > 0 ? gb_per_s(size, time) * convention->factor : 0.0;
+    const double busbw = busbw_gbps(first.collective, first.nranks, size, time);
     table.add_row({size_label(row->key.size_bytes, row->key.size_kind), choice,
                    std::to_string(row->instances), std::to_string(row->ranks.size()),
                    time > 0 ? us(time) : "-", pooled.count() > 0 ? us(pooled.quantile(0)) : "-",
@@ -87,7 +85,7 @@ void collective_blocks(const std::vector<const CollectiveRow*>& rows, std::vecto
     }
     previous_choice = choice;
   }
-  if (convention) out.emplace_back(std::move(bw));
+  if (has_busbw) out.emplace_back(std::move(bw));
   out.emplace_back(std::move(lat));
   out.emplace_back(Table{std::move(table), {}});
 }

@@ -5,10 +5,12 @@
 //   settings with their values (several values when the merged runs differ), warnings counted
 //   while summarizing;
 // - "bandwidth": per (collective, ranks), in key order, a busbw plot and a time plot against S
-//   (nccl-tests' size; log2 axis), one series per algo/proto, y = busbw from the median of the
-//   pooled per-rank GPU times (nccl-tests conventions) and that median; a marker where the
-//   algo/proto of consecutive sizes changes; then the rows as a table (size, algo/proto,
-//   instances, ranks, median / min / max time, busbw);
+//   (nccl-tests' size; log2 axis), one series per algo/proto, y = busbw of the row's time
+//   (CollectiveRow::time_ns: each rank's median GPU time, mean over ranks) and that time; busbw
+//   as run/measures.hpp defines it (a collective it has no bus factor for, e.g. one not spelled
+//   as NCCL names it, has no busbw plot and "-" as busbw); a marker where the algo/proto of
+//   consecutive sizes changes; then the rows as a table (size, algo/proto, instances, ranks,
+//   time, min / max of the pooled times, busbw);
 // - "phases": per (source, domain) the per-rank stacked bars of the phase rows' totals;
 // - "waits": per communicator size, each rank's median arrival skew and how often it arrived
 //   last, as a table.

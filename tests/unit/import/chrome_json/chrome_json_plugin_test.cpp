@@ -17,8 +17,8 @@
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/join/run_cross_rank.hpp"
 #include "analysis/report/cross_rank_report.hpp"
-#include "import/chrome_json/plugin_cross_rank.hpp"
 #include "import/chrome_json/plugin_trace_decoder.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 
@@ -47,7 +47,7 @@ TEST_CASE("example plugin: collectives per rank file", "[chrome_json]") {
   REQUIRE(traces);
   REQUIRE(traces->size() == 2);
   const auto& r0 = (*traces)[0];
-  CHECK(r0.producer == ingest::TraceProducer::kNcclExample);
+  CHECK(r0.producer == "NCCL's example profiler plugin");
   CHECK(r0.comm_hash == 7);
   CHECK(r0.rank == 0);
   CHECK(r0.pid == 1001);

@@ -45,3 +45,24 @@ TEST_CASE("summary html: phases and waits per rank", "[html]") {
   const auto& waits = std::get<Table>(m.sections[2].blocks.front());
   CHECK(waits.table.rows.size() == summary->sync.size());
 }
+
+TEST_CASE("summary html: busbw only for a collective that run/measures has a bus factor for",
+          "[html]") {
+  auto summary =
+      read_summary_file(test::source_path("tests/golden/cases/summarize_agree/expected.out"));
+  REQUIRE(summary.ok());
+  // NCCL spells it "AllReduce", and run/measures.hpp (which `diff` and `compare` use for the same
+  // rows) has nccl-tests' factor for NCCL's names only: this spelling gets a time plot and the
+  // table, but no busbw plot and no busbw value.
+  for (auto& row : summary->collectives) row.key.collective = "ALLREDUCE";
+  const ReportModel m = build_summary_report_model(*summary);
+  const auto& blocks = m.sections.front().blocks;
+  REQUIRE(blocks.size() == 2);
+  REQUIRE(std::holds_alternative<LinePlot>(blocks[0]));
+  CHECK(std::get<LinePlot>(blocks[0]).title == "ALLREDUCE on 2 ranks: time vs size");
+  REQUIRE(std::holds_alternative<Table>(blocks[1]));
+  const TextTable& table = std::get<Table>(blocks[1]).table;
+  CHECK(table.columns.back() == "busbw (GB/s)");
+  REQUIRE(table.rows.size() == summary->collectives.size());
+  for (const auto& row : table.rows) CHECK(row.back() == "-");
+}

@@ -1,5 +1,6 @@
-// import/chrome_json/plugin_cross_rank.hpp — the collectives of profiler-plugin JSON traces, joined
-// across ranks per communicator into the run model (run/run.hpp).
+// import/plugin_join/plugin_cross_rank.hpp — the collectives of profiler-plugin traces (Chrome
+// JSON of NCCL's example plugin or of our .npkt dumps, NCCL Inspector logs), joined across ranks
+// per communicator into the run model (run/run.hpp).
 // Contract:
 // - A communicator's ranks are the traces with its CommHash (a second trace of a (comm, rank) is
 //   ignored with a warning); nranks = the largest of the traces' nranks and the highest rank + 1
@@ -24,8 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "import/chrome_json/plugin_trace_decoder.hpp"
 #include "import/join_gaps.hpp"
+#include "import/plugin_join/plugin_rank_trace.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
 

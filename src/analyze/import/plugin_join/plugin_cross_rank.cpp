@@ -1,4 +1,4 @@
-#include "import/chrome_json/plugin_cross_rank.hpp"
+#include "import/plugin_join/plugin_cross_rank.hpp"
 
 #include <fmt/format.h>
 
