@@ -149,16 +149,16 @@ int generate(const std::string& path, double mb) {
   return 0;
 }
 
-class Nothing : public ingest::TraceEventVisitor {
+class Nothing : public TraceEventVisitor {
  public:
-  Status on_event(const ingest::TraceEvent& e) override {
+  Status on_event(const TraceEvent& e) override {
     sum += e.name.size() + e.args.size();
     return Ok{};
   }
   std::uint64_t sum = 0;
 };
 
-class Breakdown : public ingest::JsonSpanTarget {
+class Breakdown : public JsonSpanTarget {
  public:
   explicit Breakdown(const PhaseAssignment& phases) : sink(phases) {}
   void on_span(const Span& s, TimeDomain) override { sink.on_span(s); }
@@ -178,7 +178,7 @@ int read(const std::string& path, int repeat) {
     Diagnostics d;
     Nothing v;
     const auto t0 = Clock::now();
-    auto r = ingest::read_trace_file(path, v, ingest::TraceReadOptions{}, d);
+    auto r = read_trace_file(path, v, TraceReadOptions{}, d);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!r) {
       std::fprintf(stderr, "%s\n", r.error().message.c_str());
@@ -190,14 +190,14 @@ int read(const std::string& path, int repeat) {
   for (int i = 0; i < repeat; ++i) {
     Diagnostics d;
     const auto t0 = Clock::now();
-    auto input = ingest::open_json_span_input({path}, "auto", PhaseMap::builtin(), d);
+    auto input = open_json_span_input({path}, "auto", PhaseMap::builtin(), d);
     if (!input) {
       std::fprintf(stderr, "%s\n", input.error().message.c_str());
       return 1;
     }
     Breakdown target(input->names->phases());
-    ingest::TrackBook tracks;
-    auto status = ingest::read_json_spans(*input, ingest::JsonSpanReadOptions{}, tracks, target, d);
+    TrackBook tracks;
+    auto status = read_json_spans(*input, JsonSpanReadOptions{}, tracks, target, d);
     const double s = std::chrono::duration<double>(Clock::now() - t0).count();
     if (!status) {
       std::fprintf(stderr, "%s\n", status.error().message.c_str());

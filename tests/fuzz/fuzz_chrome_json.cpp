@@ -25,7 +25,6 @@
 namespace {
 
 using namespace npkit;
-using namespace npkit::ingest;
 
 volatile std::uint64_t observed = 0;  // keeps the reads below from being optimised away
 

@@ -55,20 +55,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   close(fd);
   const std::string path = name;
   Diagnostics diagnostics;
-  auto logs = ingest::read_inspector_logs({path}, diagnostics);
+  auto logs = read_inspector_logs({path}, diagnostics);
   if (!logs) {
     check_error(logs.error().message, path, size);
   } else {
     check(logs->files.size() == 1 && logs->files[0].records > 0, "a read without records");
     std::uint64_t lines = 1;
     for (std::size_t i = 0; i < size; ++i) lines += data[i] == '\n' ? 1 : 0;
-    std::vector<ingest::PluginRankTrace> traces;
+    std::vector<PluginRankTrace> traces;
     for (const auto& r : logs->ranks) {
       check(r.trace.colls.size() <= lines, "more collective records than lines");
       check(r.launch_ns.size() == r.trace.colls.size(), "a launch time per collective");
       traces.push_back(r.trace);
     }
-    for (const auto& comm : ingest::join_plugin_traces(traces, "fuzz", diagnostics)) {
+    for (const auto& comm : join_plugin_traces(traces, "fuzz", diagnostics)) {
       for (const auto& inst : comm.run.instances) {
         for (const auto& m : inst.members) {
           check(m.rank >= 0 && m.rank < comm.run.nranks, "a member outside the communicator");

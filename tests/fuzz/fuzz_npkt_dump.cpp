@@ -54,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   std::vector<std::uint8_t> image;
-  auto unzipped = npkit::ingest::decompress_npkt("input", data, size, image);
+  auto unzipped = npkit::decompress_npkt("input", data, size, image);
   if (!unzipped) {
     check(unzipped.error().message.compare(0, 7, "input: ") == 0, "gzip error without 'input: '");
     return 0;
@@ -67,13 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 namespace {
 
 void check_image(const std::uint8_t* data, std::size_t size) {
-  auto dump = npkit::ingest::parse_npkt("input", data, size);
+  auto dump = npkit::parse_npkt("input", data, size);
   if (!dump) {
     check_error(dump.error().message, size);
     return;
   }
-  const npkit::ingest::NpktDump& d = *dump;
-  check(npkit::ingest::looks_like_npkt(data, size), "parsed without the magic");
+  const npkit::NpktDump& d = *dump;
+  check(npkit::looks_like_npkt(data, size), "parsed without the magic");
   check(d.path == "input", "path is not the name given");
   check(!d.strings.empty() && d.strings[0].empty(), "strings[0] is not the empty 'none'");
   check(d.strings.size() <= 65536, "string id above 65535");

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "support/cli_runner.hpp"
+#include "support/dump_bytes_reader.hpp"
 #include "support/temp_dir.hpp"
 #include "support/test_data.hpp"
 
@@ -204,7 +205,14 @@ void check_matrix(const std::string& input, const npkit::test::TempDir& dir,
   }
 }
 
-// The input, then npkit-analyze's trace of it.
+std::size_t occurrences(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+// The input, then npkit-analyze's trace of it. A trace of profiler events is traced again as its
+// collectives: one slice per timed member of the instances `instances` lists.
 void check_input_and_its_trace(const std::string& relative, bool trace_of_profiler_events) {
   const std::string input = input_path(relative);
   const npkit::test::TempDir dir;
@@ -212,8 +220,17 @@ void check_input_and_its_trace(const std::string& relative, bool trace_of_profil
   check_one_time_per_row(input, dir);
   const std::string trace = dir.file("trace.json");
   REQUIRE(run_cli({"trace", input, "-o", trace, "-q"}).exit_code == 0);
-  check_matrix(trace, dir, trace_of_profiler_events ? "already in the Chrome trace format" : "");
+  check_matrix(trace, dir, "");
   check_one_time_per_row(trace, dir);
+  if (trace_of_profiler_events) {
+    const std::string again = dir.file("collectives.json");
+    REQUIRE(run_cli({"trace", trace, "-o", again, "-q"}).exit_code == 0);
+    const auto instances = run_cli({"instances", trace, "-q"});
+    REQUIRE(instances.exit_code == 0);
+    const std::size_t timed = occurrences(instances.out, "\"timed\":true");
+    CHECK(timed > 0);
+    CHECK(occurrences(npkit::test::read_whole_file(again), "\"cat\":\"collective\"") == timed);
+  }
 }
 
 // A nccl-tests results file: its matrix, and the summary's time of each size is the out-of-place

@@ -35,7 +35,7 @@ using namespace npkit;
 namespace {
 
 // Counts spans per (rank, gpu) besides the breakdown.
-class BreakdownAndCount : public SpanSink, public ingest::JsonSpanTarget {
+class BreakdownAndCount : public SpanSink, public JsonSpanTarget {
  public:
   explicit BreakdownAndCount(const PhaseAssignment& phases) : breakdown(phases) {}
   void on_span(const Span& s) override {
@@ -112,14 +112,13 @@ void check_set(const std::string& set) {
   REQUIRE(read_legacy_spans(*opened, bin_phases, SpanReadOptions{}, binary, bin_warnings));
 
   Diagnostics json_warnings;
-  auto input = ingest::open_json_span_input({dir + "/npkit_event_trace.json"}, "auto",
-                                            PhaseMap::builtin(), json_warnings);
+  auto input = open_json_span_input({dir + "/npkit_event_trace.json"}, "auto", PhaseMap::builtin(),
+                                    json_warnings);
   REQUIRE(input);
-  CHECK(input->files[0].identity.producer == ingest::TraceProducer::kNpkitGenerator);
+  CHECK(input->files[0].identity.producer == TraceProducer::kNpkitGenerator);
   BreakdownAndCount json(input->names->phases());
-  ingest::TrackBook tracks;
-  REQUIRE(
-      ingest::read_json_spans(*input, ingest::JsonSpanReadOptions{}, tracks, json, json_warnings));
+  TrackBook tracks;
+  REQUIRE(read_json_spans(*input, JsonSpanReadOptions{}, tracks, json, json_warnings));
   CHECK(json_warnings.warnings().empty());
 
   CHECK(json.spans == binary.spans);

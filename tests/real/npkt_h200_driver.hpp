@@ -80,10 +80,10 @@ struct Sample {
 
 inline Sample load_sample(const std::string& dump_dir) {
   Sample s;
-  auto paths = ingest::find_npkt_files(dump_dir);
+  auto paths = find_npkt_files(dump_dir);
   REQUIRE(paths.ok());
   for (const auto& path : paths->paths) {
-    auto dump = ingest::read_npkt_file(path);
+    auto dump = read_npkt_file(path);
     INFO(path << ": " << (dump ? "" : dump.error().message));
     REQUIRE(dump.ok());
     s.captures.push_back(build_rank_capture(std::move(*dump)));

@@ -1,8 +1,9 @@
 // `npkit-analyze trace PATH -o FILE`: a Chrome Trace Event JSON or a Perfetto protobuf trace, of
 // any input, in one layout (run/trace_layout.hpp): the spans of legacy dumps and Chrome traces of
 // spans, the profiler events and event records of .npkt files, the collectives of NCCL Inspector
-// logs; narrowed to a time or collective window, and refused where it would grow past what the
-// viewers open. --merge lays a PyTorch profiler trace into a capture's JSON (commands/trace_merge).
+// logs and of Chrome traces of profiler-plugin events; narrowed to a time or collective window, and
+// refused where it would grow past what the viewers open. --merge lays a PyTorch profiler trace
+// into a capture's JSON (commands/trace_merge).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -184,7 +185,8 @@ Result<int> trace_captures(const TraceOptions& o, RunInput& input, TraceLimits l
   return 0;
 }
 
-// NCCL Inspector logs: their collective instances, one process per (communicator, rank)
+// Inputs that time whole operations only (NCCL Inspector logs, Chrome traces of profiler-plugin
+// events): their collective instances, one process per (communicator, rank)
 // (output/trace/instance_trace_writer.hpp).
 Result<int> trace_instances(const TraceOptions& o, RunInput& input, TraceLimits limits,
                             CliContext& context) {

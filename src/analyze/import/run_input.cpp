@@ -111,7 +111,7 @@ std::vector<std::string> kinds_in(const std::string& dir) {
     json = json || io::has_extension(e.name, ".json");
     inspector = inspector || (!is_event_file_name(e.name) && !io::has_extension(e.name, ".npkt") &&
                               !io::has_extension(e.name, ".json") &&
-                              ingest::is_inspector_log(io::join_path(dir, e.name)));
+                              is_inspector_log(io::join_path(dir, e.name)));
   }
   std::vector<std::string> kinds;
   if (legacy) kinds.emplace_back(kind_name(DetectedKind::kLegacyDump));
@@ -189,7 +189,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   for (const auto& e : entries) {
     if (!e.regular) continue;
     const bool is_json = io::has_extension(e.name, ".json");
-    const bool is_npkt = ingest::is_npkt_file_name(e.name);
+    const bool is_npkt = is_npkt_file_name(e.name);
     if (is_json && is_nccl_tests_file(path + "/" + e.name)) results_files.push_back(e.name);
     const bool events =
         e.name.rfind("gpu_events_rank_", 0) == 0 || e.name.rfind("cpu_events_rank_", 0) == 0;
@@ -197,8 +197,8 @@ Result<DetectedInput> detect_directory(const std::string& path) {
     npkt = npkt || is_npkt;
     json = json || is_json;
     // Inspector logs are known by their content (files of the other kinds are not opened).
-    inspector = inspector || (!events && !is_npkt && !is_json &&
-                              ingest::is_inspector_log(io::join_path(path, e.name)));
+    inspector = inspector ||
+                (!events && !is_npkt && !is_json && is_inspector_log(io::join_path(path, e.name)));
   }
   if (!legacy && !npkt && !json && !inspector) {
     if (auto empty_logs = only_empty_logs(path, entries)) return Error{*empty_logs};
@@ -234,7 +234,7 @@ Result<DetectedInput> detect_input(const std::string& path) {
     d.kind = DetectedKind::kSummary;
   } else if (!io::is_special_file(path) && is_nccl_tests_file(path)) {
     d.kind = DetectedKind::kNcclTests;
-  } else if (!io::is_special_file(path) && ingest::is_inspector_log(path)) {
+  } else if (!io::is_special_file(path) && is_inspector_log(path)) {
     d.kind = DetectedKind::kInspector;
   } else if (io::has_extension(path, ".log") && io::is_empty_file(path)) {
     return Error{empty_logs_message(path, "an empty file")};

@@ -80,7 +80,7 @@ std::map<uint64_t, CommSummary> summarize_recording(const Recording& recording) 
   return summaries;
 }
 
-CommSummary summarize_dump(const ingest::NpktDump& dump) {
+CommSummary summarize_dump(const NpktDump& dump) {
   CommSummary s;
   s.comm_hash = dump.comm.comm_hash;
   s.rank = dump.comm.rank;

@@ -51,6 +51,6 @@ struct CommSummary {
 
 std::map<uint64_t, CommSummary> summarize_recording(const Recording& recording);
 
-CommSummary summarize_dump(const ingest::NpktDump& dump);
+CommSummary summarize_dump(const NpktDump& dump);
 
 }  // namespace npkit::test

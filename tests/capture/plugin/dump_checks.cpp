@@ -50,7 +50,7 @@ class FieldDiff {
       text_ += s.str();
     }
   }
-  void string(const ingest::NpktDump& dump, const char* field, uint16_t id, const char* expected) {
+  void string(const NpktDump& dump, const char* field, uint16_t id, const char* expected) {
     const std::string want = expected != nullptr ? expected : "";
     if (dump.string_at(id) != want || (expected == nullptr && id != 0) ||
         (expected != nullptr && id == 0)) {
@@ -78,7 +78,7 @@ DumpExpectations finalized_expectations(const CommDriver& comm) {
   return e;
 }
 
-void check_comm_info(const ingest::NpktDump& dump, const CommDriver& comm,
+void check_comm_info(const NpktDump& dump, const CommDriver& comm,
                      const DumpExpectations& expected) {
   const format::CommunicatorInfo& info = dump.comm;
   CHECK(info.comm_hash == comm.setup().comm_hash);
@@ -108,8 +108,7 @@ void check_comm_info(const ingest::NpktDump& dump, const CommDriver& comm,
   CHECK(dump.records.size() == expected.records_attempted - expected.records_dropped);
 }
 
-std::string start_payload_mismatch(const ingest::NpktDump& dump,
-                                   const format::ProfilerRecord& record,
+std::string start_payload_mismatch(const NpktDump& dump, const format::ProfilerRecord& record,
                                    const abi::EventDescrV5& d) {
   FieldDiff diff;
   switch (d.type) {
@@ -201,7 +200,7 @@ std::string start_payload_mismatch(const ingest::NpktDump& dump,
   return diff.text();
 }
 
-void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls) {
+void check_records_match_calls(const NpktDump& dump, const std::vector<LoggedCall>& calls) {
   REQUIRE(dump.records.size() == calls.size());
   std::map<uint32_t, int32_t> tid_of_slot;
   for (const format::ThreadEntry& t : dump.threads) tid_of_slot[t.slot] = t.os_tid;
@@ -298,19 +297,19 @@ void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<L
   bad.check("records against calls");
 }
 
-ingest::NpktDump finalize_and_check(CommDriver& comm, const std::string& dir) {
+NpktDump finalize_and_check(CommDriver& comm, const std::string& dir) {
   comm.finalize();
   const std::string name = dump_file_name(comm.setup().comm_hash, comm.setup().rank);
   const std::vector<std::string> files = entries_in(dir);
   INFO("looking for " << name << " in " << dir);
   REQUIRE(std::count(files.begin(), files.end(), name) == 1);
-  ingest::NpktDump dump = read_dump(dir + "/" + name);
+  NpktDump dump = read_dump(dir + "/" + name);
   check_comm_info(dump, comm, finalized_expectations(comm));
   check_records_match_calls(dump, comm.calls());
   return dump;
 }
 
-void check_names_section(const ingest::NpktDump& dump) {
+void check_names_section(const NpktDump& dump) {
   const std::map<uint32_t, std::string> types = {
       {0, "Group"},     {1, "Coll"},      {2, "P2p"},      {3, "ProxyOp"},
       {4, "ProxyStep"}, {5, "ProxyCtrl"}, {6, "KernelCh"}, {7, "NetPlugin"},

@@ -37,7 +37,7 @@ struct DumpExpectations {
 };
 
 // CommunicatorInfo, file header features, and the Threads slots the records use.
-void check_comm_info(const ingest::NpktDump& dump, const CommDriver& comm,
+void check_comm_info(const NpktDump& dump, const CommDriver& comm,
                      const DumpExpectations& expected);
 
 // Expectations for a dump written by finalize() after the driver's calls.
@@ -46,20 +46,19 @@ DumpExpectations finalized_expectations(const CommDriver& comm);
 // Record i of the dump against call i: kind, type, event ids and parent links, flags, payload
 // fields, state values, the calling thread and host_ns inside the call's bracket; host_ns
 // non-decreasing per thread. The dump must hold exactly `calls.size()` records.
-void check_records_match_calls(const ingest::NpktDump& dump, const std::vector<LoggedCall>& calls);
+void check_records_match_calls(const NpktDump& dump, const std::vector<LoggedCall>& calls);
 
 // The start payload of `record` against the descriptor that was fed (format.hpp payload structs;
 // string fields resolved through the dump's Strings). Returns "" or what differs.
-std::string start_payload_mismatch(const ingest::NpktDump& dump,
-                                   const format::ProfilerRecord& record,
+std::string start_payload_mismatch(const NpktDump& dump, const format::ProfilerRecord& record,
                                    const abi::EventDescrV5& fed);
 
 // Finalizes `comm`, REQUIREs that `dir` then holds its dump (among other files possibly), reads
 // it, and runs check_comm_info (finalized_expectations) and check_records_match_calls.
-ingest::NpktDump finalize_and_check(CommDriver& comm, const std::string& dir);
+NpktDump finalize_and_check(CommDriver& comm, const std::string& dir);
 
 // The Names section: all fifteen v6 event types and the states NCCL 2.30.7 defines (8..30),
 // named as in the NCCL profiler reference and NCCL 2.30.7's nccl_profiler.h.
-void check_names_section(const ingest::NpktDump& dump);
+void check_names_section(const NpktDump& dump);
 
 }  // namespace npkit::test

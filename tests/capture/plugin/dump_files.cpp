@@ -35,8 +35,8 @@ std::vector<std::string> entries_in(const std::string& dir) {
   return names;
 }
 
-ingest::NpktDump read_dump(const std::string& path) {
-  Result<ingest::NpktDump> dump = ingest::read_npkt_file(path);
+NpktDump read_dump(const std::string& path) {
+  Result<NpktDump> dump = read_npkt_file(path);
   INFO(path << ": " << (dump.ok() ? "" : dump.error().message));
   REQUIRE(dump.ok());
   return std::move(dump).value();

@@ -23,6 +23,6 @@ std::string detached_file_name(int pid);
 
 std::vector<std::string> entries_in(const std::string& dir);
 
-ingest::NpktDump read_dump(const std::string& path);
+NpktDump read_dump(const std::string& path);
 
 }  // namespace npkit::test

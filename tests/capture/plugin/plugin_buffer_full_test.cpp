@@ -31,7 +31,7 @@ TEST_CASE("plugin: 20,000 records into a 1 MB buffer keep 16,384 and count 3,616
   CHECK(distinct.size() == handles.size());
 
   comm.finalize();
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(0x7e57000000000401ull, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(0x7e57000000000401ull, 0)));
   DumpExpectations expected = finalized_expectations(comm);
   expected.records_capacity = kCapacity;
   expected.records_attempted = kAttempted;

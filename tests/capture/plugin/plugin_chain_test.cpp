@@ -89,7 +89,7 @@ void check_unchained_run(const std::string& chain_path, size_t warnings_naming_p
   CommDriver comm({.comm_hash = 0x7e57000000000c01ull, .rank = 0, .nranks = 2});
   CHECK(comm.mask() == static_cast<int>(abi::kAllV5Events));
   drive_tree(comm);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK_THAT(dump.meta("capture.chained_plugin"), Catch::StartsWith("not loaded: "));
   CHECK_THAT(dump.meta("capture.chained_plugin"), Catch::Contains(chain_path));
   INFO(log.dump());
@@ -106,7 +106,7 @@ TEST_CASE("plugin chain: the chained plugin gets its mask's events with its own 
   CommDriver comm({.comm_hash = hash, .rank = 1, .nranks = 2});
   CHECK(comm.mask() == static_cast<int>(abi::kAllV5Events));
   drive_tree(comm);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.meta("capture.chained_plugin") == std::string("counting (") + kCountingProfiler + ")");
   CHECK(log.count(abi::kLogWarn) == 0);
 
@@ -185,7 +185,7 @@ TEST_CASE("plugin chain: NCCL gets the union of the masks, each plugin only its 
   }
   CHECK(lib.v5->finalize(context) == abi::kSuccess);
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   REQUIRE(dump.records.size() == 2);
   for (const format::ProfilerRecord& record : dump.records) {
     CHECK(record.type == format::kTypeProxyCtrl);
@@ -210,7 +210,7 @@ TEST_CASE("plugin chain: v4 calls reach the chained plugin's ncclProfiler_v4", "
   CommDriver second({.comm_hash = hash + 1, .rank = 1, .nranks = 2, .api = 4});
   drive_tree(first);
   drive_tree(second);
-  const ingest::NpktDump dump = finalize_and_check(first, env.dir.path());
+  const NpktDump dump = finalize_and_check(first, env.dir.path());
   CHECK(dump.meta("capture.chained_plugin") ==
         std::string("counting-v4 (") + kCountingProfilerV4Only + ")");
   finalize_and_check(second, env.dir.path());
@@ -285,7 +285,7 @@ TEST_CASE("plugin chain: events of several threads at once keep both plugins' li
   CHECK(failed_calls == 0);
   CHECK(lib.v5->finalize(context) == abi::kSuccess);
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   CHECK(dump.records.size() == size_t{kThreads} * kRounds * 11);
   size_t linked_steps = 0;
   for (const format::ProfilerRecord& record : dump.records) {
@@ -327,7 +327,7 @@ TEST_CASE("plugin chain: v6 calls reach the chained plugin's ncclProfiler_v6, CE
   CommDriver comm({.comm_hash = hash, .rank = 0, .nranks = 2, .api = 6});
   CHECK(comm.mask() == static_cast<int>(abi::kAllV6Events));
   drive_tree(comm);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.meta("capture.chained_plugin") == std::string("counting (") + kCountingProfiler + ")");
   V6Comm ce_comm(hash + 1, 1, 2);
   enqueue_ce_allgather(ce_comm, 1, 0);
@@ -421,7 +421,7 @@ TEST_CASE("plugin chain failure: NULL handles and error returns change nothing o
     CommDriver comm({.comm_hash = 0x7e57000000000c05ull, .rank = 0, .nranks = 2});
     CHECK(comm.mask() == static_cast<int>(abi::kAllV5Events));
     drive_tree(comm);  // CommDriver REQUIREs success from every call
-    const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+    const NpktDump dump = finalize_and_check(comm, env.dir.path());
     CHECK(dump.meta("capture.chained_plugin") ==
           std::string("counting (") + kCountingProfiler + ")");
     CHECK(log.count(abi::kLogWarn) == 0);

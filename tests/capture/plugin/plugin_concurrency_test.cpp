@@ -102,7 +102,7 @@ TEST_CASE("plugin: 8 threads x 10,000 callbacks on one communicator, parents acr
   for (const auto& list : handles) distinct.insert(list.begin(), list.end());
   CHECK(distinct.size() == size_t{kThreads} * kIterations);
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   const uint64_t expected_records = 2 * kThreads + uint64_t{kThreads} * kIterations * 4;
   CHECK(dump.comm.records_attempted == expected_records);
   CHECK(dump.comm.records_dropped == 0);
@@ -233,7 +233,7 @@ TEST_CASE("plugin: communicators initialized and finalized from 6 threads at onc
   for (int t = 0; t < kThreads; ++t) {
     for (int round = 0; round < kRounds; ++round) {
       INFO("thread " << t << " round " << round);
-      const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash_of(t, round), t)));
+      const NpktDump dump = read_dump(env.file(dump_file_name(hash_of(t, round), t)));
       CHECK(dump.comm.comm_hash == hash_of(t, round));
       CHECK(dump.comm.rank == t);
       CHECK(dump.comm.nranks == kThreads);

@@ -31,7 +31,7 @@ int mask_for(const std::optional<std::string>& events, uint64_t comm_hash, int a
   REQUIRE(init(&context, comm_hash, &mask, nullptr, 1, 1, 0, capture_log) == abi::kSuccess);
   REQUIRE(context != nullptr);
   REQUIRE(finalize(context) == abi::kSuccess);
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(comm_hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(comm_hash, 0)));
   CHECK(dump.comm.event_mask == static_cast<uint64_t>(mask));
   CHECK(dump.comm.profiler_api == static_cast<uint32_t>(api));
   return mask;

@@ -64,7 +64,7 @@ TEST_CASE("plugin quirk: foreign ProxyOp (PXN) goes to the detached dump, pointe
   const int64_t t_after = realtime_ns();
 
   // The communicator's own dump has none of it.
-  const ingest::NpktDump own = finalize_and_check(comm, env.dir.path());
+  const NpktDump own = finalize_and_check(comm, env.dir.path());
   CHECK(own.records.size() == 2);
 
   CHECK(lib.flush() == 1);
@@ -72,7 +72,7 @@ TEST_CASE("plugin quirk: foreign ProxyOp (PXN) goes to the detached dump, pointe
   std::vector<std::string> expected_files = {detached_name, dump_file_name(hash, 1)};
   std::sort(expected_files.begin(), expected_files.end());
   CHECK(entries_in(env.dir.path()) == expected_files);
-  const ingest::NpktDump dump = read_dump(env.file(detached_name));
+  const NpktDump dump = read_dump(env.file(detached_name));
   CHECK(dump.comm.comm_hash == 0);
   CHECK(dump.comm.rank == -1);
   CHECK(dump.comm.pid == ::getpid());

@@ -66,7 +66,7 @@ TEST_CASE("plugin replay: NCCL 2.28.9 recordings of both ranks (H200 x2, NVLink)
     for (const auto& [comm_hash, recorded] : expected) {
       INFO("communicator " << dump_file_name(comm_hash, recorded.rank));
       expected_files.push_back(dump_file_name(comm_hash, recorded.rank));
-      const ingest::NpktDump dump = read_dump(env.file(expected_files.back()));
+      const NpktDump dump = read_dump(env.file(expected_files.back()));
       CHECK(dump.comm.profiler_api == 5);
       CHECK(dump.comm.event_mask == abi::kAllV5Events);
       CHECK(dump.comm.records_dropped == 0);

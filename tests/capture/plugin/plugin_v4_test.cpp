@@ -53,7 +53,7 @@ TEST_CASE("plugin v4: init order, 1-byte type descriptors, fields read back", "[
     comm.state(ctrl, format::kStateProxyCtrlAppendEnd, &appended);
     comm.stop(ctrl);
   });
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.comm.profiler_api == 4);
   CHECK(dump.meta("comm_name") == "v4-comm");
   REQUIRE(dump.records.size() == 19);

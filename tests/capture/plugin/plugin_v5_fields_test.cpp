@@ -95,7 +95,7 @@ TEST_CASE("plugin v5: a full event tree reads back field by field", "[plugin]") 
   comm.finalize();
 
   REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(hash, 1)});
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
   CHECK(dump.warnings.empty());
   // 16 app-thread + 23 proxy-thread calls above, and the parentGroup details of Coll and P2p.
   CHECK(dump.comm.records_attempted == 41);

@@ -68,7 +68,7 @@ TEST_CASE("plugin quirk: Coll stopped before its KernelCh and ProxyOp children s
     comm.stop(kernel0);
     comm.stop(op);
   });
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   // Spelled out as well: the three children (records 11..13) name the stopped Coll (record 6,
   // followed by its parentGroup detail).
   REQUIRE(dump.records.size() == 19);
@@ -92,7 +92,7 @@ TEST_CASE("plugin quirk: NULL state args (GroupApi states 23 and 24) record has_
   void* kernel = comm.start(kernel_ch_descr(nullptr, 3, 77));
   comm.state(kernel, format::kStateKernelChStop, nullptr);
   comm.stop(kernel);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   REQUIRE(dump.records.size() == 7);
   for (size_t i : {1, 2, 5}) {
     format::StatePayload state;
@@ -118,7 +118,7 @@ TEST_CASE("plugin quirk: uninitialised args of states 19, 23 and 24 (NCCL 2.29/2
   void* op = comm.start(proxy_op_descr(nullptr, 0, ::getpid(), 1, 1, 2, 4096, 1));
   comm.state(op, format::kStateProxyOpInProgress, &garbage);
   comm.stop(op);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   REQUIRE(dump.records.size() == 7);
   for (size_t i : {1, 2, 5}) {
     format::StatePayload state;
@@ -142,7 +142,7 @@ TEST_CASE("plugin quirk: double stop of a CollApi handle, stale handles after fi
   // start a CollApi (reference 3.9).
   comm.stop(coll_api);
   comm.stop(group_api);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   REQUIRE(dump.records.size() == 5);
   CHECK(dump.records[2].event_id == dump.records[1].event_id);
   CHECK(dump.records[3].event_id == dump.records[1].event_id);
@@ -177,7 +177,7 @@ TEST_CASE("plugin quirk: orphan ProxyStep, started and never stopped", "[plugin]
   comm.state(step, format::kStateProxyStepRecvGpuWait, &got);
   comm.stop(step);
   comm.stop(op);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.comm.records_incomplete == 0);
 }
 
@@ -189,7 +189,7 @@ TEST_CASE("plugin quirk: ProxyOp that never stops (non-network proxy transport)"
     comm.start(proxy_op_descr(c.coll, 0, ::getpid(), 2, 1, 4, 524288, 1));
     comm.start(proxy_op_descr(c.coll, 0, ::getpid(), 3, 1, 4, 524288, 0));
   });
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.comm.records_incomplete == 0);
 }
 
@@ -215,14 +215,14 @@ TEST_CASE("plugin quirk: NULL parentObj where a parent is expected", "[plugin]")
   comm.stop(op);
   comm.stop(kernel);
   comm.stop(coll);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   for (size_t i = 0; i < 3; ++i) {
     CHECK(dump.records[i].word == format::kStartParentNull);
     CHECK(dump.records[i].parent_id == 0);
   }
 
   CHECK(lib.flush() == 1);
-  const ingest::NpktDump detached = read_dump(env.file(detached_file_name(::getpid())));
+  const NpktDump detached = read_dump(env.file(detached_file_name(::getpid())));
   REQUIRE(detached.records.size() == 2);
   CHECK(detached.records[0].kind == format::kRecordStart);
   CHECK(detached.records[0].type == format::kTypeProxyStep);
@@ -253,8 +253,8 @@ TEST_CASE("plugin quirk: parent from another communicator, and a parent that is 
   comm_b.stop(coll_api_b);
   comm_a.stop(coll_api_a);
   comm_a.stop(group_api);
-  const ingest::NpktDump dump_a = finalize_and_check(comm_a, env.dir.path());
-  const ingest::NpktDump dump_b = finalize_and_check(comm_b, env.dir.path());
+  const NpktDump dump_a = finalize_and_check(comm_a, env.dir.path());
+  const NpktDump dump_b = finalize_and_check(comm_b, env.dir.path());
   CHECK(dump_b.records[0].word == format::kStartParentOtherComm);
   CHECK(dump_b.records[1].word == format::kStartParentUnknown);
   CHECK(dump_a.records[1].parent_id == dump_a.records[0].event_id);
@@ -279,7 +279,7 @@ TEST_CASE("plugin quirk: AllGather and Broadcast Coll counts stay in bytes as gi
   comm.stop(gather_api);
   comm.stop(bcast_api);
   comm.stop(group_api);
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   format::CollPayload gather_payload;
   format::CollApiPayload gather_api_payload;
   std::memcpy(&gather_payload, dump.records[3].payload, sizeof(gather_payload));

@@ -30,7 +30,7 @@ TEST_CASE("plugin v6: copy-engine events read back field by field", "[plugin]") 
   enqueue_ce_allgather(comm, 1, 4);
   comm.finalize();
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
   CHECK(dump.minor_version == 4);
   CHECK(dump.comm.profiler_api == 6);
   CHECK(dump.comm.event_mask == 32767);
@@ -86,7 +86,7 @@ TEST_CASE("plugin v6: the analyzer shows a CE AllGather as a collective without 
   enqueue_ce_allgather(comm, 0, 2);
   comm.finalize();
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   const ProfilerEvents events = build_profiler_events(dump);
   CHECK(events.counts.started[12] == 2);
   CHECK(events.counts.started[13] == 4);
@@ -138,7 +138,7 @@ TEST_CASE("plugin v6: the v5 event tree fed through v6 reads back with its Group
   comm.stop(group_api);
   // Records checked against the calls: Coll and P2p each followed by their parentGroup detail,
   // the GroupApi states recorded with has_args 0 whatever the args held.
-  const ingest::NpktDump dump = finalize_and_check(comm, env.dir.path());
+  const NpktDump dump = finalize_and_check(comm, env.dir.path());
   CHECK(dump.comm.profiler_api == 6);
   const ProfilerEvents events = build_profiler_events(dump);
   std::size_t linked = 0;

@@ -22,7 +22,7 @@
 namespace npkit::test {
 namespace {
 
-std::vector<const format::ProfilerRecord*> records_of(const ingest::NpktDump& dump, uint8_t type,
+std::vector<const format::ProfilerRecord*> records_of(const NpktDump& dump, uint8_t type,
                                                       uint8_t kind) {
   std::vector<const format::ProfilerRecord*> out;
   for (const auto& r : dump.records) {
@@ -32,7 +32,7 @@ std::vector<const format::ProfilerRecord*> records_of(const ingest::NpktDump& du
 }
 
 // The call-tag detail record of event `id`, or nullptr.
-const format::ProfilerRecord* call_tag_of(const ingest::NpktDump& dump, uint64_t id) {
+const format::ProfilerRecord* call_tag_of(const NpktDump& dump, uint64_t id) {
   for (const auto& r : dump.records) {
     if (r.kind == format::kRecordDetail && r.event_id == id && r.word == format::kDetailCallTag) {
       return &r;
@@ -87,7 +87,7 @@ TEST_CASE("plugin v7: KernelPhase, user tags and a symmetric kernel read back fi
   const TwoCalls calls = run_two_calls(comm);
   comm.finalize();
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 1)));
   CHECK(dump.minor_version == 4);
   CHECK(dump.comm.profiler_api == 7);
   CHECK(dump.comm.event_mask == 65535);
@@ -157,7 +157,7 @@ TEST_CASE("plugin v7: the analyzer's collectives carry the phases, the tag and t
   run_two_calls(comm);
   comm.finalize();
 
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   const ProfilerEvents events = build_profiler_events(dump);
   CHECK(events.counts.started[format::kTypeKernelPhase] == 6);
   CHECK(events.counts.never_stopped[format::kTypeKernelPhase] == 0);

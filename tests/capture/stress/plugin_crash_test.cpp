@@ -49,7 +49,7 @@ void* capture_live(const PluginLibrary& lib, uint64_t hash, int events, uint64_t
 
 // The flushed file: every start/stop pair the child recorded, ended by the flush.
 void check_flushed(const std::string& path, int events, uint64_t first_key) {
-  const ingest::NpktDump dump = read_dump(path);
+  const NpktDump dump = read_dump(path);
   CHECK(dump.comm.end_reason == format::kEndProcessExit);
   CHECK(dump.comm.records_attempted == uint64_t(2 * events));
   REQUIRE(dump.records.size() == size_t(2 * events));
@@ -90,7 +90,7 @@ TEST_CASE("plugin stress: a process killed after npkitProfilerFlush keeps the fl
   REQUIRE(entries_in(env.dir.path()) ==
           std::vector<std::string>{dump_file_name(flushed_hash, 0), live_file_name(lost_hash, 0)});
   check_flushed(env.file(dump_file_name(flushed_hash, 0)), 1000, 5000);
-  const ingest::NpktDump lost = read_dump(env.file(live_file_name(lost_hash, 0)));
+  const NpktDump lost = read_dump(env.file(live_file_name(lost_hash, 0)));
   CHECK(lost.comm.end_reason == format::kEndLive);
   CHECK(lost.records.size() == 200);
   const CliRun info = run_cli({"info", env.dir.path()});
@@ -144,12 +144,12 @@ TEST_CASE(
 
   // Readers see the complete file and the live one; the partial one, read on purpose, is an
   // error.
-  const auto listed = ingest::find_npkt_files(env.dir.path());
+  const auto listed = find_npkt_files(env.dir.path());
   REQUIRE(listed.ok());
   CHECK(listed->paths ==
         std::vector<std::string>{env.file(flushed), env.file(live_file_name(cut_hash, 0))});
   CHECK(read_dump(env.file(live_file_name(cut_hash, 0))).records.size() == 10000);
-  const auto partial = ingest::read_npkt_file(env.file(cut));
+  const auto partial = read_npkt_file(env.file(cut));
   REQUIRE_FALSE(partial.ok());
   CHECK_THAT(partial.error().message, Catch::Contains("truncated"));
   const CliRun info = run_cli({"info", env.dir.path()});

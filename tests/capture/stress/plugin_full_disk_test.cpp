@@ -99,7 +99,7 @@ TEST_CASE(
   CHECK(child.failures().empty());
 
   REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(next_hash, 0)});
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(next_hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(next_hash, 0)));
   CHECK(dump.comm.comm_hash == next_hash);
   CHECK(dump.comm.end_reason == format::kEndFinalize);
   CHECK(dump.comm.records_attempted == 20);
@@ -133,7 +133,7 @@ TEST_CASE(
     if (!record_pairs(lib, context, pairs, report)) return;
     if (::stat(live.c_str(), &st) != 0) report.fail("no live file " + live);
     const uint64_t live_records = static_cast<uint64_t>(st.st_size) / kChunkBytes * 32768;
-    const auto in_live = ingest::read_npkt_file(live);
+    const auto in_live = read_npkt_file(live);
     if (!in_live.ok()) {
       report.fail(in_live.error().message);
     } else if (in_live->records.size() != live_records) {
@@ -147,7 +147,7 @@ TEST_CASE(
   CHECK(child.failures().empty());
 
   REQUIRE(entries_in(env.dir.path()) == std::vector<std::string>{dump_file_name(hash, 0)});
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   CHECK(dump.records.size() == size_t(2 * pairs));
   CHECK(dump.comm.records_dropped == 0);
   // The plugin checks the limit before it grows the file; an extension already under way when

@@ -155,7 +155,7 @@ TEST_CASE("plugin stress: a hung job that dies without dumping — hang reads th
       // No dump was written; each rank's live file holds all of its records: 8 per completed
       // AllReduce, and rank 0's start of seq 137 (Coll start and stop, two KernelCh starts).
       for (int rank_id = 0; rank_id < 2; ++rank_id) {
-        const ingest::NpktDump dump = read_dump(env.file(live_file_name(hash, rank_id)));
+        const NpktDump dump = read_dump(env.file(live_file_name(hash, rank_id)));
         CHECK(dump.is_live());
         CHECK(dump.comm.end_reason == format::kEndLive);
         CHECK(dump.comm.rank == rank_id);

@@ -87,12 +87,12 @@ TEST_CASE("plugin leak cycle: load, record every event type, dump, unload, three
       finalized.finalize();
       v4.finalize();
       CHECK(lib.flush() == 1);
-      const ingest::NpktDump a = read_dump(dir + "/" + dump_file_name(0x1eac000000000001ull, 0));
+      const NpktDump a = read_dump(dir + "/" + dump_file_name(0x1eac000000000001ull, 0));
       CHECK(a.records.size() == finalized.calls().size());
-      const ingest::NpktDump b = read_dump(dir + "/" + dump_file_name(0x1eac000000000002ull, 1));
+      const NpktDump b = read_dump(dir + "/" + dump_file_name(0x1eac000000000002ull, 1));
       CHECK(b.comm.end_reason == format::kEndProcessExit);
       CHECK(b.records.size() == flushed.calls().size());
-      const ingest::NpktDump c = read_dump(dir + "/" + dump_file_name(0x1eac000000000003ull, 0));
+      const NpktDump c = read_dump(dir + "/" + dump_file_name(0x1eac000000000003ull, 0));
       CHECK(c.records.size() == 40);
     }
     CHECK(entries_in(dir).size() == 3);

@@ -218,7 +218,7 @@ TEST_CASE("plugin stress: names planted in the dump directory are never followed
         const std::vector<std::string> dumps =
             dumps_in(env.dir.path(), fs::path(planted_at).filename());
         REQUIRE(dumps.size() == 1);
-        const ingest::NpktDump dump = read_dump(dumps[0]);
+        const NpktDump dump = read_dump(dumps[0]);
         CHECK_FALSE(dump.is_live());
         CHECK(dump.comm.comm_hash == hash);
         CHECK(dump.records.size() == 2 * kCollectives);  // a Coll start and stop each

@@ -82,7 +82,7 @@ std::string describe(const format::ProfilerRecord& r) {
          std::to_string(r.word);
 }
 
-void check_records(const ingest::NpktDump& dump, const std::vector<Expected>& expected) {
+void check_records(const NpktDump& dump, const std::vector<Expected>& expected) {
   REQUIRE(dump.records.size() == expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     const format::ProfilerRecord& r = dump.records[i];
@@ -196,9 +196,9 @@ TEST_CASE(
                                              dump_file_name(kChildHash, 1)};
   std::sort(expected_files.begin(), expected_files.end());
   REQUIRE(entries_in(child_dumps.path()) == expected_files);
-  const ingest::NpktDump own = read_dump(child_dumps.file(dump_file_name(kChildHash, 1)));
+  const NpktDump own = read_dump(child_dumps.file(dump_file_name(kChildHash, 1)));
   CHECK(own.records.size() == 2);  // the GroupApi only
-  const ingest::NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
+  const NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
   CHECK(detached.comm.pid == child_pid);
   CHECK(detached.comm.records_attempted == 13);
   using namespace format;
@@ -311,7 +311,7 @@ TEST_CASE(
   std::sort(expected_files.begin(), expected_files.end());
   REQUIRE(entries_in(child_dumps.path()) == expected_files);
   CHECK(read_dump(child_dumps.file(dump_file_name(kChildHash, 1))).records.empty());
-  const ingest::NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
+  const NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
   CHECK(detached.comm.records_attempted == 2);
   CHECK(detached.comm.events_after_dump == 0);
   using namespace format;
@@ -363,7 +363,7 @@ TEST_CASE(
 
   const int child_pid = reported_pid(child);
   REQUIRE(child_pid > 0);
-  const ingest::NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
+  const NpktDump detached = read_dump(child_dumps.file(detached_file_name(child_pid)));
   CHECK(detached.comm.records_attempted == 10);
   CHECK(read_dump(child_dumps.file(dump_file_name(kChildHash, 1))).records.empty());
   using namespace format;

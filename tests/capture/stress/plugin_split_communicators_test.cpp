@@ -93,7 +93,7 @@ TEST_CASE(
     INFO("communicator " << i);
     CommDriver& comm = *comms[i];
     comm.finalize();
-    const ingest::NpktDump dump =
+    const NpktDump dump =
         read_dump(env.file(dump_file_name(comm.setup().comm_hash, comm.setup().rank)));
     DumpExpectations expected = finalized_expectations(comm);
     expected.records_capacity = kCapacity;

@@ -36,7 +36,7 @@ TEST_CASE(
   void* step = closed.start(proxy_step_descr(op, 0, 0));
   void* live_coll = live.start(
       coll_descr(nullptr, 1, 7, "AllGather", 64, 0, "ncclInt8", 1, 4, "RING", "LL", nullptr));
-  const ingest::NpktDump closed_dump = finalize_and_check(closed, env.dir.path());
+  const NpktDump closed_dump = finalize_and_check(closed, env.dir.path());
   const auto closed_file = std::filesystem::path(env.file(dump_file_name(closed_hash, 0)));
   const auto closed_size = std::filesystem::file_size(closed_file);
 
@@ -77,7 +77,7 @@ TEST_CASE(
 
   finalize_and_check(live, env.dir.path());
   CHECK(std::filesystem::file_size(closed_file) == closed_size);
-  const ingest::NpktDump reread = read_dump(closed_file.string());
+  const NpktDump reread = read_dump(closed_file.string());
   CHECK(reread.records.size() == closed_dump.records.size());
   CHECK(reread.comm.capture_end_ns == closed_dump.comm.capture_end_ns);
   CHECK(entries_in(env.dir.path()).size() == 2);

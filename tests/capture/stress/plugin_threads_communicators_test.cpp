@@ -105,7 +105,7 @@ TEST_CASE("plugin stress: 8 threads on 4 communicators, parents within and acros
   uint64_t all_records = 0;
   for (int c = 0; c < kComms; ++c) {
     INFO("communicator " << c);
-    const ingest::NpktDump dump = read_dump(env.file(dump_file_name(first_hash + c, 0)));
+    const NpktDump dump = read_dump(env.file(dump_file_name(first_hash + c, 0)));
     const auto expected = expected_for(workers, c);
     const RecordComparison result = compare_worker_records(dump, tids, expected, false);
     INFO(result.problem_count << " problem(s), first: "
@@ -179,7 +179,7 @@ TEST_CASE(
 
   {
     INFO("the finalized communicator: each thread's first calls, up to the dump, intact");
-    const ingest::NpktDump dump = read_dump(env.file(dump_file_name(first_hash, 0)));
+    const NpktDump dump = read_dump(env.file(dump_file_name(first_hash, 0)));
     const RecordComparison result =
         compare_worker_records(dump, tids, expected_for(workers, 0), true);
     INFO(result.problem_count << " problem(s), first: "
@@ -194,7 +194,7 @@ TEST_CASE(
   }
   {
     INFO("the other communicator: exactly its own calls, none of the closed one's");
-    const ingest::NpktDump dump = read_dump(env.file(dump_file_name(first_hash + 1, 0)));
+    const NpktDump dump = read_dump(env.file(dump_file_name(first_hash + 1, 0)));
     const auto expected = expected_for(workers, 1);
     const RecordComparison result = compare_worker_records(dump, tids, expected, false);
     INFO(result.problem_count << " problem(s), first: "
@@ -237,7 +237,7 @@ TEST_CASE(
     CHECK(w.failures() == 0);
     CHECK(w.null_handles() == 0);
   }
-  const ingest::NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
+  const NpktDump dump = read_dump(env.file(dump_file_name(hash, 0)));
   CHECK(dump.comm.records_capacity == kCapacity);
   CHECK(dump.comm.records_attempted == kAttempted);
   // Each thread writes segments of 256 records (1/64 of the buffer) of its own: a thread that

@@ -106,8 +106,7 @@ void Worker::event(int comm, int parent_comm) {
   last_key_[comm] = key;
 }
 
-RecordComparison compare_worker_records(const ingest::NpktDump& dump,
-                                        const std::vector<int32_t>& tids,
+RecordComparison compare_worker_records(const NpktDump& dump, const std::vector<int32_t>& tids,
                                         const std::vector<const ExpectedRecords*>& expected,
                                         bool prefix) {
   RecordComparison out;

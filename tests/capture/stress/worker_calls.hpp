@@ -75,8 +75,7 @@ struct RecordComparison {
   uint64_t incomplete = 0;  // kind-0 records skipped
 };
 
-RecordComparison compare_worker_records(const ingest::NpktDump& dump,
-                                        const std::vector<int32_t>& tids,
+RecordComparison compare_worker_records(const NpktDump& dump, const std::vector<int32_t>& tids,
                                         const std::vector<const ExpectedRecords*>& expected,
                                         bool prefix);
 

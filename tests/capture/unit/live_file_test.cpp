@@ -98,7 +98,7 @@ TEST_CASE("live file: published records, strings and threads are in the file whi
   const uint16_t thread = capture::current_thread_slot();
   publish(buffer, written, thread);
 
-  const auto dump = ingest::read_npkt_file(path);
+  const auto dump = read_npkt_file(path);
   REQUIRE(dump.ok());
   CHECK(dump->is_live());
   CHECK(dump->comm.end_reason == format::kEndLive);
@@ -161,7 +161,7 @@ TEST_CASE("live file: a file cut at any byte reads as its whole records or names
   uint64_t wrong = 0;
   std::string first_wrong;
   for (const uint64_t cut : cuts) {
-    const auto dump = ingest::parse_npkt("cut", bytes.data(), cut);
+    const auto dump = parse_npkt("cut", bytes.data(), cut);
     const uint64_t whole = cut < records ? 0 : std::min<uint64_t>(written, (cut - records) / 64);
     bool right = false;
     if (cut < records) {

@@ -9,7 +9,7 @@
 namespace npkit {
 namespace {
 
-TextTable rank_trace_table(const std::vector<ingest::PluginCommunicator>& comms) {
+TextTable rank_trace_table(const std::vector<PluginCommunicator>& comms) {
   TextTable t;
   t.columns = {"rank", "comm", "clock", "events", "collectives", "never ended", "file"};
   for (const auto& c : comms) {
@@ -33,7 +33,7 @@ InputDetails ChromeSpanInput::details() const {
   DetailWriter w(out.json);
   w.objects("files", input_.files, [&](const auto& f) {
     w.field("path", f.path);
-    w.field("producer", ingest::trace_producer_name(f.identity.producer));
+    w.field("producer", trace_producer_name(f.identity.producer));
     w.field("reason", f.identity.reason);
     w.field("bytes", f.bytes);
     w.field("events", f.events);

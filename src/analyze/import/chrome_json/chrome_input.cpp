@@ -21,7 +21,7 @@ constexpr std::string_view kJsonExtension = ".json";
 
 // Feeds one sink from the interleaved stream: each track begun when first met, all ended after
 // the read, in track order.
-class SinkFeeder : public ingest::JsonSpanTarget {
+class SinkFeeder : public JsonSpanTarget {
  public:
   explicit SinkFeeder(SpanSink& sink) : sink_(sink) {}
   void on_span(const Span& span, TimeDomain domain) override {
@@ -32,7 +32,7 @@ class SinkFeeder : public ingest::JsonSpanTarget {
     begin(event.track, domain);
     sink_.on_unmatched(event);
   }
-  void finish(const std::vector<ingest::JsonTrack>& tracks) {
+  void finish(const std::vector<JsonTrack>& tracks) {
     for (const auto& t : tracks) {
       begin(t.track, t.stats.domain);
       sink_.end_track(TrackFile{t.track, t.path, 0}, t.stats);
@@ -42,7 +42,7 @@ class SinkFeeder : public ingest::JsonSpanTarget {
  private:
   void begin(const TrackRef& track, TimeDomain domain) {
     if (has_last_ && last_ == track) return;
-    if (begun_.insert(ingest::track_order(track)).second) {
+    if (begun_.insert(track_order(track)).second) {
       sink_.begin_track(TrackFile{track, std::string(), 0}, domain);
     }
     last_ = track;
@@ -54,9 +54,9 @@ class SinkFeeder : public ingest::JsonSpanTarget {
   bool has_last_ = false;
 };
 
-std::string profiler_time_source(const std::vector<ingest::PluginRankTrace>& traces) {
+std::string profiler_time_source(const std::vector<PluginRankTrace>& traces) {
   const bool example = std::any_of(traces.begin(), traces.end(), [](const auto& t) {
-    return t.producer == ingest::trace_producer_name(ingest::TraceProducer::kNcclExample);
+    return t.producer == trace_producer_name(TraceProducer::kNcclExample);
   });
   return example ? "COLL events of NCCL's example profiler plugin: b (enqueue) to e (completion), "
                    "on each process's own clock (µs since its plugin init)"
@@ -80,9 +80,9 @@ Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
 }
 
 Result<bool> is_profiler_trace(const std::vector<std::string>& files) {
-  NPKIT_ASSIGN(auto identity, ingest::identify_trace(files.front()));
+  NPKIT_ASSIGN(auto identity, identify_trace(files.front()));
   const auto p = identity.producer;
-  return p == ingest::TraceProducer::kNcclExample || p == ingest::TraceProducer::kOwnProfiler;
+  return p == TraceProducer::kNcclExample || p == TraceProducer::kOwnProfiler;
 }
 
 Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
@@ -96,9 +96,9 @@ Result<std::unique_ptr<ChromeSpanInput>> ChromeSpanInput::open(
   input->ranks_ = o.ranks;
   NPKIT_ASSIGN(input->read_.ranks, RankFilter::parse(o.ranks));
   input->read_.progress = o.progress;
-  NPKIT_ASSIGN(input->input_, ingest::open_json_span_input(
-                                  files, o.event_table, PhaseMap::builtin().with_user_rules(user),
-                                  input->diagnostics_));
+  NPKIT_ASSIGN(input->input_,
+               open_json_span_input(files, o.event_table, PhaseMap::builtin().with_user_rules(user),
+                                    input->diagnostics_));
   return input;
 }
 
@@ -107,8 +107,8 @@ std::vector<InputFact> ChromeSpanInput::input_facts() const {
   out.push_back({"format", "Chrome trace JSON of NPKit spans"});
   for (const auto& f : input_.files) {
     out.push_back({"file", fmt::format("{}: {} ({}; {} events)", f.path,
-                                       ingest::trace_producer_name(f.identity.producer),
-                                       f.identity.reason, f.events)});
+                                       trace_producer_name(f.identity.producer), f.identity.reason,
+                                       f.events)});
   }
   out.push_back({"event table", input_.names->table().label() + " (" + input_.table_reason + ")"});
   out.push_back({"clock", "times read from the trace (microseconds, to the nearest ns)"});
@@ -120,7 +120,7 @@ Result<Run> ChromeSpanInput::read_input(const std::vector<SpanSink*>& sinks) {
   CollectiveSpans collectives(phases(), span_names());
   WithCollectiveSpans tee(*sinks.front(), collectives);
   SinkFeeder feeder(tee);
-  NPKIT_TRY(ingest::read_json_spans(input_, read_, tracks_, feeder, diagnostics_));
+  NPKIT_TRY(read_json_spans(input_, read_, tracks_, feeder, diagnostics_));
   feeder.finish(tracks_.tracks());
   const auto& seen = tracks_.seen_ranks();
   if (!seen.empty() && tracks_.ranks().empty()) {
@@ -147,10 +147,10 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
     const ImportOptions& o, const std::vector<std::string>& files, const PhaseMap& user) {
   auto input = std::make_unique<ChromeProfilerInput>();
   for (const auto& f : files) {
-    NPKIT_ASSIGN(auto identity, ingest::identify_trace(f));
-    if (identity.producer != ingest::TraceProducer::kOwnProfiler) continue;
-    NPKIT_ASSIGN(auto names, ingest::read_trace_event_names(identity.header, f));
-    ingest::merge_trace_event_names(input->event_names_, names);
+    NPKIT_ASSIGN(auto identity, identify_trace(f));
+    if (identity.producer != TraceProducer::kOwnProfiler) continue;
+    NPKIT_ASSIGN(auto names, read_trace_event_names(identity.header, f));
+    merge_trace_event_names(input->event_names_, names);
   }
   const char* option = nullptr;
   if (o.event_table != "auto") option = "--event-table";
@@ -166,7 +166,7 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
   input->path_ = o.path;
   input->files_ = files;
   input->ranks_ = o.ranks;
-  NPKIT_ASSIGN(auto traces, ingest::read_profiler_traces(files, input->diagnostics_));
+  NPKIT_ASSIGN(auto traces, read_profiler_traces(files, input->diagnostics_));
   std::set<std::int32_t> seen;
   for (auto& t : traces) {
     seen.insert(t.rank);
@@ -176,8 +176,7 @@ Result<std::unique_ptr<ChromeProfilerInput>> ChromeProfilerInput::open(
   }
   if (input->traces_.empty()) return no_such_ranks(o, seen);
   input->time_source_ = profiler_time_source(input->traces_);
-  input->comms_ =
-      ingest::join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
+  input->comms_ = join_plugin_traces(input->traces_, input->time_source_, input->diagnostics_);
   input->phases_ = input->event_names_.bases.empty()
                        ? assign_phases(PhaseMap{}, EventTable{})
                        : assign_phases_with_hints(user, input->event_names_.bases,
@@ -231,10 +230,10 @@ Status ChromeProfilerInput::read_event_spans(SpanSink& sink, Run& run) {
   CollectiveSpans collectives(phases_, event_names_.bases, "stream");
   WithCollectiveSpans tee(sink, collectives);
   for (const auto& f : files_) {
-    NPKIT_ASSIGN(auto identity, ingest::identify_trace(f));
-    if (identity.producer != ingest::TraceProducer::kOwnProfiler) continue;
-    ingest::OwnEventSpanDecoder decoder(f, event_names_, phases_, filter, tee, diagnostics_);
-    NPKIT_TRY(ingest::read_trace_file(f, decoder, ingest::TraceReadOptions{}, diagnostics_));
+    NPKIT_ASSIGN(auto identity, identify_trace(f));
+    if (identity.producer != TraceProducer::kOwnProfiler) continue;
+    OwnEventSpanDecoder decoder(f, event_names_, phases_, filter, tee, diagnostics_);
+    NPKIT_TRY(read_trace_file(f, decoder, TraceReadOptions{}, diagnostics_));
     decoder.finish();
   }
   std::map<std::int32_t, std::string> hosts;

@@ -54,15 +54,15 @@ class ChromeSpanInput : public RunInput {
   unsigned cpu_record_size() const override { return tracks_.cpu_record_size(); }
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   InputDetails details() const override;
-  const ingest::JsonSpanInput& spans() const { return input_; }
-  const ingest::TrackBook& tracks() const { return tracks_; }
+  const JsonSpanInput& spans() const { return input_; }
+  const TrackBook& tracks() const { return tracks_; }
 
  private:
   std::string path_;
   std::string ranks_;
-  ingest::JsonSpanInput input_;
-  ingest::JsonSpanReadOptions read_;
-  ingest::TrackBook tracks_;
+  JsonSpanInput input_;
+  JsonSpanReadOptions read_;
+  TrackBook tracks_;
 };
 
 class ChromeProfilerInput : public RunInput {
@@ -74,9 +74,9 @@ class ChromeProfilerInput : public RunInput {
   const PhaseAssignment& phases() const override { return phases_; }
   const std::vector<std::string>& span_names() const override { return event_names_.bases; }
   bool has_spans() const override { return !event_names_.bases.empty(); }
-  std::string untraced_reason() const override {
-    return "holds profiler-plugin events already in the Chrome trace format: open it in Perfetto "
-           "as it is (trace converts NPKit and .npkt dumps and NPKit event traces)";
+  // Its spans (event records of our own trace), else its collectives as instances.
+  TraceSource trace_source() const override {
+    return has_spans() ? TraceSource::kSpans : TraceSource::kInstances;
   }
   std::string span_clock() const override {
     return has_spans() ? "times read from the Chrome trace JSON (microseconds, to the nearest ns)"
@@ -86,8 +86,8 @@ class ChromeProfilerInput : public RunInput {
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   InputDetails details() const override;
-  const std::vector<ingest::PluginRankTrace>& traces() const { return traces_; }
-  const std::vector<ingest::PluginCommunicator>& comms() const { return comms_; }
+  const std::vector<PluginRankTrace>& traces() const { return traces_; }
+  const std::vector<PluginCommunicator>& comms() const { return comms_; }
   // What the collectives' start and end are, for the reader.
   const std::string& time_source() const { return time_source_; }
 
@@ -95,13 +95,13 @@ class ChromeProfilerInput : public RunInput {
   Status read_event_spans(SpanSink& sink, Run& run);
 
   std::string path_;
-  std::vector<ingest::PluginRankTrace> traces_;  // the selected ranks; comms_ point into it
-  std::vector<ingest::PluginCommunicator> comms_;
+  std::vector<PluginRankTrace> traces_;  // the selected ranks; comms_ point into it
+  std::vector<PluginCommunicator> comms_;
   std::string time_source_;
   PhaseAssignment phases_;
   std::vector<std::string> files_;
   std::string ranks_;
-  ingest::TraceEventNames event_names_;  // of every file together
+  TraceEventNames event_names_;  // of every file together
 };
 
 }  // namespace npkit

@@ -1,6 +1,6 @@
 #include "import/chrome_json/event_name_book.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 EventNameBook::EventNameBook(EventTable table, PhaseMap map)
     : table_(std::move(table)), map_(std::move(map)) {
@@ -68,4 +68,4 @@ void EventNameBook::assign(std::uint16_t base) {
   }
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -22,7 +22,7 @@
 #include "run/event_table.hpp"
 #include "run/phase_map.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class EventNameBook {
  public:
@@ -56,4 +56,4 @@ class EventNameBook {
   std::uint64_t added_ = 0;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::uint32_t kNegativeSizeBit = 0x80000000u;
@@ -238,4 +238,4 @@ void GeneratorSpanDecoder::finish() {
   }
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -27,7 +27,7 @@
 #include "run/rank_filter.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class GeneratorSpanDecoder : public TraceEventVisitor {
  public:
@@ -76,4 +76,4 @@ class GeneratorSpanDecoder : public TraceEventVisitor {
   Span span_;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

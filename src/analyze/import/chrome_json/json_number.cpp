@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 using u128 = unsigned __int128;
@@ -131,4 +131,4 @@ std::optional<std::uint64_t> parse_json_uint(std::string_view text) {
   return static_cast<std::uint64_t>(*mag);
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -12,11 +12,11 @@
 #include <optional>
 #include <string_view>
 
-namespace npkit::ingest {
+namespace npkit {
 
 std::optional<std::int64_t> decimal_to_scaled_int(std::string_view text, int scale);
 
 std::optional<std::int64_t> parse_json_int(std::string_view text);
 std::optional<std::uint64_t> parse_json_uint(std::string_view text);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -6,7 +6,7 @@
 #include "import/chrome_json/own_trace_span_decoder.hpp"
 #include "import/chrome_json/trace_event_reader.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 bool is_builtin_table(const std::string& name) {
@@ -90,4 +90,4 @@ Status read_json_spans(JsonSpanInput& input, const JsonSpanReadOptions& options,
   return Ok{};
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

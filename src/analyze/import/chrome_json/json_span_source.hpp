@@ -30,7 +30,7 @@
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct JsonSpanFile {
   std::string path;
@@ -101,4 +101,4 @@ class JsonSinkDemux : public JsonSpanTarget {
   Sink* last_ = nullptr;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

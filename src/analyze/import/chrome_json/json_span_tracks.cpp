@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace npkit::ingest {
+namespace npkit {
 
 JsonTrack& TrackBook::at(const TrackRef& track, TimeDomain domain, const std::string& path) {
   if (last_ != nullptr && last_->track == track) return *last_;
@@ -43,4 +43,4 @@ void TrackBook::warn_unmatched(const std::string& path, Diagnostics& diagnostics
   }
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

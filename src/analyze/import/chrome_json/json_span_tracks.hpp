@@ -18,7 +18,7 @@
 #include "run/span_sink.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class JsonSpanTarget {
  public:
@@ -74,4 +74,4 @@ inline void note_track_time(TrackStats& s, std::int64_t ns) {
   if (ns > s.last_ns) s.last_ns = ns;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -11,7 +11,7 @@
 #include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::string_view kNoExit = " (no EXIT)";
@@ -251,4 +251,4 @@ void OwnEventSpanDecoder::finish() {
   }
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

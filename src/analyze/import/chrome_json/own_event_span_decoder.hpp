@@ -33,7 +33,7 @@
 #include "run/span_sink.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct TraceEventNames {
   std::vector<std::string> bases;
@@ -83,4 +83,4 @@ class OwnEventSpanDecoder : public TraceEventVisitor {
   std::map<TrackKey, Stream> streams_;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -13,7 +13,7 @@
 #include "run/trace_layout.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::int64_t kMaxId = std::numeric_limits<std::uint32_t>::max();
@@ -218,7 +218,7 @@ Status OwnTraceSpanDecoder::on_span_event(const TraceEvent& e) {
   s.exit_size = clamp_u32(e.arg_uint("size").value_or(0));
   s.entry_size = clamp_u32(e.arg_uint("entry_size").value_or(s.exit_size));
   s.seq = e.arg_uint("seq").value_or(0);
-  if (const TraceArg* records = e.arg("records"); records && records->kind == TraceArgKind::kPair) {
+  if (const EventArg* records = e.arg("records"); records && records->kind == EventArgKind::kPair) {
     s.entry_record = static_cast<std::uint64_t>(std::max<std::int64_t>(records->pair[0], 0));
     s.exit_record = static_cast<std::uint64_t>(std::max<std::int64_t>(records->pair[1], 0));
   }
@@ -326,4 +326,4 @@ void OwnTraceSpanDecoder::finish() {
   tracks_.warn_unmatched(path_, diagnostics_);
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

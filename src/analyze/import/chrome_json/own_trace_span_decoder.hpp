@@ -27,7 +27,7 @@
 #include "run/rank_filter.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class OwnTraceSpanDecoder : public TraceEventVisitor {
  public:
@@ -81,4 +81,4 @@ class OwnTraceSpanDecoder : public TraceEventVisitor {
   std::vector<std::int32_t> ancestors_;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -8,12 +8,12 @@
 #include "import/chrome_json/json_number.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 // The text of an argument whatever its kind (NCCL's older plugin leaves some strings unquoted).
 std::string_view arg_text(const TraceEvent& e, std::string_view key) {
-  const TraceArg* a = e.arg(key);
+  const EventArg* a = e.arg(key);
   return a == nullptr ? std::string_view() : a->text;
 }
 
@@ -302,4 +302,4 @@ Result<std::vector<PluginRankTrace>> read_profiler_traces(const std::vector<std:
   return traces;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

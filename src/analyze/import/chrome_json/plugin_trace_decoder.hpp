@@ -29,7 +29,7 @@
 #include "import/plugin_join/plugin_rank_trace.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 // Reads NCCL's example plugin files: one PluginRankTrace per file.
 class ExamplePluginDecoder : public TraceEventVisitor {
@@ -86,4 +86,4 @@ std::uint16_t intern_name(PluginRankTrace& trace,
                           std::map<std::string, std::uint32_t, std::less<>>& interned,
                           std::string_view s);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -8,7 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 class FileSource : public ByteSource {
@@ -56,4 +56,4 @@ Result<std::size_t> MemorySource::read(char* dst, std::size_t n) {
   return k;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

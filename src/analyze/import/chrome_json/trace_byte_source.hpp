@@ -15,7 +15,7 @@
 
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class ByteSource {
  public:
@@ -38,4 +38,4 @@ class MemorySource : public ByteSource {
   std::size_t at_ = 0;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -2,9 +2,9 @@
 
 #include "import/chrome_json/json_number.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
-const TraceArg* TraceEvent::arg(std::string_view key) const {
+const EventArg* TraceEvent::arg(std::string_view key) const {
   for (const auto& a : args) {
     if (a.key == key) return &a;
   }
@@ -12,20 +12,20 @@ const TraceArg* TraceEvent::arg(std::string_view key) const {
 }
 
 std::optional<std::int64_t> TraceEvent::arg_int(std::string_view key) const {
-  const TraceArg* a = arg(key);
-  if (a == nullptr || a->kind != TraceArgKind::kNumber) return std::nullopt;
+  const EventArg* a = arg(key);
+  if (a == nullptr || a->kind != EventArgKind::kNumber) return std::nullopt;
   return parse_json_int(a->text);
 }
 
 std::optional<std::uint64_t> TraceEvent::arg_uint(std::string_view key) const {
-  const TraceArg* a = arg(key);
-  if (a == nullptr || a->kind != TraceArgKind::kNumber) return std::nullopt;
+  const EventArg* a = arg(key);
+  if (a == nullptr || a->kind != EventArgKind::kNumber) return std::nullopt;
   return parse_json_uint(a->text);
 }
 
 std::optional<std::string_view> TraceEvent::arg_string(std::string_view key) const {
-  const TraceArg* a = arg(key);
-  if (a == nullptr || a->kind != TraceArgKind::kString) return std::nullopt;
+  const EventArg* a = arg(key);
+  if (a == nullptr || a->kind != EventArgKind::kString) return std::nullopt;
   return a->text;
 }
 
@@ -36,4 +36,4 @@ const std::string* TraceHeader::other(std::string_view key) const {
   return nullptr;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -17,14 +17,14 @@
 #include <utility>
 #include <vector>
 
-namespace npkit::ingest {
+namespace npkit {
 
-enum class TraceArgKind : std::uint8_t { kString, kNumber, kLiteral, kPair, kOther };
+enum class EventArgKind : std::uint8_t { kString, kNumber, kLiteral, kPair, kOther };
 
-struct TraceArg {
+struct EventArg {
   std::string_view key;
   std::string_view text;  // unescaped string, or the number/literal as written
-  TraceArgKind kind = TraceArgKind::kOther;
+  EventArgKind kind = EventArgKind::kOther;
   std::int64_t pair[2] = {0, 0};
 };
 
@@ -46,12 +46,12 @@ struct TraceEvent {
   std::optional<std::int64_t> ts_ns;
   std::optional<std::int64_t> dur_ns;
   std::string_view bad_fields;  // comma-separated names of fields with an unusable value
-  std::vector<TraceArg> args;
+  std::vector<EventArg> args;
   std::uint32_t dropped_args = 0;  // members of "args" beyond kMaxArgs
 
   // The phase letter, or 0 when `ph` is absent or not one character.
   char phase() const { return ph.size() == 1 ? ph[0] : '\0'; }
-  const TraceArg* arg(std::string_view key) const;
+  const EventArg* arg(std::string_view key) const;
   std::optional<std::int64_t> arg_int(std::string_view key) const;
   std::optional<std::uint64_t> arg_uint(std::string_view key) const;
   std::optional<std::string_view> arg_string(std::string_view key) const;
@@ -69,4 +69,4 @@ struct TraceHeader {
   const std::string* other(std::string_view key) const;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -11,7 +11,7 @@
 #include "import/chrome_json/json_number.hpp"
 #include "import/chrome_json/trace_byte_source.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 namespace od = simdjson::ondemand;
@@ -382,22 +382,22 @@ class Reader {
         ++e.dropped_args;
         continue;
       }
-      TraceArg a;
+      EventArg a;
       a.key = raw_key(f);
       if (a.key.empty()) continue;
       od::value v = f.value();
       od::json_type type;
       if (v.type().get(type)) {
-        a.kind = TraceArgKind::kLiteral;  // not JSON (e.g. an unquoted pointer): kept as text
+        a.kind = EventArgKind::kLiteral;  // not JSON (e.g. an unquoted pointer): kept as text
         a.text = number_text(v);
       } else if (type == od::json_type::string) {
         if (const auto code = v.get_string().get(a.text)) return code;
-        a.kind = TraceArgKind::kString;
+        a.kind = EventArgKind::kString;
       } else if (type == od::json_type::number) {
-        a.kind = TraceArgKind::kNumber;
+        a.kind = EventArgKind::kNumber;
         a.text = number_text(v);
       } else if (type == od::json_type::boolean || type == od::json_type::null) {
-        a.kind = TraceArgKind::kLiteral;
+        a.kind = EventArgKind::kLiteral;
         a.text = number_text(v);
       } else if (type == od::json_type::array) {
         od::array arr;
@@ -414,7 +414,7 @@ class Reader {
           if (n < 2 && k) a.pair[n] = *k;
           ++n;
         }
-        a.kind = integers && n == 2 ? TraceArgKind::kPair : TraceArgKind::kOther;
+        a.kind = integers && n == 2 ? EventArgKind::kPair : EventArgKind::kOther;
       }
       e.args.push_back(a);
     }
@@ -667,4 +667,4 @@ Result<TraceReadSummary> read_trace_bytes(const std::string& name, std::string_v
   return reader.run();
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

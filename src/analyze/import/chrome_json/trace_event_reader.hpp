@@ -32,7 +32,7 @@
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 class TraceEventVisitor {
  public:
@@ -68,4 +68,4 @@ Result<TraceReadSummary> read_trace_bytes(const std::string& name, std::string_v
                                           const TraceReadOptions& options,
                                           Diagnostics& diagnostics);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

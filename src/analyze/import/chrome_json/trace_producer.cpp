@@ -7,7 +7,7 @@
 
 #include "import/chrome_json/trace_event_reader.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::uint64_t kMaxEvents = 10000;
@@ -107,4 +107,4 @@ Result<TraceIdentity> identify_trace(const std::string& path) {
   return identity;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -17,7 +17,7 @@
 #include "import/chrome_json/trace_event.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 enum class TraceProducer : std::uint8_t { kNpkitGenerator, kOwnLegacy, kOwnProfiler, kNcclExample };
 
@@ -32,4 +32,4 @@ struct TraceIdentity {
 
 Result<TraceIdentity> identify_trace(const std::string& path);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -10,7 +10,7 @@
 namespace npkit {
 namespace {
 
-std::string timing_sources(const ingest::InspectorRankLog& r) {
+std::string timing_sources(const InspectorRankLog& r) {
   std::string s;
   for (const auto& [source, n] : r.timing_sources) {
     s += fmt::format("{}{} {}", s.empty() ? "" : ", ", n, source);
@@ -18,7 +18,7 @@ std::string timing_sources(const ingest::InspectorRankLog& r) {
   return s.empty() ? "-" : s;
 }
 
-TextTable rank_log_table(const ingest::InspectorLogs& logs) {
+TextTable rank_log_table(const InspectorLogs& logs) {
   TextTable t;
   t.columns = {"rank",    "comm",    "host",         "pid",    "collectives", "send/recv",
                "verbose", "untimed", "max channels", "timing", "file"};

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::uint32_t kHeaderOnceMinor = 3;
@@ -80,4 +80,4 @@ Status InspectorDumps::on_record(InspectorRecord& r, std::uint64_t line) {
   return Ok{};
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -20,7 +20,7 @@
 
 #include "import/inspector/inspector_record.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct DumpShortfall {
   std::uint64_t line = 0;  // of the dump's dump_stats record
@@ -43,4 +43,4 @@ class InspectorDumps {
   std::vector<DumpShortfall> shortfalls_;
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -24,13 +24,13 @@ constexpr std::string_view kNoStarts =
     "the logs record durations, not when operations ran (written without "
     "NCCL_INSPECTOR_DUMP_VERBOSE=1)";
 
-std::string rank_host(const ingest::InspectorRankLog& log) {
+std::string rank_host(const InspectorRankLog& log) {
   return log.trace.host.empty() ? fmt::format("process {} (rank {})", log.trace.pid, log.trace.rank)
                                 : log.trace.host;
 }
 
 // What the join made of one communicator, completed from its rank logs.
-void complete(RunCommunicator& run, const std::vector<const ingest::InspectorRankLog*>& logs) {
+void complete(RunCommunicator& run, const std::vector<const InspectorRankLog*>& logs) {
   std::uint64_t p2p = 0;
   std::uint64_t host_timed = 0;
   std::uint64_t untimed = 0;
@@ -104,8 +104,8 @@ Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions
   NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
   auto input = std::make_unique<InspectorInput>();
   input->path_ = o.path;
-  NPKIT_ASSIGN(auto files, ingest::inspector_log_files(o.path, input->diagnostics_));
-  NPKIT_ASSIGN(auto logs, ingest::read_inspector_logs(files, input->diagnostics_));
+  NPKIT_ASSIGN(auto files, inspector_log_files(o.path, input->diagnostics_));
+  NPKIT_ASSIGN(auto logs, read_inspector_logs(files, input->diagnostics_));
   std::set<std::int32_t> seen;
   input->logs_.files = std::move(logs.files);
   for (auto& log : logs.ranks) {
@@ -115,7 +115,7 @@ Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions
     }
   }
   if (input->logs_.ranks.empty()) return no_such_ranks(o, seen);
-  std::vector<ingest::PluginRankTrace> traces;
+  std::vector<PluginRankTrace> traces;
   for (const auto& log : input->logs_.ranks) traces.push_back(log.trace);
   // The Inspector leaves out, by design and on every rank alike, operations below
   // NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES and those without GPU timing; what one rank lacks of what
@@ -125,10 +125,9 @@ Result<std::unique_ptr<InspectorInput>> InspectorInput::open(const ImportOptions
       "not logged, or before the log began",
       "not logged by design: below NCCL_INSPECTOR_DUMP_MIN_SIZE_BYTES (8192 B by default), or "
       "without GPU timing (NCCL_INSPECTOR_REQUIRE_KERNEL_TIMING)"};
-  auto joined =
-      ingest::join_plugin_traces(traces, std::string(kVerboseTimes), input->diagnostics_, causes);
+  auto joined = join_plugin_traces(traces, std::string(kVerboseTimes), input->diagnostics_, causes);
   for (auto& comm : joined) {
-    std::vector<const ingest::InspectorRankLog*> logs_of;
+    std::vector<const InspectorRankLog*> logs_of;
     for (const auto& log : input->logs_.ranks) {
       if (log.trace.comm_hash == comm.comm_hash) logs_of.push_back(&log);
     }

@@ -39,11 +39,11 @@ class InspectorInput : public RunInput {
   std::vector<InputFact> input_facts() const override;
   Result<Run> read_input(const std::vector<SpanSink*>& sinks) override;
   InputDetails details() const override;
-  const ingest::InspectorLogs& logs() const { return logs_; }
+  const InspectorLogs& logs() const { return logs_; }
 
  private:
   std::string path_;
-  ingest::InspectorLogs logs_;  // the selected ranks
+  InspectorLogs logs_;  // the selected ranks
   std::vector<RunCommunicator> comms_;
   PhaseAssignment phases_;
   std::vector<std::string> no_names_;

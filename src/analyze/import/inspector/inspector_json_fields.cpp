@@ -4,7 +4,7 @@
 
 #include <limits>
 
-namespace npkit::ingest::json_fields {
+namespace npkit::json_fields {
 namespace {
 
 const char* type_name(dom::element_type t) {
@@ -111,4 +111,4 @@ bool has(dom::object obj, std::string_view key) {
   return obj[key].get(v) == simdjson::SUCCESS;
 }
 
-}  // namespace npkit::ingest::json_fields
+}  // namespace npkit::json_fields

@@ -17,7 +17,7 @@
 
 #include "util/result.hpp"
 
-namespace npkit::ingest::json_fields {
+namespace npkit::json_fields {
 
 namespace dom = simdjson::dom;
 
@@ -36,4 +36,4 @@ Result<std::string_view> optional_string(dom::object obj, std::string_view where
                                          std::string_view key);
 bool has(dom::object obj, std::string_view key);
 
-}  // namespace npkit::ingest::json_fields
+}  // namespace npkit::json_fields

@@ -16,7 +16,7 @@
 #include "run/summary/saturating_count.hpp"
 #include "util/file_io.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
@@ -333,4 +333,4 @@ Result<InspectorLogs> read_inspector_logs(const std::vector<std::string>& files,
   return logs;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

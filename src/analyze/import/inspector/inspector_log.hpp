@@ -44,7 +44,7 @@
 #include "util/diagnostics.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 inline constexpr std::size_t kMaxInspectorLineBytes = std::size_t{16} << 20;
 
@@ -90,4 +90,4 @@ Result<InspectorLogs> read_inspector_logs(const std::vector<std::string>& files,
 // Whether the file at `path` starts with an Inspector record (looks_like_inspector_log).
 bool is_inspector_log(const std::string& path);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

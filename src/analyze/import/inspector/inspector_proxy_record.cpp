@@ -4,7 +4,7 @@
 
 #include "import/inspector/inspector_json_fields.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 using namespace json_fields;
@@ -62,4 +62,4 @@ Result<InspectorProxyTrace> read_proxy_trace(dom::element v) {
   return t;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -26,7 +26,7 @@
 
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct InspectorProxyStep {
   std::optional<std::uint64_t> total_us;
@@ -42,4 +42,4 @@ struct InspectorProxyTrace {
 
 Result<InspectorProxyTrace> read_proxy_trace(simdjson::dom::element v);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -6,7 +6,7 @@
 #include "npkit/format.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 struct PhaseSlot {
@@ -62,4 +62,4 @@ void add_proxy_steps(ProxyStepBreakdown& b, const InspectorProxyTrace& t) {
   }
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

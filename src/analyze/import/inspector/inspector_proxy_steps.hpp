@@ -14,8 +14,8 @@
 #include "import/inspector/inspector_proxy_record.hpp"
 #include "run/proxy_steps.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 void add_proxy_steps(ProxyStepBreakdown& b, const InspectorProxyTrace& t);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

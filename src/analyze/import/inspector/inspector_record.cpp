@@ -8,7 +8,7 @@
 
 #include "import/inspector/inspector_json_fields.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 using namespace json_fields;
@@ -253,4 +253,4 @@ bool looks_like_inspector_log(std::string_view text) {
          meta["inspector_output_format_version"].get(version) == simdjson::SUCCESS;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -36,7 +36,7 @@
 #include "import/inspector/inspector_proxy_record.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 inline constexpr std::uint32_t kInspectorMajor = 4;
 inline constexpr std::uint32_t kInspectorKnownMinor = 3;
@@ -113,4 +113,4 @@ class InspectorLineParser {
 // than `text` is judged by its start.
 bool looks_like_inspector_log(std::string_view text);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

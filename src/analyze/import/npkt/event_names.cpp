@@ -43,7 +43,7 @@ std::uint16_t EventNameSet::intern(const std::string& base) {
   return static_cast<std::uint16_t>(bases_.size() - 1);
 }
 
-std::size_t EventNameSet::add_file(const ingest::NpktDump& dump, Diagnostics& diagnostics) {
+std::size_t EventNameSet::add_file(const NpktDump& dump, Diagnostics& diagnostics) {
   std::vector<EventIdName> ids;
   for (const auto& n : dump.event_names) {
     const EventKind kind = kind_of(n.kind);

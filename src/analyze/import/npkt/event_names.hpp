@@ -32,7 +32,7 @@ struct EventIdName {
 class EventNameSet {
  public:
   // Adds the names of `dump`; returns the file's index for find().
-  std::size_t add_file(const ingest::NpktDump& dump, Diagnostics& diagnostics);
+  std::size_t add_file(const NpktDump& dump, Diagnostics& diagnostics);
 
   const EventIdName* find(std::size_t file, std::uint16_t id) const;
   const std::vector<std::string>& base_names() const { return bases_; }

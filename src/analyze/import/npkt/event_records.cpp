@@ -10,7 +10,7 @@ std::uint64_t EventRecords::stream_count() const {
   return n;
 }
 
-void add_event_file(EventRecords& records, const ingest::NpktDump& dump, const HostGpuClock& clock,
+void add_event_file(EventRecords& records, const NpktDump& dump, const HostGpuClock& clock,
                     Diagnostics& diagnostics) {
   if (!dump.has_event_streams()) return;
   if (dump.comm.rank < 0) {
@@ -64,7 +64,7 @@ std::string locate_event_stream(const EventFile& file, std::size_t s) {
 }
 
 std::uint64_t event_record_offset(const EventFile& file, std::size_t s, std::uint64_t i) {
-  const ingest::NpktDump& d = *file.dump;
+  const NpktDump& d = *file.dump;
   return d.event_records_offset + (d.streams[s].first_record + i) * d.event_record_size;
 }
 

@@ -22,7 +22,7 @@
 namespace npkit {
 
 struct EventFile {
-  const ingest::NpktDump* dump = nullptr;
+  const NpktDump* dump = nullptr;
   const HostGpuClock* clock = nullptr;  // the file's GPU/host clock fit
   std::uint32_t rank = 0;
   std::size_t names = 0;  // the file's index in EventRecords::names
@@ -37,7 +37,7 @@ struct EventRecords {
   std::uint64_t stream_count() const;
 };
 
-void add_event_file(EventRecords& records, const ingest::NpktDump& dump, const HostGpuClock& clock,
+void add_event_file(EventRecords& records, const NpktDump& dump, const HostGpuClock& clock,
                     Diagnostics& diagnostics);
 
 // `user`: the --phase-map rules (empty when none).

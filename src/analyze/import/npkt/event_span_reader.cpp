@@ -19,7 +19,7 @@ void note_time(TrackStats& stats, std::int64_t ns) {
 }
 
 void read_stream(const EventRecords& records, const EventStreamRef& ref, EventSpanSink& sink) {
-  const ingest::NpktDump& dump = *ref.file->dump;
+  const NpktDump& dump = *ref.file->dump;
   const format::StreamInfo& info = dump.streams[ref.stream];
   const EventStreamClock clock = event_stream_clock(info, *ref.file->clock);
   TrackStats stats;

@@ -44,7 +44,7 @@ class SummarySink : public EventSpanSink {
 };
 
 void find_unknown_ids(const EventRecords& records, EventStreamSummary& s) {
-  const ingest::NpktDump& d = *s.file->dump;
+  const NpktDump& d = *s.file->dump;
   const format::StreamInfo& info = d.streams[s.stream];
   for (std::uint64_t i = 0; i < info.records_written; ++i) {
     const std::uint16_t id = d.event_records[info.first_record + i].id;

@@ -123,7 +123,7 @@ std::string HostGpuClock::describe() const {
   return "no clock samples and no KernelCh events: GPU times cannot be placed on the host clock";
 }
 
-HostGpuClock fit_host_gpu_clock(const ingest::NpktDump& dump, const ProfilerEvents& events) {
+HostGpuClock fit_host_gpu_clock(const NpktDump& dump, const ProfilerEvents& events) {
   HostGpuClock clock;
   std::vector<format::ClockSample> valid;
   for (const auto& s : dump.clock_samples) {

@@ -44,6 +44,6 @@ struct HostGpuClock {
   std::string describe() const;
 };
 
-HostGpuClock fit_host_gpu_clock(const ingest::NpktDump& dump, const ProfilerEvents& events);
+HostGpuClock fit_host_gpu_clock(const NpktDump& dump, const ProfilerEvents& events);
 
 }  // namespace npkit

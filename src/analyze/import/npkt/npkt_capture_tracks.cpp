@@ -563,7 +563,7 @@ class NpktTrackFile : public CaptureTrackFile {
 
   void describe_record(const RecordItem& item, TrackSpanText& text) const {
     const EventFile& file = *items_.file;
-    const ingest::NpktDump& d = *file.dump;
+    const NpktDump& d = *file.dump;
     const format::StreamInfo& info = d.streams[item.stream];
     const format::EventRecord* stream_records = d.event_records.data() + info.first_record;
     const format::EventRecord& r = stream_records[item.record];
@@ -603,7 +603,7 @@ class NpktTrackFile : public CaptureTrackFile {
 
   const RankCapture& c_;
   const ProfilerEvents& ev_;
-  const ingest::NpktDump& d_;
+  const NpktDump& d_;
   const EventRecords* records_;
   const EventFile* file_;
   RecordItems items_;

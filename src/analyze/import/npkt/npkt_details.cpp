@@ -172,7 +172,7 @@ struct EventTotals {
   std::uint64_t unknown_ids = 0;
 };
 
-EventTotals event_totals(const LoadedCaptures& loaded, const ingest::NpktDump* file) {
+EventTotals event_totals(const LoadedCaptures& loaded, const NpktDump* file) {
   EventTotals t;
   for (const auto& s : loaded.event_streams) {
     if (file != nullptr && s.file->dump != file) continue;
@@ -198,12 +198,12 @@ std::string event_records_line(const EventTotals& t) {
 
 // A file of event records alone: the plugin's lines (NCCL, capture mask, profiler records) say
 // nothing about it.
-bool events_only(const ingest::NpktDump& d) {
+bool events_only(const NpktDump& d) {
   return d.records.empty() && d.has_event_streams();
 }
 
 std::string clock_line(const RankCapture& f) {
-  const ingest::NpktDump& d = f.dump;
+  const NpktDump& d = f.dump;
   std::string s = f.clock.describe();
   if (f.clock.invalid_samples > 0) {
     s += fmt::format(" ({} invalid sample(s) ignored)", f.clock.invalid_samples);
@@ -213,7 +213,7 @@ std::string clock_line(const RankCapture& f) {
 }
 
 std::vector<Field> plugin_fields(const RankCapture& f) {
-  const ingest::NpktDump& d = f.dump;
+  const NpktDump& d = f.dump;
   const auto& c = d.comm;
   std::vector<Field> fields;
   fields.push_back(
@@ -233,7 +233,7 @@ std::vector<Field> plugin_fields(const RankCapture& f) {
 }
 
 DetailBlock file_block(const LoadedCaptures& loaded, const RankCapture& f) {
-  const ingest::NpktDump& d = f.dump;
+  const NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
   std::vector<Field> fields;
@@ -320,7 +320,7 @@ TextTable event_stream_table(const LoadedCaptures& loaded) {
                scale.header("span"),
                "clock"};
   for (const auto& s : loaded.event_streams) {
-    const ingest::NpktDump& d = *s.file->dump;
+    const NpktDump& d = *s.file->dump;
     const format::StreamInfo& info = d.streams[s.stream];
     std::string source = source_name(info.source);
     switch (info.source) {
@@ -429,8 +429,7 @@ void write_kernel_channels_json(DetailWriter& w, const RankCapture& f) {
   });
 }
 
-void write_event_records_json(DetailWriter& w, const LoadedCaptures& loaded,
-                              const ingest::NpktDump& d) {
+void write_event_records_json(DetailWriter& w, const LoadedCaptures& loaded, const NpktDump& d) {
   const EventRecords& events = loaded.events;
   w.object("event_records", [&] {
     w.key("streams");
@@ -492,7 +491,7 @@ void write_event_records_json(DetailWriter& w, const LoadedCaptures& loaded,
 }
 
 void write_file_json(DetailWriter& w, const LoadedCaptures& loaded, const RankCapture& f) {
-  const ingest::NpktDump& d = f.dump;
+  const NpktDump& d = f.dump;
   const auto& c = d.comm;
   const auto& n = f.events.counts;
   w.begin_object();

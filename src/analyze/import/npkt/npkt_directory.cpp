@@ -5,7 +5,7 @@
 #include "npkit/format.hpp"
 #include "util/file_io.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 constexpr std::string_view kGz = ".gz";
@@ -54,4 +54,4 @@ Result<NpktFiles> find_npkt_files(const std::string& dir) {
   return files;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

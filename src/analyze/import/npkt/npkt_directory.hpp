@@ -20,7 +20,7 @@
 
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct NpktFiles {
   std::vector<std::string> paths;
@@ -32,4 +32,4 @@ bool is_npkt_file_name(std::string_view name);
 
 Result<NpktFiles> find_npkt_files(const std::string& dir);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

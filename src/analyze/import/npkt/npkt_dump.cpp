@@ -9,7 +9,7 @@
 #include "import/npkt/npkt_sections.hpp"
 #include "util/file_io.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 using npkt::error_at;
@@ -287,4 +287,4 @@ Result<NpktDump> read_npkt_file(const std::string& path) {
   return parse_npkt(path, bytes.data(), bytes.size());
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

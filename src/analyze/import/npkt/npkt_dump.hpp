@@ -38,7 +38,7 @@
 #include "npkit/format.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 // One EventNames entry (format.hpp EventNameEntry): what an EventRecord::id is called.
 struct NpktEventName {
@@ -88,4 +88,4 @@ Result<NpktDump> parse_npkt(const std::string& name, const uint8_t* data, size_t
 // True when the first bytes of `data` are the npkt magic.
 bool looks_like_npkt(const uint8_t* data, size_t size);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -8,7 +8,7 @@
 #include "util/file_io.hpp"
 #include "util/gunzip.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 // The header's bytes up to and including file_size.
@@ -63,4 +63,4 @@ bool starts_like_npkt(const std::string& path) {
   return looks_like_npkt(start.data(), start.size());
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -24,7 +24,7 @@
 
 #include "util/result.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 Status read_npkt_bytes(const std::string& path, std::vector<std::uint8_t>& image);
 
@@ -33,4 +33,4 @@ Status decompress_npkt(const std::string& name, const std::uint8_t* data, std::s
 
 bool starts_like_npkt(const std::string& path);
 
-}  // namespace npkit::ingest
+}  // namespace npkit

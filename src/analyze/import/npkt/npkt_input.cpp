@@ -100,7 +100,7 @@ constexpr std::string_view kEnvPrefix = "env.";
 
 // What one file says of how the run was set up (its metadata; run/run_config.hpp).
 void add_capture_config(const RankCapture& c, RunConfig& config) {
-  const ingest::NpktDump& d = c.dump;
+  const NpktDump& d = c.dump;
   auto add_if = [](std::set<std::string>& set, const std::string& v) {
     if (!v.empty()) set.insert(v);
   };
@@ -123,10 +123,10 @@ void add_capture_config(const RankCapture& c, RunConfig& config) {
 }  // namespace
 
 bool is_npkt_path(const std::string& path) {
-  if (io::is_directory(path)) return ingest::find_npkt_files(path).ok();
+  if (io::is_directory(path)) return find_npkt_files(path).ok();
   if (!io::path_exists(path) || io::is_special_file(path)) return false;
-  if (ingest::is_npkt_file_name(path)) return true;
-  return ingest::starts_like_npkt(path);
+  if (is_npkt_file_name(path)) return true;
+  return starts_like_npkt(path);
 }
 
 std::string comm_hex(std::uint64_t hash) {
@@ -136,9 +136,9 @@ std::string comm_hex(std::uint64_t hash) {
 Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const PhaseMap& user) {
   NPKIT_TRY(reject_legacy_options(o));
   NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
-  ingest::NpktFiles listing;
+  NpktFiles listing;
   if (io::is_directory(o.path)) {
-    NPKIT_ASSIGN(listing, ingest::find_npkt_files(o.path));
+    NPKIT_ASSIGN(listing, find_npkt_files(o.path));
   } else {
     listing.paths.push_back(o.path);
   }
@@ -155,7 +155,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   std::size_t skipped = 0;
   std::string first_skipped;
   for (const auto& path : paths) {
-    auto dump = ingest::read_npkt_file(path);
+    auto dump = read_npkt_file(path);
     if (!dump && paths.size() > 1 && o.skip_bad) {
       diagnostics.warn("unreadable file skipped (--skip-bad)", dump.error().message);
       if (skipped++ == 0) first_skipped = dump.error().message;

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <vector>
 
-namespace npkit::ingest::npkt {
+namespace npkit::npkt {
 namespace {
 
 static_assert(std::endian::native == std::endian::little,
@@ -450,4 +450,4 @@ Status decode_section(const SectionView& section, NpktDump& dump) {
   return k->decode(section, dump);
 }
 
-}  // namespace npkit::ingest::npkt
+}  // namespace npkit::npkt

@@ -15,7 +15,7 @@
 #include "import/npkt/npkt_dump.hpp"
 #include "util/result.hpp"
 
-namespace npkit::ingest::npkt {
+namespace npkit::npkt {
 
 // One section of a file image, its header already read and its payload known to lie inside the
 // image.
@@ -61,4 +61,4 @@ Status decode_section(const SectionView& section, NpktDump& dump);
 Status check_event_streams(const std::string& file, bool streams_seen, std::uint64_t records_header,
                            NpktDump& dump);
 
-}  // namespace npkit::ingest::npkt
+}  // namespace npkit::npkt

@@ -55,7 +55,7 @@ bool is_alltoall(const std::vector<const ProfilerCollective*>& ops, std::int32_t
 
 }  // namespace
 
-AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& ev,
+AlltoallScan find_alltoalls(const NpktDump& dump, const ProfilerEvents& ev,
                             const HostGpuClock& clock, const KernelChannelCheck& check,
                             std::vector<ProfilerCollective>& colls) {
   AlltoallScan scan;

@@ -44,7 +44,7 @@ struct AlltoallScan {
 std::vector<AlltoallPeerTraffic> alltoall_peer_traffic(
     const std::vector<ProfilerCollective>& collectives, std::int32_t rank);
 
-AlltoallScan find_alltoalls(const ingest::NpktDump& dump, const ProfilerEvents& events,
+AlltoallScan find_alltoalls(const NpktDump& dump, const ProfilerEvents& events,
                             const HostGpuClock& clock, const KernelChannelCheck& check,
                             std::vector<ProfilerCollective>& collectives);
 

@@ -2,7 +2,7 @@
 
 namespace npkit {
 
-std::unique_ptr<RankCapture> build_rank_capture(ingest::NpktDump dump) {
+std::unique_ptr<RankCapture> build_rank_capture(NpktDump dump) {
   auto c = std::make_unique<RankCapture>();
   c->dump = std::move(dump);
   c->events = build_profiler_events(c->dump);

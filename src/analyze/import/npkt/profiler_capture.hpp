@@ -20,7 +20,7 @@
 namespace npkit {
 
 struct RankCapture {
-  ingest::NpktDump dump;
+  NpktDump dump;
   ProfilerEvents events;
   HostGpuClock clock;
   KernelChannelCheck kernel_channels;
@@ -31,6 +31,6 @@ struct RankCapture {
   std::int32_t rank() const { return dump.comm.rank; }
 };
 
-std::unique_ptr<RankCapture> build_rank_capture(ingest::NpktDump dump);
+std::unique_ptr<RankCapture> build_rank_capture(NpktDump dump);
 
 }  // namespace npkit

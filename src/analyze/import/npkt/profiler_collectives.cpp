@@ -12,7 +12,7 @@ namespace npkit {
 namespace {
 
 // The user's data type from an API parent (CollApi or P2pApi), or "" when there is none.
-std::string_view api_type(const ingest::NpktDump& dump, const ProfilerEvents& ev, std::uint32_t e,
+std::string_view api_type(const NpktDump& dump, const ProfilerEvents& ev, std::uint32_t e,
                           bool& graph_captured) {
   const std::uint32_t p = ev.parent[e];
   if (p == kNoEvent) return {};
@@ -39,7 +39,7 @@ std::vector<std::uint32_t> kernel_children(const ProfilerEvents& ev, std::uint32
 
 // The user tag, kernel variant and symmetric-kernel flag of a Coll, P2p or CeColl event: its own
 // call-tag detail, else (the tag) its API parent's.
-void set_call_tag(const ingest::NpktDump& dump, const ProfilerEvents& ev, std::uint32_t e,
+void set_call_tag(const NpktDump& dump, const ProfilerEvents& ev, std::uint32_t e,
                   ProfilerCollective& c) {
   if (const format::CallTagDetail* tag = ev.call_tag(e)) {
     c.user_tag = tag->user_tag;
@@ -112,8 +112,7 @@ void set_gpu_span(const ProfilerEvents& ev, const HostGpuClock& clock,
   }
 }
 
-std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump,
-                                                    const ProfilerEvents& ev,
+std::vector<ProfilerCollective> collect_collectives(const NpktDump& dump, const ProfilerEvents& ev,
                                                     const HostGpuClock& clock,
                                                     const KernelChannelCheck& check) {
   std::vector<ProfilerCollective> out;

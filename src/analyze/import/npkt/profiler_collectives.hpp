@@ -104,7 +104,7 @@ struct ProfilerCollective {
   std::int64_t gpu_duration_ns() const { return sat_sub(gpu_stop_ns, gpu_start_ns); }
 };
 
-std::vector<ProfilerCollective> collect_collectives(const ingest::NpktDump& dump,
+std::vector<ProfilerCollective> collect_collectives(const NpktDump& dump,
                                                     const ProfilerEvents& events,
                                                     const HostGpuClock& clock,
                                                     const KernelChannelCheck& check);

@@ -86,7 +86,7 @@ std::uint32_t ProfilerEvents::find(std::uint64_t event_id) const {
   return static_cast<std::uint32_t>(it - id.begin());
 }
 
-ProfilerEvents build_profiler_events(const ingest::NpktDump& dump) {
+ProfilerEvents build_profiler_events(const NpktDump& dump) {
   ProfilerEvents ev;
   const auto& records = dump.records;
 
@@ -226,7 +226,7 @@ std::uint32_t api_ancestor(const ProfilerEvents& ev, std::uint32_t e) {
   return kNoEvent;
 }
 
-std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type) {
+std::string profiler_type_name(const NpktDump& dump, std::uint32_t type) {
   for (const auto& [index, name] : dump.event_type_names) {
     if (index == type) return name;
   }
@@ -238,7 +238,7 @@ std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type)
   return "type" + std::to_string(type);
 }
 
-std::string profiler_state_name(const ingest::NpktDump& dump, std::uint32_t state) {
+std::string profiler_state_name(const NpktDump& dump, std::uint32_t state) {
   for (const auto& [number, name] : dump.state_names) {
     if (number == state) return name;
   }

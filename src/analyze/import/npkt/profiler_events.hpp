@@ -99,15 +99,15 @@ struct ProfilerEvents {
   }
 };
 
-ProfilerEvents build_profiler_events(const ingest::NpktDump& dump);
+ProfilerEvents build_profiler_events(const NpktDump& dump);
 
 // The nearest CollApi, P2pApi or GroupApi ancestor of event `e` (the API call that issued it), or
 // kNoEvent; at most 8 levels are walked (a corrupt file's parents may form a cycle).
 std::uint32_t api_ancestor(const ProfilerEvents& events, std::uint32_t e);
 
 // The dump's name for an event type (its Names section), else the format's own name.
-std::string profiler_type_name(const ingest::NpktDump& dump, std::uint32_t type);
+std::string profiler_type_name(const NpktDump& dump, std::uint32_t type);
 // The dump's name for a state number, else NCCL's name without its ncclProfiler prefix.
-std::string profiler_state_name(const ingest::NpktDump& dump, std::uint32_t state);
+std::string profiler_state_name(const NpktDump& dump, std::uint32_t state);
 
 }  // namespace npkit

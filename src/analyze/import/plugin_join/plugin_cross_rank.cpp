@@ -11,7 +11,7 @@
 #include "run/nccl_tests_convention.hpp"
 #include "util/saturating.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 namespace {
 
 struct Member {
@@ -162,4 +162,4 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
   return out;
 }
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -30,7 +30,7 @@
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
 
-namespace npkit::ingest {
+namespace npkit {
 
 struct PluginCommunicator {
   std::uint64_t comm_hash = 0;
@@ -46,4 +46,4 @@ std::vector<PluginCommunicator> join_plugin_traces(const std::vector<PluginRankT
                                                    Diagnostics& diagnostics,
                                                    const SeqGapCauses& causes = {});
 
-}  // namespace npkit::ingest
+}  // namespace npkit

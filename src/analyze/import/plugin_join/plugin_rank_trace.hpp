@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace npkit::ingest {
+namespace npkit {
 
 inline constexpr std::int64_t kNeverEnded = INT64_MIN;
 
@@ -46,4 +46,4 @@ struct PluginRankTrace {
   const std::string& name(std::uint16_t id) const { return names[id]; }
 };
 
-}  // namespace npkit::ingest
+}  // namespace npkit

@@ -1,6 +1,7 @@
 // output/trace/instance_trace_writer.hpp — the trace (output/trace/trace_encoder.hpp) of a run's
 // collective instances, for inputs that time whole operations and nothing inside them (NCCL
-// Inspector logs), in the layout of run/trace_layout.hpp.
+// Inspector logs, Chrome traces of profiler-plugin events), in the layout of
+// run/trace_layout.hpp.
 // Contract:
 // - Only communicators with start times (RunCommunicator::no_start_times empty) are written; a
 //   run without any is an Error that says why (the communicators' reason).

@@ -28,7 +28,7 @@ const std::string kAgree = "samples/nccl-h200/agree/dump";
 constexpr std::uint64_t kCount4MiB = 1048576;
 
 std::vector<std::string> agree_files() {
-  auto files = npkit::ingest::find_npkt_files(source_path(kAgree));
+  auto files = npkit::find_npkt_files(source_path(kAgree));
   REQUIRE(files.ok());
   REQUIRE(files->paths.size() == 2);  // rank 0, rank 1 (name order)
   return files->paths;

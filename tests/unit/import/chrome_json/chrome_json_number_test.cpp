@@ -6,9 +6,9 @@
 
 #include <limits>
 
-using npkit::ingest::decimal_to_scaled_int;
-using npkit::ingest::parse_json_int;
-using npkit::ingest::parse_json_uint;
+using npkit::decimal_to_scaled_int;
+using npkit::parse_json_int;
+using npkit::parse_json_uint;
 
 TEST_CASE("microsecond timestamps become exact nanoseconds", "[chrome_json]") {
   // The generator's float µs: 6347722214448.11 µs = 6347722214448110 ns exactly (a double

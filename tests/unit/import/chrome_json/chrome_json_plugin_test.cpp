@@ -42,8 +42,7 @@ std::string warning_lines(const Diagnostics& d) {
 
 TEST_CASE("example plugin: collectives per rank file", "[chrome_json]") {
   Diagnostics d;
-  auto traces =
-      ingest::read_profiler_traces({fixture("nccl_7_0.json"), fixture("nccl_7_1.json")}, d);
+  auto traces = read_profiler_traces({fixture("nccl_7_0.json"), fixture("nccl_7_1.json")}, d);
   REQUIRE(traces);
   REQUIRE(traces->size() == 2);
   const auto& r0 = (*traces)[0];
@@ -74,10 +73,9 @@ TEST_CASE("example plugin: collectives per rank file", "[chrome_json]") {
 
 TEST_CASE("example plugin: join, SeqNum gap, rows and clock alignment", "[chrome_json]") {
   Diagnostics d;
-  auto traces =
-      ingest::read_profiler_traces({fixture("nccl_7_0.json"), fixture("nccl_7_1.json")}, d);
+  auto traces = read_profiler_traces({fixture("nccl_7_0.json"), fixture("nccl_7_1.json")}, d);
   REQUIRE(traces);
-  const auto comms = ingest::join_plugin_traces(*traces, "test clocks", d);
+  const auto comms = join_plugin_traces(*traces, "test clocks", d);
   REQUIRE(comms.size() == 1);
   const auto& c = comms[0];
   CHECK(c.nranks == 2);
@@ -135,7 +133,7 @@ TEST_CASE("example plugin: the rank from the file name, a collective never ended
       "{\"name\": \"AllGather\", \"cat\": \"COLL\", \"ph\": \"b\", \"id\": 0, \"pid\": 5, "
       "\"tid\": 1, \"ts\": 2.000000, \"args\": {\"SeqNum\": 4}},\n{}]\n");
   Diagnostics d;
-  auto traces = ingest::read_profiler_traces({path}, d);
+  auto traces = read_profiler_traces({path}, d);
   REQUIRE(traces);
   REQUIRE(traces->size() == 1);
   CHECK((*traces)[0].comm_hash == 12715772615376301750ull);
@@ -148,7 +146,7 @@ TEST_CASE("example plugin: the rank from the file name, a collective never ended
 
 TEST_CASE("plugin traces: a second trace of a rank is ignored, differing sizes take the larger",
           "[chrome_json]") {
-  std::vector<ingest::PluginRankTrace> traces(3);
+  std::vector<PluginRankTrace> traces(3);
   for (std::size_t i = 0; i < traces.size(); ++i) {
     traces[i].path = "t" + std::to_string(i) + ".json";
     traces[i].comm_hash = 0xab;
@@ -160,7 +158,7 @@ TEST_CASE("plugin traces: a second trace of a rank is ignored, differing sizes t
   traces[2].rank = 0;
   traces[2].nranks = 4;
   Diagnostics d;
-  const auto comms = ingest::join_plugin_traces(traces, "test clocks", d);
+  const auto comms = join_plugin_traces(traces, "test clocks", d);
   REQUIRE(comms.size() == 1);
   CHECK(comms[0].nranks == 4);
   CHECK(comms[0].ranks[0] == &traces[0]);

@@ -8,9 +8,7 @@
 #include <string>
 #include <vector>
 
-using namespace npkit::ingest;
-using npkit::Diagnostics;
-using npkit::Status;
+using namespace npkit;
 
 namespace {
 
@@ -20,7 +18,7 @@ struct Seen {
   std::uint64_t offset = 0;
   std::uint32_t fields = 0;
   std::string bad;
-  std::vector<TraceArg> args;
+  std::vector<EventArg> args;
   std::vector<std::string> arg_text;
 };
 
@@ -104,22 +102,22 @@ TEST_CASE("a bare array of events, fields read exactly", "[chrome_json]") {
   CHECK(b.ts == 1500);
   CHECK(b.fields == 7);
   REQUIRE(b.args.size() == 1);
-  CHECK(b.args[0].kind == TraceArgKind::kNumber);
+  CHECK(b.args[0].kind == EventArgKind::kNumber);
   CHECK(b.arg_text[0] == "64");
   const Seen& e = r->seen.events[1];
   CHECK(e.offset == 85);
   CHECK(e.ts == 2250);
   CHECK(e.id == "0x1f");
   REQUIRE(e.args.size() == 6);
-  CHECK(e.args[0].kind == TraceArgKind::kString);
+  CHECK(e.args[0].kind == EventArgKind::kString);
   CHECK(e.arg_text[0] == "x\"y");
-  CHECK(e.args[1].kind == TraceArgKind::kLiteral);
+  CHECK(e.args[1].kind == EventArgKind::kLiteral);
   CHECK(e.arg_text[1] == "true");
-  CHECK(e.args[2].kind == TraceArgKind::kLiteral);
-  CHECK(e.args[3].kind == TraceArgKind::kPair);
+  CHECK(e.args[2].kind == EventArgKind::kLiteral);
+  CHECK(e.args[3].kind == EventArgKind::kPair);
   CHECK(e.args[3].pair[0] == 4);
   CHECK(e.args[3].pair[1] == 5);
-  CHECK(e.args[4].kind == TraceArgKind::kOther);
+  CHECK(e.args[4].kind == EventArgKind::kOther);
   // NCCL's older example plugin prints pointers unquoted: kept as text, not a number.
   CHECK(e.arg_text[5] == "0x262ca50");
   CHECK(r->summary->events == 2);

@@ -29,7 +29,7 @@ struct Collected {
   std::vector<UnmatchedEvent> unmatched;
 };
 
-class JsonCollector : public ingest::JsonSpanTarget {
+class JsonCollector : public JsonSpanTarget {
  public:
   void on_span(const Span& s, TimeDomain d) override {
     out.spans.push_back(s);
@@ -76,12 +76,11 @@ void check_dump(const std::string& dump, const std::string& ranks = "all") {
   REQUIRE(read_legacy_spans(*opened, phases, read, binary, binary_warnings));
 
   Diagnostics json_warnings;
-  auto input = ingest::open_json_span_input({trace}, "auto", PhaseMap::builtin(), json_warnings);
+  auto input = open_json_span_input({trace}, "auto", PhaseMap::builtin(), json_warnings);
   REQUIRE(input);
-  ingest::TrackBook tracks;
+  TrackBook tracks;
   JsonCollector json;
-  REQUIRE(
-      ingest::read_json_spans(*input, ingest::JsonSpanReadOptions{}, tracks, json, json_warnings));
+  REQUIRE(read_json_spans(*input, JsonSpanReadOptions{}, tracks, json, json_warnings));
 
   std::vector<std::string> expected;
   std::vector<Key> order;

@@ -10,7 +10,6 @@
 #include "support/span_collector.hpp"
 
 using namespace npkit;
-using namespace npkit::ingest;
 
 namespace {
 

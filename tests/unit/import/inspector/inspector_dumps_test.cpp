@@ -5,8 +5,8 @@
 #include "import/inspector/inspector_dumps.hpp"
 
 using namespace npkit;
-using ingest::InspectorRecord;
-using ingest::InspectorRecordKind;
+using npkit::InspectorRecord;
+using npkit::InspectorRecordKind;
 
 namespace {
 
@@ -34,7 +34,7 @@ InspectorRecord payload(InspectorRecordKind kind) {
 }
 
 // The message with which `dumps` refuses `r` at `line`.
-std::string refused(ingest::InspectorDumps& dumps, InspectorRecord r, std::uint64_t line) {
+std::string refused(InspectorDumps& dumps, InspectorRecord r, std::uint64_t line) {
   const Status s = dumps.on_record(r, line);
   REQUIRE_FALSE(s);
   return s.error().message;
@@ -43,7 +43,7 @@ std::string refused(ingest::InspectorDumps& dumps, InspectorRecord r, std::uint6
 }  // namespace
 
 TEST_CASE("inspector dumps: a v4.3 dump's records take its context and its counts", "[inspector]") {
-  ingest::InspectorDumps dumps;
+  InspectorDumps dumps;
   InspectorRecord marker = dump(3, 2, 1);
   REQUIRE(dumps.on_record(marker, 1));
   InspectorRecord coll = payload(InspectorRecordKind::kColl);
@@ -75,7 +75,7 @@ TEST_CASE("inspector dumps: a v4.3 dump's records take its context and its count
 
 TEST_CASE("inspector dumps: dumps cut short are shortfalls, v4.1 markers open no dump",
           "[inspector]") {
-  ingest::InspectorDumps dumps;
+  InspectorDumps dumps;
   InspectorRecord first = dump(3, 3, 2);
   REQUIRE(dumps.on_record(first, 1));
   InspectorRecord coll = payload(InspectorRecordKind::kColl);
@@ -93,7 +93,7 @@ TEST_CASE("inspector dumps: dumps cut short are shortfalls, v4.1 markers open no
   CHECK(dumps.shortfalls()[1].line == 3);
   CHECK(dumps.shortfalls()[1].coll == 1);
 
-  ingest::InspectorDumps old;
+  InspectorDumps old;
   InspectorRecord v41 = dump(1, 4, 0);
   REQUIRE(old.on_record(v41, 1));
   CHECK(refused(old, payload(InspectorRecordKind::kColl), 2) ==

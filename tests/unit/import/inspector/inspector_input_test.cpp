@@ -86,8 +86,8 @@ TEST_CASE("inspector: one record line, every member read", "[inspector]") {
       R"("event_trace_ts":{"coll_start_ts":1752867229235059,"coll_stop_ts":1752867229235064,)"
       R"("kernel_events":[{"channel_id":0,"kernel_start_ts":1752867229235181,)"
       R"("kernel_stop_ts":1752867229275811,"kernel_record_ts":1752867229275811}]}}})";
-  ingest::InspectorLineParser parser;
-  ingest::InspectorRecord r;
+  InspectorLineParser parser;
+  InspectorRecord r;
   REQUIRE(parser.parse(line, r));
   CHECK(r.comm_hash == 0xe62dedaa97644aull);
   CHECK(r.comm_name == "tp");
@@ -96,7 +96,7 @@ TEST_CASE("inspector: one record line, every member read", "[inspector]") {
   CHECK(r.version == "v4.0");
   CHECK(r.host == "h1");
   CHECK(r.pid == 438776);
-  CHECK(r.kind == ingest::InspectorRecordKind::kColl);
+  CHECK(r.kind == InspectorRecordKind::kColl);
   CHECK(r.func == "ReduceScatter");
   CHECK(r.seq == 1231);
   CHECK(r.bytes == 2147483648ull);
@@ -107,14 +107,14 @@ TEST_CASE("inspector: one record line, every member read", "[inspector]") {
   REQUIRE(r.channels.size() == 1);
   CHECK(r.channels[0].start_us == 1752867229235181ull);
   CHECK(r.channels[0].stop_us == 1752867229275811ull);
-  CHECK(ingest::looks_like_inspector_log(line + "\n" + line));
-  CHECK_FALSE(ingest::looks_like_inspector_log(R"({"traceEvents":[]})"));
-  CHECK_FALSE(ingest::looks_like_inspector_log("[{\"ph\":\"X\"}]"));
+  CHECK(looks_like_inspector_log(line + "\n" + line));
+  CHECK_FALSE(looks_like_inspector_log(R"({"traceEvents":[]})"));
+  CHECK_FALSE(looks_like_inspector_log("[{\"ph\":\"X\"}]"));
 }
 
 TEST_CASE("inspector: what a bad line is expected to hold", "[inspector]") {
-  ingest::InspectorLineParser parser;
-  ingest::InspectorRecord r;
+  InspectorLineParser parser;
+  InspectorRecord r;
   const auto error = [&](const std::string& line) {
     auto s = parser.parse(line, r);
     REQUIRE_FALSE(s);

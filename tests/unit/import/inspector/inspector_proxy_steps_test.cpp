@@ -5,8 +5,8 @@
 #include "import/inspector/inspector_proxy_steps.hpp"
 
 using namespace npkit;
-using ingest::InspectorProxyStep;
-using ingest::InspectorProxyTrace;
+using npkit::InspectorProxyStep;
+using npkit::InspectorProxyTrace;
 
 TEST_CASE("inspector proxy steps: phases go to their states, the rest is other", "[inspector]") {
   // Send: step 0 total 40 = gpu_produce 10 + peer_credit 20 + wire 5 + 5 before the first state;
@@ -15,7 +15,7 @@ TEST_CASE("inspector proxy steps: phases go to their states, the rest is other",
   send.send = true;
   send.steps = {InspectorProxyStep{40, {10, 20, 5}}, InspectorProxyStep{30, {4, 5, 20}}};
   ProxyStepBreakdown b;
-  ingest::add_proxy_steps(b, send);
+  add_proxy_steps(b, send);
   CHECK(b.steps == 2);
   CHECK(b.steps_never_stopped == 0);
   CHECK(b.step_ns == 70000);
@@ -40,7 +40,7 @@ TEST_CASE("inspector proxy steps: phases go to their states, the rest is other",
   recv.steps = {InspectorProxyStep{30, {20, 2, 7}}, InspectorProxyStep{{}, {3, {}, {}}},
                 InspectorProxyStep{10, {9, {}, 3}}};
   ProxyStepBreakdown r;
-  ingest::add_proxy_steps(r, recv);
+  add_proxy_steps(r, recv);
   CHECK(r.steps == 3);
   CHECK(r.steps_never_stopped == 1);
   CHECK(r.step_ns == 40000);

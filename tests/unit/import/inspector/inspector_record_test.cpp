@@ -8,7 +8,7 @@
 #include "import/inspector/inspector_record.hpp"
 
 using namespace npkit;
-using ingest::InspectorRecordKind;
+using npkit::InspectorRecordKind;
 
 namespace {
 
@@ -17,9 +17,9 @@ const std::string kContext =
     R"("metadata":{"inspector_output_format_version":"v4.3","git_rev":"","rec_mechanism":)"
     R"("nccl_profiler_interface","dump_timestamp_us":5,"hostname":"h","pid":7})";
 
-ingest::InspectorRecord parsed(const std::string& line) {
-  ingest::InspectorLineParser parser;
-  ingest::InspectorRecord r;
+InspectorRecord parsed(const std::string& line) {
+  InspectorLineParser parser;
+  InspectorRecord r;
   const Status ok = parser.parse(line, r);
   INFO((ok ? std::string() : ok.error().message));
   REQUIRE(ok);
@@ -27,8 +27,8 @@ ingest::InspectorRecord parsed(const std::string& line) {
 }
 
 std::string error_of(const std::string& line) {
-  ingest::InspectorLineParser parser;
-  ingest::InspectorRecord r;
+  InspectorLineParser parser;
+  InspectorRecord r;
   const Status s = parser.parse(line, r);
   REQUIRE_FALSE(s);
   return s.error().message;

@@ -6,8 +6,8 @@
 
 using npkit::EventKind;
 using npkit::EventNameSet;
-using npkit::ingest::NpktDump;
-using npkit::ingest::NpktEventName;
+using npkit::NpktDump;
+using npkit::NpktEventName;
 namespace format = npkit::format;
 
 namespace {

@@ -10,10 +10,10 @@ namespace format = npkit::format;
 using npkit::EventKind;
 using npkit::EventRecords;
 using npkit::HostGpuClock;
+using npkit::NpktDump;
 using npkit::Span;
 using npkit::TimeDomain;
 using npkit::TrackKind;
-using npkit::ingest::NpktDump;
 
 namespace {
 

@@ -12,9 +12,9 @@
 #include "support/npkt_writer.hpp"
 #include "support/temp_dir.hpp"
 
-using npkit::ingest::find_npkt_files;
-using npkit::ingest::is_npkt_file_name;
-using npkit::ingest::read_npkt_file;
+using npkit::find_npkt_files;
+using npkit::is_npkt_file_name;
+using npkit::read_npkt_file;
 using npkit::test::gzip_bytes;
 using npkit::test::NpktBuilder;
 using npkit::test::TempDir;

@@ -10,7 +10,7 @@
 #include "support/temp_dir.hpp"
 
 namespace format = npkit::format;
-using npkit::ingest::NpktDump;
+using npkit::NpktDump;
 using npkit::test::NpktBuilder;
 using npkit::test::Payload;
 using npkit::test::RecordSpec;
@@ -20,8 +20,8 @@ namespace {
 
 NpktDump parse_ok(const NpktBuilder& b) {
   const std::string image = b.bytes();
-  auto dump = npkit::ingest::parse_npkt(
-      "t.npkt", reinterpret_cast<const std::uint8_t*>(image.data()), image.size());
+  auto dump = npkit::parse_npkt("t.npkt", reinterpret_cast<const std::uint8_t*>(image.data()),
+                                image.size());
   if (!dump.ok()) FAIL(dump.error().message);
   return std::move(*dump);
 }
@@ -384,7 +384,7 @@ TEST_CASE("npkt: read_npkt_file reads the file the writer wrote", "[npkt]") {
   b.start(1, 0, format::kTypeColl, 100).stop(1, format::kTypeColl, 150);
   const std::string path = b.write(tmp);
   CHECK(path == tmp.file("npkit_0123456789abcdef_rank3.npkt"));
-  auto d = npkit::ingest::read_npkt_file(path);
+  auto d = npkit::read_npkt_file(path);
   REQUIRE(d.ok());
   CHECK(d->path == path);
   CHECK(d->records.size() == 2);
@@ -395,9 +395,9 @@ TEST_CASE("npkt: read_npkt_file reads the file the writer wrote", "[npkt]") {
 
 TEST_CASE("npkt: looks_like_npkt checks the magic only", "[npkt]") {
   const auto u8 = [](const char* s) { return reinterpret_cast<const std::uint8_t*>(s); };
-  CHECK(npkit::ingest::looks_like_npkt(u8("NPKTDUMP"), 8));
-  CHECK(npkit::ingest::looks_like_npkt(u8("NPKTDUMPxyz"), 11));
-  CHECK_FALSE(npkit::ingest::looks_like_npkt(u8("NPKTDUM"), 7));
-  CHECK_FALSE(npkit::ingest::looks_like_npkt(u8("NPKTDUMQ"), 8));
-  CHECK_FALSE(npkit::ingest::looks_like_npkt(nullptr, 0));
+  CHECK(npkit::looks_like_npkt(u8("NPKTDUMP"), 8));
+  CHECK(npkit::looks_like_npkt(u8("NPKTDUMPxyz"), 11));
+  CHECK_FALSE(npkit::looks_like_npkt(u8("NPKTDUM"), 7));
+  CHECK_FALSE(npkit::looks_like_npkt(u8("NPKTDUMQ"), 8));
+  CHECK_FALSE(npkit::looks_like_npkt(nullptr, 0));
 }

@@ -16,8 +16,8 @@ using npkit::test::NpktBuilder;
 namespace {
 
 std::string parse_error(const std::string& image) {
-  auto dump = npkit::ingest::parse_npkt(
-      "bad.npkt", reinterpret_cast<const std::uint8_t*>(image.data()), image.size());
+  auto dump = npkit::parse_npkt("bad.npkt", reinterpret_cast<const std::uint8_t*>(image.data()),
+                                image.size());
   if (dump.ok()) return "(parsed without an error)";
   return dump.error().message;
 }

@@ -13,7 +13,7 @@
 #include "support/npkt_writer.hpp"
 
 namespace format = npkit::format;
-using npkit::ingest::NpktDump;
+using npkit::NpktDump;
 using npkit::test::NpktBuilder;
 using npkit::test::StreamSpec;
 
@@ -21,8 +21,8 @@ namespace {
 
 npkit::Result<NpktDump> parse(const NpktBuilder& b) {
   const std::string image = b.bytes();
-  return npkit::ingest::parse_npkt("ev.npkt", reinterpret_cast<const std::uint8_t*>(image.data()),
-                                   image.size());
+  return npkit::parse_npkt("ev.npkt", reinterpret_cast<const std::uint8_t*>(image.data()),
+                           image.size());
 }
 
 std::string parse_error(const NpktBuilder& b) {

@@ -21,8 +21,8 @@
 
 namespace {
 
-using npkit::ingest::decompress_npkt;
-using npkit::ingest::starts_like_npkt;
+using npkit::decompress_npkt;
+using npkit::starts_like_npkt;
 using npkit::test::gzip_bytes;
 using npkit::test::NpktBuilder;
 using npkit::test::TempDir;
@@ -78,7 +78,7 @@ TEST_CASE("npkt file bytes: compressed data that is no capture decompresses only
   // read_npkt_file then says what parse_npkt says of those bytes.
   TempDir tmp;
   const std::string path = tmp.write_file("zeros.npkt.gz", zeros);
-  auto d = npkit::ingest::read_npkt_file(path);
+  auto d = npkit::read_npkt_file(path);
   REQUIRE_FALSE(d.ok());
   CHECK(d.error().message ==
         path + ": offset 0: expected the magic \"NPKTDUMP\" of an npkit dump (.npkt)");

@@ -305,8 +305,8 @@ TEST_CASE("npkt seed corpus: each seed is its builder's bytes and parses as stat
       std::ofstream(dir / seed.name, std::ios::binary) << image;
     }
     CHECK(read_file(dir / seed.name) == image);
-    auto dump = npkit::ingest::parse_npkt(
-        seed.name, reinterpret_cast<const std::uint8_t*>(image.data()), image.size());
+    auto dump = npkit::parse_npkt(seed.name, reinterpret_cast<const std::uint8_t*>(image.data()),
+                                  image.size());
     if (seed.error.empty()) {
       CHECK(dump.ok());
       if (!dump.ok()) FAIL(dump.error().message);
@@ -390,7 +390,7 @@ TEST_CASE("npkt seed corpus: each gzip seed decompresses or fails as stated", "[
     const std::string bytes = read_file(dir / seed.name);
     CHECK(bytes.size() < 4096);
     std::vector<std::uint8_t> out;
-    auto unzipped = npkit::ingest::decompress_npkt(
+    auto unzipped = npkit::decompress_npkt(
         seed.name, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), out);
     if (!seed.gzip_error.empty()) {
       REQUIRE_FALSE(unzipped.ok());
@@ -400,7 +400,7 @@ TEST_CASE("npkt seed corpus: each gzip seed decompresses or fails as stated", "[
     }
     if (!unzipped.ok()) FAIL(unzipped.error().message);
     CHECK(std::string(out.begin(), out.end()) == image);
-    auto dump = npkit::ingest::parse_npkt(seed.name, out.data(), out.size());
+    auto dump = npkit::parse_npkt(seed.name, out.data(), out.size());
     CHECK(dump.ok() == seed.parse_error.empty());
     if (!dump.ok()) CHECK_THAT(dump.error().message, Catch::Contains(seed.parse_error));
   }

@@ -244,7 +244,7 @@ TEST_CASE("real recordings: collectives, AlltoAll groups and joins of NCCL 2.28.
   std::vector<std::unique_ptr<npkit::RankCapture>> captures;
   for (const auto& builder : files) {
     const std::string bytes = builder.bytes();
-    auto dump = npkit::ingest::parse_npkt(
+    auto dump = npkit::parse_npkt(
         builder.file_name(), reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     REQUIRE(dump.ok());
     captures.push_back(npkit::build_rank_capture(std::move(*dump)));

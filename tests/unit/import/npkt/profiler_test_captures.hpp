@@ -42,8 +42,8 @@ inline std::vector<std::unique_ptr<RankCapture>> captures_from_spec(const std::s
   std::vector<std::unique_ptr<RankCapture>> out;
   for (const auto& file : parse_npkt_spec(expand_times(spec))) {
     const std::string bytes = file.builder.bytes();
-    auto dump = ingest::parse_npkt(file.name, reinterpret_cast<const std::uint8_t*>(bytes.data()),
-                                   bytes.size());
+    auto dump =
+        parse_npkt(file.name, reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size());
     INFO(file.name << ": " << (dump ? "" : dump.error().message));
     REQUIRE(dump.ok());
     out.push_back(build_rank_capture(std::move(*dump)));

@@ -39,7 +39,7 @@ struct Loaded {
 Loaded load_ring() {
   Loaded l;
   for (int r = 0; r < 2; ++r) {
-    auto dump = ingest::read_npkt_file(
+    auto dump = read_npkt_file(
         test::source_path(kRing + "/npkit_00000000c0ffee01_rank" + std::to_string(r) + ".npkt"));
     REQUIRE(dump.ok());
     l.files.push_back(build_rank_capture(std::move(*dump)));

@@ -26,7 +26,7 @@ TEST_CASE("summary merge: one summary per rank file merges to the whole run's ra
           "[summary][merge][real]") {
   const std::string dir = source_path("samples/nccl-h200/agree/dump");
   const RunSummary whole = summarize_path(dir, "agree");
-  auto files = npkit::ingest::find_npkt_files(dir);
+  auto files = npkit::find_npkt_files(dir);
   REQUIRE(files.ok());
   REQUIRE(files->paths.size() == 2);
   const RunSummary r0 = summarize_path(files->paths[0], "rank0");
