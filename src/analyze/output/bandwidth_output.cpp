@@ -7,8 +7,8 @@
 #include "output/bandwidth_columns.hpp"
 #include "output/driver_results_output.hpp"
 #include "output/json_writer.hpp"
+#include "output/latency_columns.hpp"
 #include "output/run_text.hpp"
-#include "util/readable_duration.hpp"
 
 namespace npkit {
 namespace {
@@ -277,20 +277,11 @@ void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_
 
 void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm, OutputFormat f,
                     std::string& out) {
-  TextTable t;
+  TextTable t = spec_table(latency_columns(), latency, kTextView,
+                           [&](const LatencyBucket& b) { return b.comm_hash == comm; });
   t.title =
       "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
       "per instance)";
-  t.columns = {"collective", "algo", "proto", "bucket", "count", "min",
-               "p10",        "p50",  "p90",   "p99",    "max"};
-  for (const auto& b : latency) {
-    if (b.comm_hash != comm) continue;
-    t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
-               readable_bytes(b.bucket_bytes), std::to_string(b.count), readable_duration(b.min_ns),
-               readable_duration(b.p10_ns), readable_duration(b.p50_ns),
-               readable_duration(b.p90_ns), readable_duration(b.p99_ns),
-               readable_duration(b.max_ns)});
-  }
   if (!t.rows.empty()) render_block(t, f, out);
 }
 
@@ -306,22 +297,13 @@ void write_switch_points_json(JsonWriter& w, const std::vector<SwitchPoint>& swi
 
 void write_latency_json(JsonWriter& w, const std::vector<LatencyBucket>& latency,
                         std::uint64_t comm) {
+  const TableSpec<LatencyBucket> columns = latency_columns();
   w.key("latency");
   w.begin_array();
   for (const auto& b : latency) {
     if (b.comm_hash != comm) continue;
     w.begin_object();
-    w.field("collective", b.func);
-    w.field("algo", b.algo);
-    w.field("proto", b.proto);
-    w.field("bucket_bytes", b.bucket_bytes);
-    w.field("count", b.count);
-    w.field("min_ns", b.min_ns);
-    w.field("p10_ns", b.p10_ns);
-    w.field("p50_ns", b.p50_ns);
-    w.field("p90_ns", b.p90_ns);
-    w.field("p99_ns", b.p99_ns);
-    w.field("max_ns", b.max_ns);
+    write_spec_fields(w, columns, b);
     w.end_object();
   }
   w.end_array();

@@ -51,8 +51,8 @@ std::string bandwidth_table_title(std::int32_t nranks);
 std::string compute_title_note();
 
 // A communicator's switch points as a table (a line saying there is none), and its latency
-// buckets as a table (nothing without one): `report`'s sections, also as JSON arrays
-// "switch_points" and "latency" into the object `w` has open.
+// buckets as a table (output/latency_columns.hpp; nothing without one): `report`'s sections, also
+// as JSON arrays "switch_points" and "latency" into the object `w` has open.
 void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_t comm,
                           OutputFormat format, std::string& out);
 void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm,

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "output/render.hpp"
+#include "util/readable_duration.hpp"
 
 namespace npkit {
 namespace {
@@ -15,9 +16,12 @@ std::string real_text(double v, CellUnit unit, TableView view) {
   switch (unit) {
     case CellUnit::kNanoseconds:
       return csv ? fmt::format("{:.1f}", v) : us(v);
+    case CellUnit::kDuration:
+      return csv ? fmt::format("{:.1f}", v) : readable_duration(v);
     case CellUnit::kGbps:
       return csv ? fmt::format("{:.6f}", v) : gbps(v);
     case CellUnit::kPlain:
+    case CellUnit::kSize:
       break;
   }
   return fmt::format("{}", v);
@@ -38,6 +42,8 @@ std::string cell_text(const Cell& cell, CellUnit unit, TableView view) {
           return v;
         } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
           return fmt::format("{}", fmt::join(v, csv ? "; " : ", "));
+        } else if (unit == CellUnit::kSize && !csv) {
+          return readable_bytes(static_cast<std::uint64_t>(v));
         } else {
           return std::to_string(v);
         }

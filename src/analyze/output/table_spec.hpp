@@ -5,16 +5,15 @@
 //   a list of words. Column::text, when set, is the text views' own reading of the value (a dash
 //   for a zero count, a name for a code); the other views read Column::value.
 // - spec_table renders the rows (those `keep` accepts) in one view as a TextTable, which
-//   output/render.hpp then renders as text, Markdown or CSV, and the report page as HTML:
-//   - kTextView (text and Markdown) and kPageView (the report page): headed by Column::header; none
-//   is
-//     "-", reals by unit (kNanoseconds: microseconds with three decimals, kGbps: two decimals,
-//     kPlain: shortest form), lists joined by ", ";
-//   - kCsvView: headed by Column::key; none is empty, kNanoseconds one decimal, kGbps six decimals,
-//     lists joined by "; ".
+//   output/render.hpp then renders as text, Markdown or CSV, and the report page as HTML.
+//   kTextView (text and Markdown) and kPageView (the report page) are headed by Column::header;
+//   none is "-", lists are joined by ", ", and by unit: kNanoseconds reals in microseconds with
+//   three decimals (us()), kDuration reals as readable_duration writes them, kGbps reals with two
+//   decimals, kSize integers as readable_bytes writes them, kPlain reals in their shortest form.
+//   kCsvView is headed by Column::key; none is empty, lists are joined by "; ", kNanoseconds and
+//   kDuration reals have one decimal, kGbps six, integers are plain.
 // - write_spec_fields writes a row's kJsonView columns as fields named by Column::key into the
-// object
-//   a JsonWriter has open: none is left out, reals as they are, lists as arrays of strings.
+//   object a JsonWriter has open: none is left out, numbers as they are, lists as arrays.
 // - A column shows in the views its `shown` bits name; a `when_any` column only where some row
 //   of the table has a value in it.
 #pragma once
@@ -22,7 +21,10 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -34,7 +36,7 @@ namespace npkit {
 using Cell = std::variant<std::monostate, std::int64_t, std::uint64_t, double, std::string,
                           std::vector<std::string>>;
 
-enum class CellUnit { kPlain, kNanoseconds, kGbps };
+enum class CellUnit { kPlain, kNanoseconds, kDuration, kGbps, kSize };
 
 enum TableView : unsigned { kTextView = 1, kPageView = 2, kCsvView = 4, kJsonView = 8 };
 inline constexpr unsigned kEveryView = kTextView | kPageView | kCsvView | kJsonView;
@@ -53,6 +55,43 @@ struct Column {
 
 template <class Row>
 using TableSpec = std::vector<Column<Row>>;
+
+// A value as a cell: integers signed or not, reals, text, lists; an optional real is none when
+// empty.
+template <class T>
+Cell cell_of(const T& v) {
+  if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    return Cell{static_cast<std::int64_t>(v)};
+  } else if constexpr (std::is_integral_v<T>) {
+    return Cell{static_cast<std::uint64_t>(v)};
+  } else if constexpr (std::is_same_v<T, std::optional<double>>) {
+    return v ? Cell{*v} : Cell{};
+  } else {
+    return Cell{v};
+  }
+}
+
+// A column that reads a member of the row.
+template <class Row, class T>
+Column<Row> field_column(std::string header, std::string key, T Row::*field,
+                         CellUnit unit = CellUnit::kPlain, unsigned shown = kEveryView) {
+  Column<Row> c;
+  c.header = std::move(header);
+  c.key = std::move(key);
+  c.unit = unit;
+  c.shown = shown;
+  c.value = [field](const Row& row) { return cell_of(row.*field); };
+  return c;
+}
+
+// A text member's column whose text views show none ("-") where the text is empty.
+template <class Row>
+Column<Row> name_column(std::string header, std::string key, std::string Row::*field,
+                        unsigned shown = kEveryView) {
+  Column<Row> c = field_column(std::move(header), std::move(key), field, CellUnit::kPlain, shown);
+  c.text = [field](const Row& row) { return (row.*field).empty() ? Cell{} : Cell{row.*field}; };
+  return c;
+}
 
 // The cell as `view` writes it (kTextView, kPageView or kCsvView).
 std::string cell_text(const Cell& cell, CellUnit unit, TableView view);

@@ -137,3 +137,27 @@ TEST_CASE("table spec: JSON writes each row's fields by key, none left out, list
         "{\"collective\":\"AllGather\",\"size_bytes\":0,\"rank\":3,"
         "\"flags\":[\"untimed\",\"2 stale\"]}]\n");
 }
+
+TEST_CASE("table spec: durations and sizes read as a person reads them in text, plain in CSV",
+          "[output]") {
+  struct Wait {
+    std::uint64_t bytes;
+    double ns;
+  };
+  TableSpec<Wait> spec(2);
+  spec[0].header = "size";
+  spec[0].key = "size_bytes";
+  spec[0].unit = CellUnit::kSize;
+  spec[0].value = [](const Wait& w) { return Cell{w.bytes}; };
+  spec[1].header = "wait";
+  spec[1].key = "wait_ns";
+  spec[1].unit = CellUnit::kDuration;
+  spec[1].value = [](const Wait& w) { return Cell{w.ns}; };
+  const std::vector<Wait> rows = {{4096, 1500.0}, {1000, 2500000.0}};
+  const TextTable text = npkit::spec_table(spec, rows, npkit::kTextView);
+  CHECK(text.rows ==
+        std::vector<std::vector<std::string>>{{"4 KiB", "1.500 us"}, {"1000 B", "2.500 ms"}});
+  const TextTable csv = npkit::spec_table(spec, rows, npkit::kCsvView);
+  CHECK(csv.rows ==
+        std::vector<std::vector<std::string>>{{"4096", "1500.0"}, {"1000", "2500000.0"}});
+}
