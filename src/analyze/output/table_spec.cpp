@@ -20,6 +20,8 @@ std::string real_text(double v, CellUnit unit, TableView view) {
       return csv ? fmt::format("{:.1f}", v) : readable_duration(v);
     case CellUnit::kGbps:
       return csv ? fmt::format("{:.6f}", v) : gbps(v);
+    case CellUnit::kShare:
+      return csv ? fmt::format("{:.6f}", v) : percent(v);
     case CellUnit::kPlain:
     case CellUnit::kSize:
       break;

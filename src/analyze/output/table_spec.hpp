@@ -9,9 +9,10 @@
 //   kTextView (text and Markdown) and kPageView (the report page) are headed by Column::header;
 //   none is "-", lists are joined by ", ", and by unit: kNanoseconds reals in microseconds with
 //   three decimals (us()), kDuration reals as readable_duration writes them, kGbps reals with two
-//   decimals, kSize integers as readable_bytes writes them, kPlain reals in their shortest form.
-//   kCsvView is headed by Column::key; none is empty, lists are joined by "; ", kNanoseconds and
-//   kDuration reals have one decimal, kGbps six, integers are plain.
+//   decimals, kSize integers as readable_bytes writes them, kShare fractions as percent() writes
+//   them, kPlain reals in their shortest form. kCsvView is headed by Column::key; none is empty,
+//   lists are joined by "; ", kNanoseconds and kDuration reals have one decimal, kGbps and kShare
+//   six, integers are plain.
 // - write_spec_fields writes a row's kJsonView columns as fields named by Column::key into the
 //   object a JsonWriter has open: none is left out, numbers as they are, lists as arrays.
 // - A column shows in the views its `shown` bits name; a `when_any` column only where some row
@@ -36,7 +37,7 @@ namespace npkit {
 using Cell = std::variant<std::monostate, std::int64_t, std::uint64_t, double, std::string,
                           std::vector<std::string>>;
 
-enum class CellUnit { kPlain, kNanoseconds, kDuration, kGbps, kSize };
+enum class CellUnit { kPlain, kNanoseconds, kDuration, kGbps, kSize, kShare };
 
 enum TableView : unsigned { kTextView = 1, kPageView = 2, kCsvView = 4, kJsonView = 8 };
 inline constexpr unsigned kEveryView = kTextView | kPageView | kCsvView | kJsonView;

@@ -138,13 +138,15 @@ TEST_CASE("table spec: JSON writes each row's fields by key, none left out, list
         "\"flags\":[\"untimed\",\"2 stale\"]}]\n");
 }
 
-TEST_CASE("table spec: durations and sizes read as a person reads them in text, plain in CSV",
-          "[output]") {
+TEST_CASE(
+    "table spec: durations, sizes and shares read as a person reads them in text, plain in CSV",
+    "[output]") {
   struct Wait {
     std::uint64_t bytes;
     double ns;
+    double share;
   };
-  TableSpec<Wait> spec(2);
+  TableSpec<Wait> spec(3);
   spec[0].header = "size";
   spec[0].key = "size_bytes";
   spec[0].unit = CellUnit::kSize;
@@ -153,11 +155,14 @@ TEST_CASE("table spec: durations and sizes read as a person reads them in text, 
   spec[1].key = "wait_ns";
   spec[1].unit = CellUnit::kDuration;
   spec[1].value = [](const Wait& w) { return Cell{w.ns}; };
-  const std::vector<Wait> rows = {{4096, 1500.0}, {1000, 2500000.0}};
+  spec[2].header = spec[2].key = "share";
+  spec[2].unit = CellUnit::kShare;
+  spec[2].value = [](const Wait& w) { return Cell{w.share}; };
+  const std::vector<Wait> rows = {{4096, 1500.0, 0.125}, {1000, 2500000.0, 1.0}};
   const TextTable text = npkit::spec_table(spec, rows, npkit::kTextView);
-  CHECK(text.rows ==
-        std::vector<std::vector<std::string>>{{"4 KiB", "1.500 us"}, {"1000 B", "2.500 ms"}});
+  CHECK(text.rows == std::vector<std::vector<std::string>>{{"4 KiB", "1.500 us", "12.5%"},
+                                                           {"1000 B", "2.500 ms", "100.0%"}});
   const TextTable csv = npkit::spec_table(spec, rows, npkit::kCsvView);
-  CHECK(csv.rows ==
-        std::vector<std::vector<std::string>>{{"4096", "1500.0"}, {"1000", "2500000.0"}});
+  CHECK(csv.rows == std::vector<std::vector<std::string>>{{"4096", "1500.0", "0.125000"},
+                                                          {"1000", "2500000.0", "1.000000"}});
 }
