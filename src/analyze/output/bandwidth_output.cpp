@@ -1,105 +1,23 @@
 #include "output/bandwidth_output.hpp"
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include <algorithm>
 
+#include "output/bandwidth_columns.hpp"
 #include "output/driver_results_output.hpp"
 #include "output/json_writer.hpp"
+#include "output/latency_columns.hpp"
 #include "output/run_text.hpp"
-#include "run/nccl_names.hpp"
-#include "util/readable_duration.hpp"
 
 namespace npkit {
 namespace {
 
-const RunCommunicator* comm_of(const Run& run, const BandwidthRow& r) {
-  for (const auto& c : run.comms) {
-    if (c.hash == r.comm_hash) return &c;
-  }
-  return nullptr;
-}
-
-std::string ranks_timed(const BandwidthRow& r) {
-  return fmt::format("{}/{}", r.ranks.size(), r.nranks);
-}
-
-// Some row (of `comm`, or of any communicator when `comm` is null) has a kernel compute time.
-bool has_compute(const std::vector<BandwidthRow>& rows, const RunCommunicator* comm) {
+// Some row of `comm` has a kernel compute time.
+bool has_compute(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm) {
   return std::any_of(rows.begin(), rows.end(), [&](const BandwidthRow& r) {
-    return r.compute_ns && (comm == nullptr || r.comm_hash == comm->hash);
+    return r.compute_ns && r.comm_hash == comm.hash;
   });
-}
-
-TextTable csv_table(const BandwidthReport& b) {
-  TextTable t;
-  t.columns = {"comm",
-               "collective",
-               "size_bytes",
-               "count",
-               "type",
-               "algo",
-               "proto",
-               "nranks",
-               "instances",
-               "timed_instances",
-               "stale_instances",
-               "host_disagree_instances",
-               "ranks_timed",
-               "time_ns",
-               "algbw_gbps",
-               "busbw_gbps",
-               "period_pairs",
-               "period_ns",
-               "period_algbw_gbps",
-               "period_busbw_gbps",
-               "true_instances",
-               "true_time_ns",
-               "true_algbw_gbps",
-               "true_busbw_gbps",
-               "channels",
-               "flags"};
-  const bool compute = has_compute(b.rows, nullptr);
-  if (compute) {
-    t.columns.push_back("compute_ns");
-    t.columns.push_back("compute_busbw_gbps");
-  }
-  for (const auto& r : b.rows) {
-    const RunCommunicator* comm = comm_of(*b.run, r);
-    const bool timed = !r.ranks.empty();
-    t.add_row({comm ? comm_key(*comm) : "",
-               r.func,
-               std::to_string(r.bytes),
-               std::to_string(r.count),
-               r.type,
-               r.algo,
-               r.proto,
-               std::to_string(r.nranks),
-               std::to_string(r.instances),
-               std::to_string(r.timed_instances),
-               std::to_string(r.stale_instances),
-               std::to_string(r.host_disagree_instances),
-               std::to_string(r.ranks.size()),
-               timed ? fmt::format("{:.1f}", r.time_ns) : "",
-               timed ? fmt::format("{:.6f}", r.algbw_gbps) : "",
-               timed ? fmt::format("{:.6f}", r.busbw_gbps) : "",
-               std::to_string(r.period_pairs),
-               r.period_ns ? fmt::format("{:.1f}", *r.period_ns) : "",
-               r.period_ns ? fmt::format("{:.6f}", r.period_algbw_gbps) : "",
-               r.period_ns ? fmt::format("{:.6f}", r.period_busbw_gbps) : "",
-               std::to_string(r.true_instances),
-               r.true_time_ns ? fmt::format("{:.1f}", *r.true_time_ns) : "",
-               r.true_time_ns ? fmt::format("{:.6f}", r.true_algbw_gbps) : "",
-               r.true_time_ns ? fmt::format("{:.6f}", r.true_busbw_gbps) : "",
-               std::to_string(r.channels),
-               fmt::format("{}", fmt::join(r.flags(), "; "))});
-    if (compute) {
-      t.rows.back().push_back(r.compute_ns ? fmt::format("{:.1f}", *r.compute_ns) : "");
-      t.rows.back().push_back(r.compute_ns ? fmt::format("{:.6f}", r.compute_busbw_gbps) : "");
-    }
-  }
-  return t;
 }
 
 TextTable event_table(const std::vector<SpanBandwidthRow>& rows, bool per_rank) {
@@ -126,7 +44,8 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       out += "\n" + describe_communicator(comm) + "\n";
     }
     render_line("Times: " + comm.time_source, f, out);
-    TextTable t = bandwidth_row_table(b.rows, comm);
+    TextTable t = spec_table(bandwidth_columns(*b.run), b.rows, kTextView,
+                             [&](const BandwidthRow& r) { return r.comm_hash == comm.hash; });
     if (t.rows.empty() && b.run->kind == InputKind::kNcclTests) {
       render_line(
           "No collective instances: nccl-tests' results hold one averaged time per size, no "
@@ -136,7 +55,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
       render_line("No collective instances for --coll " + b.coll, f, out);
     } else {
       t.title = bandwidth_table_title(comm.nranks);
-      if (has_compute(b.rows, &comm)) t.title += compute_title_note();
+      if (has_compute(b.rows, comm)) t.title += compute_title_note();
       render_table(t, f, out);
     }
     if (!comm.alltoall_unavailable.empty() && b.coll == "alltoall") {
@@ -211,61 +130,6 @@ void json_summary(JsonWriter& w, std::string_view key, const SampleSummary& s) {
   });
 }
 
-}  // namespace
-
-void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const BandwidthRow& r) {
-  w.begin_object();
-  w.field("comm", comm ? comm_key(*comm) : "");
-  w.field("collective", r.func);
-  w.field("size_bytes", r.bytes);
-  w.field("count", r.count);
-  w.field("type", r.type);
-  w.field("algo", r.algo);
-  w.field("proto", r.proto);
-  w.field("nranks", r.nranks);
-  w.field("instances", r.instances);
-  w.field("timed_instances", r.timed_instances);
-  w.field("stale_instances", r.stale_instances);
-  w.field("host_disagree_instances", r.host_disagree_instances);
-  w.field("ranks_timed", static_cast<std::uint64_t>(r.ranks.size()));
-  w.field("channels", r.channels);
-  w.key("flags");
-  w.begin_array();
-  for (const auto& flag : r.flags()) w.value(flag);
-  w.end_array();
-  if (!r.ranks.empty()) {
-    w.field("time_ns", r.time_ns);
-    w.field("algbw_gbps", r.algbw_gbps);
-    w.field("busbw_gbps", r.busbw_gbps);
-  }
-  w.field("period_pairs", r.period_pairs);
-  if (r.period_ns) {
-    w.field("period_ns", *r.period_ns);
-    w.field("period_algbw_gbps", r.period_algbw_gbps);
-    w.field("period_busbw_gbps", r.period_busbw_gbps);
-  }
-  w.field("true_instances", r.true_instances);
-  if (r.true_time_ns) {
-    w.field("true_time_ns", *r.true_time_ns);
-    w.field("true_algbw_gbps", r.true_algbw_gbps);
-    w.field("true_busbw_gbps", r.true_busbw_gbps);
-  }
-  if (r.compute_ns) {
-    w.field("compute_ns", *r.compute_ns);
-    w.field("compute_busbw_gbps", r.compute_busbw_gbps);
-  }
-  w.objects("per_rank", r.ranks, [&](const auto& m) {
-    w.field("rank", m.rank);
-    w.field("instances", m.instances);
-    w.field("median_ns", m.median_ns);
-    w.field("period_pairs", m.period_pairs);
-    if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
-  });
-  w.end_object();
-}
-
-namespace {
-
 // One switch point as an object; `comm` ("" for none) names its communicator.
 void write_switch_point_json(JsonWriter& w, const SwitchPoint& s, const std::string& comm) {
   w.begin_object();
@@ -303,10 +167,17 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
     if (!c.alltoall_unavailable.empty()) w.field("alltoall_unavailable", c.alltoall_unavailable);
     w.values("notes", c.notes);
   });
-  w.key("collectives");
-  w.begin_array();
-  for (const auto& r : b.rows) write_bandwidth_row_json(w, comm_of(*b.run, r), r);
-  w.end_array();
+  const TableSpec<BandwidthRow> columns = bandwidth_columns(*b.run);
+  w.objects("collectives", b.rows, [&](const BandwidthRow& r) {
+    write_spec_fields(w, columns, r);
+    w.objects("per_rank", r.ranks, [&](const auto& m) {
+      w.field("rank", m.rank);
+      w.field("instances", m.instances);
+      w.field("median_ns", m.median_ns);
+      w.field("period_pairs", m.period_pairs);
+      if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
+    });
+  });
   if (b.run->driver_only) write_driver_results_json(w, b.run->driver, b.coll);
   if (b.driver) write_driver_comparison_json(w, *b.driver);
   w.key("switch_points");
@@ -354,40 +225,6 @@ std::string compute_title_note() {
          "nccl-tests factor";
 }
 
-TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm) {
-  TextTable t;
-  t.columns = {"collective",     "size (B)",     "count",       "type",         "algo",
-               "proto",          "instances",    "timed",       "ranks",        "time (us)",
-               "algbw (GB/s)",   "busbw (GB/s)", "period (us)", "period algbw", "period busbw",
-               "true time (us)", "true algbw",   "true busbw",  "flags"};
-  for (const auto& r : rows) {
-    if (r.comm_hash != comm.hash) continue;
-    const bool timed = !r.ranks.empty();
-    t.add_row({r.func, std::to_string(r.bytes), r.count > 0 ? std::to_string(r.count) : "-",
-               or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo),
-               or_dash(r.proto), std::to_string(r.instances), std::to_string(r.timed_instances),
-               ranks_timed(r), timed ? us(r.time_ns) : "-", timed ? gbps(r.algbw_gbps) : "-",
-               timed ? gbps(r.busbw_gbps) : "-", r.period_ns ? us(*r.period_ns) : "-",
-               r.period_ns ? gbps(r.period_algbw_gbps) : "-",
-               r.period_ns ? gbps(r.period_busbw_gbps) : "-",
-               r.true_time_ns ? us(*r.true_time_ns) : "-",
-               r.true_time_ns ? gbps(r.true_algbw_gbps) : "-",
-               r.true_time_ns ? gbps(r.true_busbw_gbps) : "-",
-               fmt::format("{}", fmt::join(r.flags(), ", "))});
-  }
-  if (has_compute(rows, &comm)) {  // before the flags, the last column
-    t.columns.insert(t.columns.end() - 1, {"compute (us)", "compute busbw"});
-    std::size_t row = 0;
-    for (const auto& r : rows) {
-      if (r.comm_hash != comm.hash) continue;
-      auto& cells = t.rows[row++];
-      cells.insert(cells.end() - 1, {r.compute_ns ? us(*r.compute_ns) : "-",
-                                     r.compute_ns ? gbps(r.compute_busbw_gbps) : "-"});
-    }
-  }
-  return t;
-}
-
 void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, OutputFormat f,
                       std::string& out) {
   if (f == OutputFormat::kJson) {
@@ -404,7 +241,9 @@ void render_bandwidth(const BandwidthReport& b, const Diagnostics& diagnostics, 
   }
   if (f == OutputFormat::kCsv) {
     const bool collectives = b.view == "collectives" || (b.view == "auto" && !b.rows.empty());
-    render_table(collectives ? csv_table(b) : event_table(b.events, true), f, out);
+    render_table(collectives ? spec_table(bandwidth_columns(*b.run), b.rows, kCsvView)
+                             : event_table(b.events, true),
+                 f, out);
     return;
   }
   render_line(fmt::format("{}: {}, {} communicator(s), --coll {}", b.run->path,
@@ -438,20 +277,11 @@ void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_
 
 void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm, OutputFormat f,
                     std::string& out) {
-  TextTable t;
+  TextTable t = spec_table(latency_columns(), latency, kTextView,
+                           [&](const LatencyBucket& b) { return b.comm_hash == comm; });
   t.title =
       "Latency by algorithm, protocol and size bucket [2^k, 2^(k+1)) B (every rank's GPU span "
       "per instance)";
-  t.columns = {"collective", "algo", "proto", "bucket", "count", "min",
-               "p10",        "p50",  "p90",   "p99",    "max"};
-  for (const auto& b : latency) {
-    if (b.comm_hash != comm) continue;
-    t.add_row({b.func, b.algo.empty() ? "-" : b.algo, b.proto.empty() ? "-" : b.proto,
-               readable_bytes(b.bucket_bytes), std::to_string(b.count), readable_duration(b.min_ns),
-               readable_duration(b.p10_ns), readable_duration(b.p50_ns),
-               readable_duration(b.p90_ns), readable_duration(b.p99_ns),
-               readable_duration(b.max_ns)});
-  }
   if (!t.rows.empty()) render_block(t, f, out);
 }
 
@@ -467,22 +297,13 @@ void write_switch_points_json(JsonWriter& w, const std::vector<SwitchPoint>& swi
 
 void write_latency_json(JsonWriter& w, const std::vector<LatencyBucket>& latency,
                         std::uint64_t comm) {
+  const TableSpec<LatencyBucket> columns = latency_columns();
   w.key("latency");
   w.begin_array();
   for (const auto& b : latency) {
     if (b.comm_hash != comm) continue;
     w.begin_object();
-    w.field("collective", b.func);
-    w.field("algo", b.algo);
-    w.field("proto", b.proto);
-    w.field("bucket_bytes", b.bucket_bytes);
-    w.field("count", b.count);
-    w.field("min_ns", b.min_ns);
-    w.field("p10_ns", b.p10_ns);
-    w.field("p50_ns", b.p50_ns);
-    w.field("p90_ns", b.p90_ns);
-    w.field("p99_ns", b.p99_ns);
-    w.field("max_ns", b.max_ns);
+    write_spec_fields(w, columns, b);
     w.end_object();
   }
   w.end_array();

@@ -1,7 +1,8 @@
 // output/bandwidth_output.hpp — `bandwidth` in every format, the same for every input kind.
 // Contract:
+// - The collective rows' columns are one spec (output/bandwidth_columns.hpp) in every format.
 // - Text and Markdown: a line naming the input, then per communicator its description, the
-//   collective table (bandwidth_row_table; a line when --coll selects none), its notes, the
+//   collective table (a line when --coll selects none), its notes, the
 //   untimed instances and the switch points; then the events by size bucket (all ranks; per rank
 //   too with per_rank), or a line saying the input has no spans. `view` "collectives" or
 //   "events" shows one of the two parts.
@@ -12,7 +13,6 @@
 //   collective table and shows the driver's table (output/driver_results_output.hpp); CSV: that
 //   table; JSON: its "driver" member. With `driver` (--driver), the comparison follows the
 //   collectives (CSV: the comparison table; JSON: "driver_comparison").
-// - bandwidth_row_table is also `report`'s table of a communicator's rows.
 // - Rows with a kernel compute time (NCCL's KernelPhase events) add two columns to the table of
 //   their communicator, compute (us) and compute busbw, whose meaning compute_title_note() gives
 //   for the table's title (CSV: compute_ns and compute_busbw_gbps, when any row has one; JSON:
@@ -49,14 +49,10 @@ struct BandwidthReport {
 // table has compute columns.
 std::string bandwidth_table_title(std::int32_t nranks);
 std::string compute_title_note();
-TextTable bandwidth_row_table(const std::vector<BandwidthRow>& rows, const RunCommunicator& comm);
-
-// One row as an object of the "collectives" array (for outputs that nest the rows).
-void write_bandwidth_row_json(JsonWriter& w, const RunCommunicator* comm, const BandwidthRow& row);
 
 // A communicator's switch points as a table (a line saying there is none), and its latency
-// buckets as a table (nothing without one): `report`'s sections, also as JSON arrays
-// "switch_points" and "latency" into the object `w` has open.
+// buckets as a table (output/latency_columns.hpp; nothing without one): `report`'s sections, also
+// as JSON arrays "switch_points" and "latency" into the object `w` has open.
 void render_switch_points(const std::vector<SwitchPoint>& switches, std::uint64_t comm,
                           OutputFormat format, std::string& out);
 void render_latency(const std::vector<LatencyBucket>& latency, std::uint64_t comm,

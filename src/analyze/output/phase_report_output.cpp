@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "output/table_spec.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -30,24 +31,33 @@ std::int64_t gpu_other_ns(const std::vector<PhaseSpread>& spreads) {
   return other;
 }
 
-TextTable spread_table(const std::vector<PhaseSpread>& spreads, const Totals& totals,
-                       const TimeScale& ms) {
-  TextTable t;
-  t.columns = {"phase",
-               "domain",
-               "count",
-               ms.header("total"),
-               "share",
-               ms.header("rank min"),
-               ms.header("median"),
-               ms.header("max"),
-               "slowest rank"};
-  for (const auto& s : spreads) {
-    t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), ms(s.total_ns),
-               percent(share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)), ms(s.min_ns),
-               ms(s.median_ns), ms(s.max_ns), std::to_string(s.slowest_rank)});
-  }
-  return t;
+// The phase spread table's one column list: text in the report's time scale `ms`, CSV and JSON
+// in nanoseconds (they read no scale).
+TableSpec<PhaseSpread> spread_columns(const Totals& totals, const TimeScale& ms) {
+  using S = PhaseSpread;
+  const auto scaled = [&ms](const std::string& what, std::string key, std::int64_t S::*field) {
+    Column<S> c = field_column(ms.header(what), std::move(key), field);
+    c.text = [ms, field](const S& s) { return Cell{ms(static_cast<double>(s.*field))}; };
+    return c;
+  };
+  Column<S> domain;
+  domain.header = domain.key = "domain";
+  domain.value = [](const S& s) { return Cell{std::string(s.gpu ? "gpu" : "cpu")}; };
+  Column<S> share_of;
+  share_of.header = share_of.key = "share";
+  share_of.unit = CellUnit::kShare;
+  share_of.value = [totals](const S& s) {
+    return Cell{share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)};
+  };
+  return {field_column("phase", "name", &S::phase),
+          domain,
+          field_column("count", "count", &S::count),
+          scaled("total", "total_ns", &S::total_ns),
+          share_of,
+          scaled("rank min", "rank_min_ns", &S::min_ns),
+          scaled("median", "rank_median_ns", &S::median_ns),
+          scaled("max", "rank_max_ns", &S::max_ns),
+          field_column("slowest rank", "slowest_rank", &S::slowest_rank)};
 }
 
 // Per rank, the time of the domain's reference and of each of its phases.
@@ -89,7 +99,7 @@ void render_phase_report(const PhaseReport& report, const PhaseAssignment& phase
   out += totals.cpu > 0 ? fmt::format("; {} {} {}\n\n", wording.cpu_time, ms(totals.cpu), ms.unit)
                         : "\n\n";
   const bool markdown = format == OutputFormat::kMarkdown;
-  TextTable spread = spread_table(report.spreads, totals, ms);
+  TextTable spread = spec_table(spread_columns(totals, ms), report.spreads, kTextView);
   spread.title = wording.spread_title;
   render_table(spread, format, out);
   if (!markdown) out += "\n";
@@ -105,16 +115,7 @@ void render_phase_report(const PhaseReport& report, const PhaseAssignment& phase
 
 TextTable phase_report_csv(const PhaseReport& report) {
   const Totals totals = reference_totals(report.breakdown.ranks());
-  TextTable t;
-  t.columns = {"phase",       "domain",         "count",       "total_ns",    "share",
-               "rank_min_ns", "rank_median_ns", "rank_max_ns", "slowest_rank"};
-  for (const auto& s : report.spreads) {
-    t.add_row({s.phase, s.gpu ? "gpu" : "cpu", std::to_string(s.count), std::to_string(s.total_ns),
-               fmt::format("{:.6f}", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu)),
-               std::to_string(s.min_ns), std::to_string(s.median_ns), std::to_string(s.max_ns),
-               std::to_string(s.slowest_rank)});
-  }
-  return t;
+  return spec_table(spread_columns(totals, TimeScale{}), report.spreads, kCsvView);
 }
 
 void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
@@ -126,17 +127,9 @@ void write_phase_report_json(JsonWriter& w, const PhaseReport& report,
   const std::int64_t other = gpu_other_ns(report.spreads);
   w.field("gpu_explained_share",
           totals.gpu > 0 ? share(sat_sub(totals.gpu, other), totals.gpu) : 0.0);
-  w.objects("phases", report.spreads, [&](const auto& s) {
-    w.field("name", s.phase);
-    w.field("domain", s.gpu ? "gpu" : "cpu");
-    w.field("count", s.count);
-    w.field("total_ns", s.total_ns);
-    w.field("share", share(s.total_ns, s.gpu ? totals.gpu : totals.cpu));
-    w.field("rank_min_ns", s.min_ns);
-    w.field("rank_median_ns", s.median_ns);
-    w.field("rank_max_ns", s.max_ns);
-    w.field("slowest_rank", s.slowest_rank);
-  });
+  const TableSpec<PhaseSpread> columns = spread_columns(totals, TimeScale{});
+  w.objects("phases", report.spreads,
+            [&](const PhaseSpread& s) { write_spec_fields(w, columns, s); });
   w.key("ranks");
   w.begin_array();
   for (const auto& r : ranks) {

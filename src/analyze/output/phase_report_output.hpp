@@ -2,8 +2,10 @@
 // PhaseReport) as text, Markdown, CSV and JSON.
 // Contract: render_phase_report writes the time line (the domains' reference times and the share
 // the named phases explain), the phase spread table and the per-rank GPU table (and the CPU one
-// when there is CPU time and the wording names it). phase_report_csv: the spread table in
-// machine units (integer ns, shares as fractions). write_phase_report_json writes the fields
+// when there is CPU time and the wording names it). The spread table is one column list in every
+// format (output/table_spec.hpp); phase_report_csv writes it in machine units (integer ns, shares
+// as fractions) under the JSON's keys (name, domain, count, total_ns, share, rank_min_ns,
+// rank_median_ns, rank_max_ns, slowest_rank). write_phase_report_json writes the fields
 // gpu_collective_ns, cpu_span_ns, gpu_explained_share, phases and ranks into the open object.
 #pragma once
 

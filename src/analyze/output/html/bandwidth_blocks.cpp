@@ -5,9 +5,9 @@
 #include <map>
 #include <utility>
 
+#include "output/bandwidth_columns.hpp"
 #include "output/html/svg.hpp"
 #include "output/render.hpp"
-#include "run/nccl_names.hpp"
 
 namespace npkit::html {
 namespace {
@@ -53,6 +53,7 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
     }
     return false;
   }();
+  const TableSpec<BandwidthRow> columns = bandwidth_columns(run);
   for (std::size_t i = 0; i < rows.size();) {
     std::size_t end = i;
     while (end < rows.size() && rows[end].comm_hash == rows[i].comm_hash &&
@@ -64,25 +65,13 @@ std::vector<Block> bandwidth_blocks(const std::vector<BandwidthRow>& rows,
         several_comms ? fmt::format("{} (comm {:016x})", first.func, first.comm_hash) : first.func;
     SeriesSet busbw;
     SeriesSet time;
-    TextTable table;
+    TextTable table = spec_table(columns, rows, kPageView, [&](const BandwidthRow& r) {
+      return r.comm_hash == first.comm_hash && r.func == first.func;
+    });
     table.title = fmt::format("{}: nccl-tests-style rows (n = {})", who, first.nranks);
-    table.columns = {"size (B)",     "count",          "type",         "algo",
-                     "proto",        "instances",      "timed",        "ranks",
-                     "time (us)",    "algbw (GB/s)",   "busbw (GB/s)", "period (us)",
-                     "period busbw", "true time (us)", "true busbw"};
     for (std::size_t k = i; k < end; ++k) {
       const BandwidthRow& r = rows[k];
-      const bool timed = !r.ranks.empty();
-      table.add_row(
-          {std::to_string(r.bytes), r.count > 0 ? std::to_string(r.count) : "-",
-           or_dash(std::string(nccl_tests_type_name(r.type))), or_dash(r.algo), or_dash(r.proto),
-           std::to_string(r.instances), std::to_string(r.timed_instances),
-           fmt::format("{}/{}", r.ranks.size(), r.nranks), timed ? us(r.time_ns) : "-",
-           timed ? gbps(r.algbw_gbps) : "-", timed ? gbps(r.busbw_gbps) : "-",
-           r.period_ns ? us(*r.period_ns) : "-", r.period_ns ? gbps(r.period_busbw_gbps) : "-",
-           r.true_time_ns ? us(*r.true_time_ns) : "-",
-           r.true_time_ns ? gbps(r.true_busbw_gbps) : "-"});
-      if (!timed) continue;
+      if (r.ranks.empty()) continue;
       const std::string name = choice(r.algo, r.proto);
       const std::string detail = fmt::format("{} instance(s), {} rank(s), algbw {} GB/s",
                                              r.instances, r.ranks.size(), gbps(r.algbw_gbps));

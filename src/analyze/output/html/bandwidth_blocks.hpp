@@ -7,8 +7,8 @@
 // (nccl-tests' size) and y = busbw or time (`bandwidth`'s; the note names what a rank's time of an
 // instance is: the time source of the row's communicator in `run`), and one marker
 // per switch point of that collective ("Ring/LL → Ring/Simple"). Then the rows as a table (the
-// columns of `bandwidth`). Untimed rows appear in the table only; a collective with no timed row
-// gets a line saying so instead of its two plots.
+// page's columns of output/bandwidth_columns.hpp). Untimed rows appear in the table only; a
+// collective with no timed row gets a line saying so instead of its two plots.
 #pragma once
 
 #include <cstdint>
