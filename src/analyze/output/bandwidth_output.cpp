@@ -46,7 +46,7 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
     render_line("Times: " + comm.time_source, f, out);
     TextTable t = spec_table(bandwidth_columns(*b.run), b.rows, kTextView,
                              [&](const BandwidthRow& r) { return r.comm_hash == comm.hash; });
-    if (t.rows.empty() && b.run->kind == InputKind::kNcclTests) {
+    if (t.rows.empty() && b.run->driver_only) {
       render_line(
           "No collective instances: nccl-tests' results hold one averaged time per size, no "
           "per-instance times (its table follows)",
