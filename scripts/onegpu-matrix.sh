@@ -34,6 +34,15 @@
 #              1 faulted at call 10: kill, exit, mismatch, skip with --watchdog-s 5 (ncclCommAbort),
 #              and skip with a long --grace-s, whose live files are copied (and read with
 #              `npkit-analyze hang`) while every rank is alive and waiting.
+#   production (2.28.9) what a job that leaves capture on at its cheapest gives: at 3 ranks (not a
+#              power of two) AllReduce, AllGather and AlltoAll 4K..1M x4 (2 warm-up + 10 timed
+#              calls) with NPKIT_EVENTS=coll, coll,kernel and all (production/n3-<setting>); the
+#              loop workload at 3 ranks with NPKIT_EVENTS=coll, rank 2 killed after call 10
+#              (hangs/coll-kill-n3) or skipping call 10 under rank 0's 5 s watchdog
+#              (hangs/coll-skip-n3); PyTorch at 4 ranks with a process group per pair
+#              (torch/n4-pairs, NPKIT_EVENTS=coll), the same in hang mode (rank 2 skips call 10,
+#              PyTorch's watchdog) with the Flight Recorder dumping beside the capture
+#              (hangs/torch-fr-pairs), and a torchrun job of 3 ranks (torch/n3-torchrun).
 #   cost       --launch-cost 50 at 2 ranks, 1K..1M x4, plugin off / coll / coll,kernel / all,
 #              alternated over COST_ROUNDS rounds and the versions; summary of the medians.
 # Every run: `timeout`, NCCL_NVLS_ENABLE=0, NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV kept per
@@ -75,9 +84,9 @@ while (( $# )); do
   esac
 done
 [[ -n $OUT ]] || usage
-[[ $PHASES == all ]] && PHASES=matrix,torch,inspector,hangs,cost
+[[ $PHASES == all ]] && PHASES=matrix,torch,inspector,hangs,production,cost
 for item in ${PHASES//,/ }; do
-  case $item in build|matrix|torch|inspector|hangs|cost) ;; *) echo "unknown phase '$item'" >&2; usage ;; esac
+  case $item in build|matrix|torch|inspector|hangs|production|cost) ;; *) echo "unknown phase '$item'" >&2; usage ;; esac
 done
 for item in ${VERSIONS//,/ }; do
   case $item in 2.28.9|2.30.7) ;; *) echo "unknown NCCL version '$item'" >&2; usage ;; esac
@@ -131,7 +140,7 @@ NCCL_289_HOME=$(torch_nccl_home)
 # One run of the driver or of the PyTorch sample
 
 # torch_run RUN NRANKS LIMIT EXPECT WHAT ARGS...: samples/pytorch/onegpu_ranks.py (NCCL 2.28.9,
-# PyTorch's own) with NPKIT_EVENTS=all.
+# PyTorch's own) with NPKIT_EVENTS=all (TORCH_SETTING: another plugin_env setting).
 torch_run() {
   local run=$1 nranks=$2 limit=$3 expect=$4 what=$5
   shift 5
@@ -140,7 +149,7 @@ torch_run() {
   fits "$name" $((limit / 2)) || return 1
   limit=$(capped "$limit")
   (( DRY_RUN )) || mkdir -p "$RUN_DIR/dump" "$RUN_DIR/calls"
-  read -ra plugin <<<"$(plugin_env all "$RUN_DIR/dump")"
+  read -ra plugin <<<"$(plugin_env "${TORCH_SETTING:-all}" "$RUN_DIR/dump")"
   log "$name: $what"
   launch "$RUN_DIR" 2.28.9 "$limit" "${plugin[@]}" PYTHONUNBUFFERED=1 -- python3 "$TORCH_RANKS" \
     --nranks "$nranks" --log-dir "$RUN_DIR/calls" --timeout-s $((limit - 15)) "$@"
@@ -354,6 +363,61 @@ hang_runs() {
   still_hung "$v"
 }
 
+production_runs() {
+  local v=2.28.9 setting base="nccl-2.28.9"
+  local loop=("${HANG_LOOP[@]}")
+  for setting in coll coll-kernel all; do
+    if driver_run "$v" "production/n3-$setting" 3 120 0 \
+        "AllReduce, AllGather, AlltoAll 4K..1M at 3 ranks, NPKIT_EVENTS=${setting/-/,}" \
+        "$setting" -- --colls allreduce,allgather,alltoall --min-bytes 4K --max-bytes 1M \
+        --step-factor 4 --warmup 2 --iters 10; then
+      check_dumps "$base/production/n3-$setting" "$RUN_DIR" 3
+      check_results "$base/production/n3-$setting" "$RUN_DIR"
+    fi
+  done
+  if driver_run "$v" hangs/coll-kill-n3 3 60 1 \
+      "rank 2 SIGKILLs itself right after call 10 returned, NPKIT_EVENTS=coll" coll -- \
+      "${loop[@]}" --fault kill:2:10 --grace-s 5 && (( ! DRY_RUN )); then
+    (( $(last_call "$RUN_DIR" 2) == 10 ))
+    check "$base/hangs/coll-kill-n3: rank 2's calls log ends at call 10" $? \
+      "last call $(last_call "$RUN_DIR" 2)"
+    check_dumps "$base/hangs/coll-kill-n3" "$RUN_DIR" 3 live
+  fi
+  if driver_run "$v" hangs/coll-skip-n3 3 60 1 \
+      "rank 2 skips call 10, alive; rank 0's watchdog (5 s) calls ncclCommAbort; NPKIT_EVENTS=coll" \
+      coll -- "${loop[@]}" --fault skip:2:10 --watchdog-s 5 --grace-s 5 && (( ! DRY_RUN )); then
+    (( $(last_call "$RUN_DIR" 2) == 9 ))
+    check "$base/hangs/coll-skip-n3: rank 2 never made call 10" $? \
+      "last call $(last_call "$RUN_DIR" 2)"
+  fi
+  TORCH_SETTING=coll torch_run torch/n4-pairs 4 240 0 \
+    "onegpu_ranks.py --groups pairs: world sweep plus a pair-group all_reduce after each call, NPKIT_EVENTS=coll" \
+    --groups pairs --colls allreduce,allgather --sizes 64K,1M &&
+    check_dumps "$base/torch/n4-pairs" "$RUN_DIR" 12
+  if TORCH_SETTING=coll torch_run hangs/torch-fr-pairs 4 150 0 \
+      "onegpu_ranks.py --groups pairs --hang-skip 2:10 with the Flight Recorder; watchdog 20 s; NPKIT_EVENTS=coll" \
+      --groups pairs --hang-skip 2:10 --flight-recorder "$SAMPLES/nccl-2.28.9/hangs/torch-fr-pairs/fr" &&
+      (( ! DRY_RUN )); then
+    local dumps
+    dumps=$(find "$RUN_DIR/fr" -name 'nccl_trace_rank_*' | wc -l)
+    (( dumps > 0 ))
+    check "$base/hangs/torch-fr-pairs: Flight Recorder dumps" $? "$dumps file(s)"
+  fi
+  local name="$base/torch/n3-torchrun" plugin=()
+  RUN_DIR=$SAMPLES/nccl-2.28.9/torch/n3-torchrun
+  if fits "$name" 90; then
+    (( DRY_RUN )) || mkdir -p "$RUN_DIR/dump" "$RUN_DIR/calls"
+    read -ra plugin <<<"$(plugin_env coll "$RUN_DIR/dump")"
+    log "$name: torchrun --standalone --nproc-per-node=3 onegpu_ranks.py, NPKIT_EVENTS=coll"
+    launch "$RUN_DIR" 2.28.9 "$(capped 180)" "${plugin[@]}" PYTHONUNBUFFERED=1 -- python3 -m \
+      torch.distributed.run --standalone --nproc-per-node=3 "$TORCH_RANKS" \
+      --log-dir "$RUN_DIR/calls" --colls allreduce,allgather --sizes 64K,1M
+    describe_run "$RUN_DIR" "$name" "torchrun, 3 ranks, NPKIT_EVENTS=coll" 0
+    check_status "$name" 0
+    check_dumps "$name" "$RUN_DIR" 3
+  fi
+}
+
 cost_runs() {
   local round v setting dir scratch name versions=()
   version 2.28.9 && versions+=(2.28.9)
@@ -465,6 +529,7 @@ main() {
     phase matrix && matrix_runs 2.28.9
     phase torch && torch_runs
     phase hangs && hang_runs 2.28.9
+    phase production && production_runs
   fi
   if version 2.30.7 && any_phase matrix inspector hangs; then
     if nccl_230_ready; then

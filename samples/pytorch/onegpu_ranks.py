@@ -21,6 +21,20 @@ TORCH_NCCL_ASYNC_ERROR_HANDLING=1 (set here) and the process-group timeout --pg-
 (default 20 s in this mode), PyTorch's watchdog ends the waiting ranks; the parent then ends the
 rest. events_parent.txt says which rank skipped which call and how every rank ended.
 
+With --groups pairs the job also makes one process group per pair of ranks (new_group([0, 1]),
+new_group([2, 3]), ...; every rank creates every group, in that order) and, after each world call of
+the sweep or of the hang loop, an all_reduce of 64 KiB in its pair's group; events_rank<R>.txt gets
+a `group` line per group (name, global ranks) and a `group_call` line per pair call, numbered in
+the same sequence as the world calls.
+
+With --flight-recorder DIR PyTorch's Flight Recorder is on (a ring of 2000 entries) and dumps on a
+watchdog timeout to DIR/nccl_trace_rank_<R> (pickle), as PyTorch's fr_trace reads them.
+
+Under torchrun (RANK, LOCAL_RANK and WORLD_SIZE set, e.g. `torchrun --standalone
+--nproc-per-node=3 onegpu_ranks.py --log-dir L`) each process is one rank and rendezvous through
+torchrun's store (env://); --nranks is taken from WORLD_SIZE and no table is printed (each rank
+writes results_rank<R>.json).
+
 With --profile-dir DIR the sweep runs under torch.profiler and each rank writes its Chrome trace
 (Kineto's, ts after its baseTimeNanoseconds) to DIR/kineto_rank<R>.json, for laying beside the
 plugin's capture (npkit-analyze trace --merge).
@@ -94,6 +108,12 @@ def parse_args(argv):
                         help="process-group timeout (default 20 in hang mode, else 120)")
     parser.add_argument("--timeout-s", type=int, default=240,
                         help="the parent kills every rank after this many seconds (240)")
+    parser.add_argument("--groups", choices=("world", "pairs"), default="world",
+                        help="pairs: also a process group per pair of ranks and a 64 KiB "
+                             "all_reduce in it after every world call (world)")
+    parser.add_argument("--flight-recorder", metavar="DIR",
+                        help="PyTorch's Flight Recorder on; dumps on timeout to "
+                             "DIR/nccl_trace_rank_<R>")
     parser.add_argument("--profile-dir",
                         help="sweep under torch.profiler (CPU and CUDA activities); each rank "
                              "writes its Chrome trace to DIR/kineto_rank<R>.json")
@@ -114,6 +134,8 @@ def parse_args(argv):
         parser.error("need --nranks >= 1, --warmup >= 0, --iters >= 1, --loop-calls >= 1")
     if args.hang_skip and args.hang_skip[0] >= args.nranks:
         parser.error(f"--hang-skip names rank {args.hang_skip[0]} of {args.nranks}")
+    if args.groups == "pairs" and args.nranks % 2:
+        parser.error("--groups pairs needs an even --nranks")
     if args.pg_timeout_s is None:
         args.pg_timeout_s = 20 if args.hang_skip else 120
     return args
@@ -177,6 +199,28 @@ class Caller:
         self.rank, self.nranks, self.logs, self.skip = rank, nranks, logs, skip
         self.next_call = 0
         self.pending = []
+        self.pair = None  # (group, name, buffer) with --groups pairs
+
+    def make_pairs(self, device):
+        """Every rank creates every pair group, in order; keeps its own pair's."""
+        for first in range(0, self.nranks, 2):
+            members = [first, first + 1]
+            group = self.dist.new_group(members)
+            name = f"pair{first // 2}"
+            self.logs.event(f"group name={name} ranks={','.join(map(str, members))}")
+            if self.rank in members:
+                count = (64 << 10) // FLOAT32_BYTES
+                buffer = self.torch.full((count,), float(self.rank + 1), device=device)
+                self.pair = (group, name, buffer)
+
+    def pair_call(self, index):
+        """A 64 KiB all_reduce in the rank's pair group (after world call `index`)."""
+        if self.pair is None:
+            return
+        group, name, buffer = self.pair
+        self.dist.all_reduce(buffer, group=group)
+        self.logs.event(f"group_call after_call={index} group={name} coll=allreduce "
+                        f"size_bytes={buffer.numel() * FLOAT32_BYTES}")
 
     def _run(self, coll, output, source):
         dist = self.dist
@@ -217,6 +261,7 @@ class Caller:
         row = (self.rank, index, coll, size_bytes, count, phase, call_ns, return_ns)
         self.logs.calls.write(call_row(*row))
         self.pending.append((row, start, stop))
+        self.pair_call(index)
 
     def synchronize(self):
         self.torch.cuda.synchronize()
@@ -298,11 +343,23 @@ def destroy_with_deadline(dist, logs, seconds):
     logs.event("destroy_done")
 
 
+def flight_recorder_env(directory, rank):
+    """PyTorch's Flight Recorder settings, under the names of PyTorch 2.4-2.11 alike."""
+    os.makedirs(directory, exist_ok=True)
+    prefix = os.path.join(os.path.abspath(directory), "nccl_trace_rank_")
+    for name, value in (("TORCH_FR_BUFFER_SIZE", "2000"), ("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000"),
+                        ("TORCH_NCCL_DUMP_ON_TIMEOUT", "1"), ("TORCH_FR_DUMP_TEMP_FILE", prefix),
+                        ("TORCH_NCCL_DEBUG_INFO_TEMP_FILE", prefix)):
+        os.environ[name] = value
+
+
 def rank_main(rank, args, init_file):
     # Before torch or NCCL reads any of it: each rank a host of its own to NCCL.
     os.environ["NCCL_HOSTID"] = f"onegpu-host-{rank}"
     if args.hang_skip:
         os.environ["TORCH_NCCL_ASYNC_ERROR_HANDLING"] = "1"
+    if args.flight_recorder:
+        flight_recorder_env(args.flight_recorder, rank)
     logs = RankLogs(args.log_dir, rank)
     logs.event(f"start pid={os.getpid()} device=0 NCCL_HOSTID={os.environ['NCCL_HOSTID']}")
     import torch
@@ -311,12 +368,14 @@ def rank_main(rank, args, init_file):
     device = torch.device("cuda", 0)
     torch.cuda.set_device(device)
     try:
-        dist.init_process_group("nccl", init_method="file://" + init_file, rank=rank,
+        dist.init_process_group("nccl", init_method=init_file, rank=rank,
                                 world_size=args.nranks, device_id=device,
                                 timeout=datetime.timedelta(seconds=args.pg_timeout_s))
         logs.event(f"pg_ready nranks={args.nranks} torch={torch.__version__} nccl="
                    + ".".join(str(part) for part in torch.cuda.nccl.version()))
         caller = Caller(torch, dist, rank, args.nranks, logs, args.hang_skip)
+        if args.groups == "pairs":
+            caller.make_pairs(device)
         if args.hang_skip:
             run_hang_loop(torch, caller, args, device)
             result = {"rank": rank, "loop_calls": args.loop_calls}
@@ -368,8 +427,20 @@ def print_table(head, rows, nranks):
               f"{row['time_us']:>10.1f} {row['wrong']:>6}")
 
 
+def torchrun_main(args):
+    """One rank of a torchrun job: rendezvous through torchrun's store, no table."""
+    rank = int(os.environ["RANK"])
+    args.nranks = int(os.environ["WORLD_SIZE"])
+    os.makedirs(args.log_dir, exist_ok=True)
+    args.log_dir = os.path.abspath(args.log_dir)
+    rank_main(rank, args, "env://")
+    return 0
+
+
 def main(argv):
     args = parse_args(argv)
+    if all(name in os.environ for name in ("RANK", "LOCAL_RANK", "WORLD_SIZE")):
+        return torchrun_main(args)
     os.makedirs(args.log_dir, exist_ok=True)
     args.log_dir = os.path.abspath(args.log_dir)
     for name in os.listdir(args.log_dir):
@@ -388,7 +459,7 @@ def main(argv):
              "TORCH_NCCL_ASYNC_ERROR_HANDLING=1")
     import torch.multiprocessing as mp
 
-    context = mp.start_processes(rank_main, args=(args, init_file), nprocs=args.nranks,
+    context = mp.start_processes(rank_main, args=(args, "file://" + init_file), nprocs=args.nranks,
                                  join=False, start_method="spawn")
     deadline = time.monotonic() + args.timeout_s
     first_end = None
