@@ -15,6 +15,7 @@
 #include "recorder/capture_metadata.hpp"
 #include "recorder/capture_settings.hpp"
 #include "recorder/context_dump.hpp"
+#include "recorder/log_text.hpp"
 
 namespace npkit::capture {
 namespace {
@@ -46,12 +47,15 @@ __attribute__((constructor)) void start_tracking_pid() {
   pthread_atfork(nullptr, nullptr, after_fork_in_child);
 }
 
+// Every line the plugin logs: its text carries names from outside (paths, link targets, hosts,
+// communicator names), so control characters are escaped (recorder/log_text.hpp).
 void log_message(ncclDebugLogger_t logfn, nccl_abi::ncclDebugLogLevel level,
                  unsigned long subsystems, const std::string& text) {
+  const std::string line = escaped_for_log(text);
   if (logfn != nullptr) {
-    logfn(level, subsystems, __FILE__, __LINE__, "NPKIT %s", text.c_str());
+    logfn(level, subsystems, __FILE__, __LINE__, "NPKIT %s", line.c_str());
   } else if (level == nccl_abi::NCCL_LOG_WARN) {
-    std::fprintf(stderr, "NPKIT WARN %s\n", text.c_str());
+    std::fprintf(stderr, "NPKIT WARN %s\n", line.c_str());
   }
 }
 
