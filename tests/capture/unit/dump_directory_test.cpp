@@ -66,8 +66,9 @@ TEST_CASE("dump directory: a warning when another user owns it", "[capture]") {
                                "remove the dumps there"));
 }
 
-TEST_CASE("dump directory: opened once per process; a path swapped for a link does not redirect it",
-          "[capture]") {
+TEST_CASE(
+    "dump directory: opened once per process, so a path swapped for a link does not redirect it",
+    "[capture]") {
   TempDir dir;
   const std::string path = dir.make_dir("dumps");
   const auto first = open_directory(path);
