@@ -17,15 +17,17 @@
 #include "recorder/dump_directory.hpp"
 #include "recorder/dump_writer.hpp"
 #include "recorder/host_clock.hpp"
+#include "recorder/log_text.hpp"
 
 namespace npkit {
 namespace {
 
 using capture::Metadata;
 
-// The recorders' warnings go to stderr, as DeviceEventRecorder's do.
+// The recorders' warnings go to stderr, as DeviceEventRecorder's do; they name paths and link
+// targets, whose control characters are escaped (recorder/log_text.hpp).
 void warn(const std::string& text) {
-  std::fprintf(stderr, "npkit: %s\n", text.c_str());
+  std::fprintf(stderr, "npkit: %s\n", capture::escaped_for_log(text).c_str());
 }
 
 // Of `samples`, the one taken at `when` with the narrowest host bracket; false if none.

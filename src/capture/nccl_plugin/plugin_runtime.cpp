@@ -4,9 +4,11 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@
 #include "recorder/capture_metadata.hpp"
 #include "recorder/capture_settings.hpp"
 #include "recorder/context_dump.hpp"
+#include "recorder/log_text.hpp"
 
 namespace npkit::capture {
 namespace {
@@ -41,22 +44,31 @@ void after_fork_in_child() {
   }
 }
 
-__attribute__((constructor)) void start_tracking_pid() {
-  refresh_own_pid();
-  pthread_atfork(nullptr, nullptr, after_fork_in_child);
-}
-
+// Every line the plugin logs: its text carries names from outside (paths, link targets, hosts,
+// communicator names), so control characters are escaped (recorder/log_text.hpp).
 void log_message(ncclDebugLogger_t logfn, nccl_abi::ncclDebugLogLevel level,
                  unsigned long subsystems, const std::string& text) {
+  const std::string line = escaped_for_log(text);
   if (logfn != nullptr) {
-    logfn(level, subsystems, __FILE__, __LINE__, "NPKIT %s", text.c_str());
+    logfn(level, subsystems, __FILE__, __LINE__, "NPKIT %s", line.c_str());
   } else if (level == nccl_abi::NCCL_LOG_WARN) {
-    std::fprintf(stderr, "NPKIT WARN %s\n", text.c_str());
+    std::fprintf(stderr, "NPKIT WARN %s\n", line.c_str());
   }
 }
 
 void warn(ncclDebugLogger_t logfn, const std::string& text) {
   log_message(logfn, nccl_abi::NCCL_LOG_WARN, nccl_abi::kNcclSubsysAll, text);
+}
+
+// A live file that stopped growing, told when it happens (RecordBuffer's hook: any thread).
+void warn_live_file_stopped(const std::string& text) {
+  warn(g_logger.load(std::memory_order_relaxed), text);
+}
+
+__attribute__((constructor)) void start_tracking_pid() {
+  refresh_own_pid();
+  pthread_atfork(nullptr, nullptr, after_fork_in_child);
+  RecordBuffer::set_live_stop_warning(warn_live_file_stopped);
 }
 
 // What a dump's writing found worth a warning: its failure, or the name it could not take.
@@ -164,6 +176,9 @@ ncclResult_t finalize_communicator(void* context) noexcept {
       const DumpResult result = dump_context(capture, format::kEndFinalize, end_samples, end_notes);
       report_dump(g_logger.load(std::memory_order_relaxed), result);
     }
+  } catch (const std::bad_alloc&) {
+    warn(g_logger.load(std::memory_order_relaxed),
+         "could not write dump: " + std::string(std::strerror(ENOMEM)));
   } catch (...) {
     warn(g_logger.load(std::memory_order_relaxed), "could not write dump: internal error");
   }
@@ -209,12 +224,16 @@ ncclResult_t record_event_state(void* handle, int state,
 int flush_live_communicators(bool to_stderr) noexcept {
   int written = 0;
   try {
-    const ncclDebugLogger_t logfn = to_stderr ? nullptr : g_logger.load(std::memory_order_relaxed);
+    // At exit NCCL's logger is not called again, also by warnings from other threads.
+    if (to_stderr) g_logger.store(nullptr, std::memory_order_relaxed);
+    const ncclDebugLogger_t logfn = g_logger.load(std::memory_order_relaxed);
     for (const DumpResult& result :
          dump_live_contexts(process_context_registry(), format::kEndProcessExit)) {
       if (result.status == DumpResult::kWritten) ++written;
       report_dump(logfn, result);
     }
+  } catch (const std::bad_alloc&) {
+    warn(nullptr, "could not write dumps: " + std::string(std::strerror(ENOMEM)));
   } catch (...) {
     warn(nullptr, "could not write dumps: internal error");
   }

@@ -55,6 +55,13 @@ bool group_mask(const std::string& word, uint64_t* mask) {
   return false;
 }
 
+// "api, coll, ..., all": every word NPKIT_EVENTS knows.
+std::string known_groups() {
+  std::string out;
+  for (const EventGroup& group : kGroups) out += std::string(group.word) + ", ";
+  return out + "all";
+}
+
 std::string describe_groups(uint64_t mask) {
   std::string out;
   for (const EventGroup& group : kGroups) {
@@ -80,10 +87,15 @@ void parse_events(const char* text, CaptureSettings* settings) {
       mask |= word_mask;
     } else if (!word.empty()) {
       settings->warnings.push_back("NPKIT_EVENTS: ignoring unknown event group '" + word +
-                                   "' (known: api, coll, kernel, proxy, ctrl, net, ce, all)");
+                                   "' (known: " + known_groups() + ")");
     }
     if (comma == std::string_view::npos) break;
     rest.remove_prefix(comma + 1);
+  }
+  if (mask == 0) {
+    settings->warnings.push_back("NPKIT_EVENTS: '" + std::string(text) +
+                                 "' names no known event group; capturing all");
+    mask = kAllEvents;
   }
   settings->event_mask = mask;
 }

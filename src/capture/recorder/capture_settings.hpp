@@ -14,7 +14,9 @@
 //                        all    every event of profiler API v7 (the default, also when unset/empty;
 //                               NCCL driving an older API is never asked for the types it does
 //                               not know: events_of_api)
-//                        An unknown word is ignored with a warning naming it.
+//                        An unknown word is ignored with a warning naming it; a list that names
+//                        no known group (all words unknown, or only commas) selects all, with
+//                        a warning.
 //   NPKIT_BUFFER_SIZE_MB records buffer per communicator in MiB (default 64 = 1,048,576 records of
 //                        64 bytes); a value that is not a whole number in [1, kMaxBufferSizeMb]
 //                        is replaced by the default with a warning.

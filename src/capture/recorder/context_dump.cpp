@@ -94,6 +94,22 @@ void note_live_file(const CaptureContext& context, DumpContent* content) {
   }
 }
 
+// Where the records are when the dump could not be written: in the live file as far as it grew,
+// the rest lost.
+std::string records_left(const CaptureContext& context, const RecordBuffer::Closed& closed) {
+  const std::string total = std::to_string(closed.count);
+  const LiveFile* live = context.buffer.live_file();
+  if (live == nullptr) return "; its " + total + " records are lost (no live file)";
+  const uint64_t end = context.buffer.live_records_end();
+  uint64_t in_file = 0;
+  for (const RecordBuffer::Range& range : closed.ranges) {
+    if (range.begin < end) in_file += std::min(range.end, end) - range.begin;
+  }
+  if (in_file == closed.count) return "; all " + total + " records are in " + live->path();
+  return "; " + std::to_string(in_file) + " of " + total + " records are in " + live->path() +
+         "; the rest are lost: the live file " + context.buffer.live_stop_reason();
+}
+
 }  // namespace
 
 DumpContent live_file_prefix(const CaptureContext& context, uint64_t capacity) {
@@ -140,9 +156,7 @@ DumpResult dump_context(CaptureContext& context, format::EndReason reason,
   result.warning = written.clash;
   // The dump holds every record: the live file goes. When it could not be written, the live
   // file is what is left of the records, and stays.
-  if (result.status == DumpResult::kFailed && context.buffer.live_file() != nullptr) {
-    result.error += "; the records stay in " + context.buffer.live_file()->path();
-  }
+  if (result.status == DumpResult::kFailed) result.error += records_left(context, closed);
   context.buffer.end_live_file(result.status == DumpResult::kFailed);
   context.buffer.release(closed);
   return result;

@@ -18,8 +18,10 @@
 // - The Threads section lists only threads that wrote a record of this file; Strings lists the
 //   whole process-wide table.
 // - A live file (recorder/live_file.hpp) is removed once the dump is written, and kept when it
-//   could not be (the error then names it). When the live file stopped growing, the dump's
-//   "capture.live_file" metadata says where and why.
+//   could not be. The error then says how many records are where: "all N records are in
+//   <live file>", "K of N records are in <live file>; the rest are lost: the live file stopped
+//   at record K: <reason>", or "its N records are lost (no live file)". When the live file stopped
+//   growing, the dump's "capture.live_file" metadata says where and why.
 // - live_file_prefix(): what a context's live file says before its records (end_reason kEndLive,
 //   the init clock samples, the context's metadata).
 // - dump_live_contexts() dumps, with `reason` and no end sample, every context of `registry` not

@@ -71,6 +71,9 @@ bool reserve_buffer(CaptureContext* context, const CaptureSettings& settings,
     for (auto& [key, value] : context->metadata) {
       if (key == "capture.live_file") value = "not written: " + why_no_live;
     }
+    context->warnings.push_back("no live file for " + context->dump_name + " (" + why_no_live +
+                                "): its records are kept in memory until the dump is written, "
+                                "and are lost if the process dies first");
   }
   return context->buffer.reserve(capacity, why_not);
 }

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <climits>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -56,26 +57,63 @@ bool make_directories(const std::string& path, std::string* why_not) {
   return true;
 }
 
-// Why others could tamper with files in a directory of this mode; "" when they cannot.
-std::string tamper_warning(const std::string& path, const struct stat& info) {
-  if ((info.st_mode & S_IWOTH) == 0 || (info.st_mode & S_ISVTX) != 0) return "";
-  char mode[8];
-  std::snprintf(mode, sizeof(mode), "%04o", static_cast<unsigned>(info.st_mode & 07777));
-  return path + " (mode " + mode +
-         ") can be written by every user and has no sticky bit: another user can rename or "
-         "remove the dumps there (the capture never writes through a file it did not create); "
-         "use a directory of your own, or one with the sticky bit set (chmod +t)";
+// "" when `path` is short enough to be created; otherwise why not. Checked before anything is
+// created, so that a path the kernel refuses half-way leaves no directories behind.
+std::string length_problem(const std::string& path) {
+  if (path.size() >= PATH_MAX) {
+    return "the path is " + std::to_string(path.size()) + " bytes long; the limit is " +
+           std::to_string(PATH_MAX - 1) + " (PATH_MAX)";
+  }
+  size_t begin = 0;
+  while (begin < path.size()) {
+    size_t end = path.find('/', begin);
+    if (end == std::string::npos) end = path.size();
+    if (end - begin > NAME_MAX) {
+      return "a component is " + std::to_string(end - begin) + " bytes long; the limit is " +
+             std::to_string(NAME_MAX) + " (NAME_MAX)";
+    }
+    begin = end + 1;
+  }
+  return "";
 }
 
-bool same_directory(const DumpDirectory& opened) {
-  struct stat by_path;
+// Why others could tamper with files in a directory of this owner and mode; "" when they cannot.
+std::string tamper_warning(const std::string& path, const struct stat& info) {
+  const uid_t user = geteuid();
+  std::string others;
+  if (info.st_uid != user) {
+    others = "is owned by uid " + std::to_string(info.st_uid) +
+             ", not by this process's user (uid " + std::to_string(user) + "): its owner";
+  } else if ((info.st_mode & (S_IWGRP | S_IWOTH)) != 0 && (info.st_mode & S_ISVTX) == 0) {
+    others = (info.st_mode & S_IWOTH) != 0
+                 ? "can be written by every user"
+                 : "can be written by its group (gid " + std::to_string(info.st_gid) + ")";
+    others += " and has no sticky bit: another user";
+  } else {
+    return "";
+  }
+  char mode[8];
+  std::snprintf(mode, sizeof(mode), "%04o", static_cast<unsigned>(info.st_mode & 07777));
+  return path + " (mode " + mode + ") " + others +
+         " can rename or remove the dumps there (the capture never writes through a file it did "
+         "not create); use a directory of your own, or one with the sticky bit set (chmod +t)";
+}
+
+// Whether the directory opened earlier is still the one to write into: it is kept for the
+// process's life, also when its path now names something else (renamed, replaced by a link),
+// unless it was removed or can no longer be written.
+bool still_usable(const DumpDirectory& opened) {
   struct stat by_fd;
-  return stat(opened.path().c_str(), &by_path) == 0 && fstat(opened.fd(), &by_fd) == 0 &&
-         by_path.st_dev == by_fd.st_dev && by_path.st_ino == by_fd.st_ino &&
+  return fstat(opened.fd(), &by_fd) == 0 && by_fd.st_nlink > 0 &&
          faccessat(opened.fd(), ".", W_OK | X_OK, 0) == 0;
 }
 
 std::shared_ptr<const DumpDirectory> open_directory(const std::string& path, std::string* why_not) {
+  const std::string too_long = length_problem(path);
+  if (!too_long.empty()) {
+    *why_not = path.substr(0, 200) + (path.size() > 200 ? "...: " : ": ") + too_long;
+    return nullptr;
+  }
   if (!make_directories(path, why_not)) {
     *why_not = path + ": " + *why_not;
     return nullptr;
@@ -127,7 +165,7 @@ std::shared_ptr<const DumpDirectory> open_dump_directory(const std::string& path
   OpenedDirectories& directories = opened_directories();
   std::lock_guard<std::mutex> lock(g_mutex);
   auto found = directories.find(absolute);
-  if (found != directories.end() && same_directory(*found->second)) return found->second;
+  if (found != directories.end() && still_usable(*found->second)) return found->second;
   std::shared_ptr<const DumpDirectory> opened = open_directory(absolute, why_not);
   if (opened == nullptr) return nullptr;
   directories[absolute] = opened;

@@ -1,5 +1,6 @@
 #include "recorder/dump_writer.hpp"
 
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 
 #include "recorder/buffered_file.hpp"
 #include "recorder/event_names.hpp"
+#include "recorder/file_size_signal.hpp"
 #include "recorder/new_file.hpp"
 
 namespace npkit::capture {
@@ -225,6 +227,7 @@ class PrefixSink {
       *error = "would exceed the file size limit (RLIMIT_FSIZE)";
       return false;
     }
+    const BlockedFileSizeSignal no_sigxfsz;
     for (const auto& [at, bytes] : pieces_) {
       if (!write_all_at(fd, bytes.data(), bytes.size(), at)) {
         *error = std::strerror(errno);
@@ -255,10 +258,14 @@ bool write_all_at(int fd, const void* data, size_t size, uint64_t offset) {
   return true;
 }
 
-bool within_file_size_limit(uint64_t bytes) {
+uint64_t file_size_limit() {
   rlimit limit{};
-  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return true;
-  return bytes <= static_cast<uint64_t>(limit.rlim_cur);
+  if (getrlimit(RLIMIT_FSIZE, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY) return UINT64_MAX;
+  return static_cast<uint64_t>(limit.rlim_cur);
+}
+
+bool within_file_size_limit(uint64_t bytes) {
+  return bytes <= file_size_limit();
 }
 
 uint32_t live_thread_slots_for_page_alignment(const DumpContent& content, uint32_t minimum) {
@@ -306,13 +313,29 @@ bool write_dump_file(const DumpContent& content, const DumpDirectory& directory,
                      const std::string& name, WrittenDump* written, std::string* error) {
   const std::vector<SectionPlan> plan = plan_sections(content, nullptr);
   const format::FileHeader header = file_header(content, plan);
+  const uint64_t limit = file_size_limit();
+  if (header.file_size > limit) {
+    *error = directory.file_path(name) + ": its " + std::to_string(header.file_size) +
+             " bytes would exceed the file size limit (RLIMIT_FSIZE, " + std::to_string(limit) +
+             " bytes)";
+    return false;
+  }
 
+  BufferedFile file;  // its buffer is allocated before anything is created
   const CreatedFile temporary = create_temporary_file(directory, name, error);
   if (temporary.fd < 0) return false;
   // `temporary.fd` stays open until the file is published or removed (new_file.hpp); the writer
   // closes a descriptor of its own, to see every error of the writes.
-  BufferedFile file;
-  file.adopt(dup(temporary.fd), directory.file_path(temporary.name));
+  const int own_fd = fcntl(temporary.fd, F_DUPFD_CLOEXEC, 0);
+  if (own_fd < 0) {
+    *error = directory.file_path(temporary.name) + ": " + std::strerror(errno);
+    remove_created_file(directory, temporary);
+    close(temporary.fd);
+    return false;
+  }
+  // A limit lowered since the check meets the writes as EFBIG, not as SIGXFSZ.
+  const BlockedFileSizeSignal no_sigxfsz;
+  file.adopt(own_fd, directory.file_path(temporary.name));
   file.append(&header, sizeof(header));
   for (const SectionPlan& section : plan) {
     const format::SectionHeader section_header{section.kind, section.entry_size,

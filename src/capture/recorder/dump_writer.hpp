@@ -18,8 +18,10 @@
 // - write_dump_file() makes the file appear atomically as `name` in `directory`, and never over
 //   anything: the bytes go to a new file of an unpredictable hidden name, which is published
 //   under `name` only when every write succeeded, and under a fresh name when `name` is taken
-//   (recorder/new_file.hpp; WrittenDump says where and why). On failure the temporary file is
-//   removed and *error says which path failed and why (strerror).
+//   (recorder/new_file.hpp; WrittenDump says where and why). A file larger than RLIMIT_FSIZE
+//   allows is not begun (*error names the dump, its size and the limit); a write that fails
+//   (EFBIG with SIGXFSZ held off, ENOSPC, EDQUOT, EMFILE, ...) removes the temporary file, and
+//   *error says which path failed and why (strerror).
 #pragma once
 
 #include <cstdint>
@@ -83,8 +85,10 @@ struct LiveLayout {
 // pwrite of all `size` bytes at `offset`, short writes and EINTR retried; false with errno set.
 bool write_all_at(int fd, const void* data, size_t size, uint64_t offset);
 
-// Whether a file may reach `bytes` without exceeding RLIMIT_FSIZE (writing past it raises
-// SIGXFSZ, whose default action ends the process).
+// RLIMIT_FSIZE's soft limit in bytes (UINT64_MAX when there is none), and whether a file may
+// reach `bytes` without exceeding it (writing past it raises SIGXFSZ, whose default action ends
+// the process: the capture's writes also hold it off, recorder/file_size_signal.hpp).
+uint64_t file_size_limit();
 bool within_file_size_limit(uint64_t bytes);
 
 // The smallest thread_slots >= minimum that puts the live file's records at a multiple of

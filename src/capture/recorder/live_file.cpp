@@ -11,6 +11,7 @@
 #include <mutex>
 #include <vector>
 
+#include "recorder/file_size_signal.hpp"
 #include "recorder/new_file.hpp"
 #include "recorder/string_interner.hpp"
 #include "recorder/thread_registry.hpp"
@@ -50,7 +51,9 @@ void install_hooks_once() {
 // One entry of a reserved table, never past RLIMIT_FSIZE (no SIGXFSZ); a failed write only
 // leaves the entry out of the live file.
 void write_entry(int fd, const void* data, size_t size, uint64_t offset) {
-  if (fd >= 0 && within_file_size_limit(offset + size)) write_all_at(fd, data, size, offset);
+  if (fd < 0 || !within_file_size_limit(offset + size)) return;
+  const BlockedFileSizeSignal no_sigxfsz;
+  write_all_at(fd, data, size, offset);
 }
 
 }  // namespace
@@ -121,8 +124,12 @@ bool LiveFile::extend(uint64_t end, std::string* why_not) {
     *why_not = path_ + ": would exceed the file size limit (RLIMIT_FSIZE)";
     return false;
   }
-  const int failed = posix_fallocate(fd_, static_cast<off_t>(file_end_),
-                                     static_cast<off_t>(end_bytes - file_end_));
+  int failed = 0;
+  {
+    const BlockedFileSizeSignal no_sigxfsz;  // a limit lowered since the check: EFBIG
+    failed = posix_fallocate(fd_, static_cast<off_t>(file_end_),
+                             static_cast<off_t>(end_bytes - file_end_));
+  }
   if (failed != 0) {
     *why_not = path_ + ": " + std::strerror(failed);
     return false;

@@ -13,6 +13,20 @@ namespace npkit::capture {
 namespace {
 
 constexpr size_t kHugePageBytes = size_t{2} << 20;
+
+std::atomic<void (*)(const std::string&)> g_live_stop_warning{nullptr};
+
+// Tells set_live_stop_warning()'s hook, if any, that a live file stopped growing.
+void tell_live_stop(const std::string& reason) noexcept {
+  auto* warn = g_live_stop_warning.load(std::memory_order_acquire);
+  if (warn == nullptr) return;
+  try {
+    warn("the live file " + reason +
+         "; later records are kept in memory until the dump is written, and are lost if the "
+         "process dies first");
+  } catch (...) {  // std::bad_alloc: no warning, the capture goes on
+  }
+}
 #ifdef MADV_POPULATE_WRITE
 constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
 #else
@@ -222,13 +236,16 @@ bool RecordBuffer::extend_to(uint64_t end) noexcept {
     // The file cannot grow: the rest of the buffer becomes anonymous memory (ready is a whole
     // number of chunks, so of pages), and the live file stops here.
     live_stopped_ = true;
+    live_end_ = ready;
     live_stop_reason_ = "stopped at record " + std::to_string(ready) + ": " + why_not;
     if (!live_->detach_from(ready)) return false;
   } catch (...) {  // std::bad_alloc building the reason: the buffer stays as it is
     live_stopped_ = true;
+    live_end_ = ready;
     return false;
   }
   ready_.store(capacity_, std::memory_order_release);
+  tell_live_stop(live_stop_reason_);
   return true;
 }
 
@@ -251,6 +268,15 @@ void RecordBuffer::extend_ahead_of_writers() noexcept {
   if (std::min(wanted, capacity_) <= ready_.load(std::memory_order_relaxed)) return;
   std::lock_guard<std::mutex> lock(live_mutex_);
   extend_to(wanted);
+}
+
+uint64_t RecordBuffer::live_records_end() const {
+  std::lock_guard<std::mutex> lock(live_mutex_);
+  return live_stopped_ ? live_end_ : capacity_;
+}
+
+void RecordBuffer::set_live_stop_warning(void (*warn)(const std::string& text)) noexcept {
+  g_live_stop_warning.store(warn, std::memory_order_release);
 }
 
 void RecordBuffer::end_live_file(bool keep_file) {

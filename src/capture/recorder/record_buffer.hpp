@@ -37,7 +37,9 @@
 // - Live buffers: the records are a recorder/live_file.hpp mapping. When the file cannot
 //   grow (disk full, file size limit), the rest of the buffer becomes anonymous memory: every
 //   record still reaches the dump written at the end, only the live file stops growing;
-//   live_stop_reason() then says why. So at() costs a compare and a rarely-taken branch.
+//   live_stop_reason() then says why, live_records_end() where, and the hook installed with
+//   set_live_stop_warning() (the plugin's NCCL logger) is called once with a warning saying
+//   both, at run time. So at() costs a compare and a rarely-taken branch.
 // - The destructor unmaps the buffer (after release() or when nothing was incomplete).
 #pragma once
 
@@ -118,6 +120,10 @@ class RecordBuffer {
   LiveFile* live_file() const noexcept { return live_.get(); }
   // Why the live file stopped growing ("" while it grows with the buffer); read it after close().
   const std::string& live_stop_reason() const noexcept { return live_stop_reason_; }
+  // Records [0, live_records_end()) have room in the live file: the capacity while it grows.
+  uint64_t live_records_end() const;
+  // The process-wide hook that hears "the live file stopped growing" warnings; NULL: none.
+  static void set_live_stop_warning(void (*warn)(const std::string& text)) noexcept;
   // The live file after the dump: removed (kept when `keep_file`), its mapping kept for release().
   void end_live_file(bool keep_file);
   // In a forked child: the buffer belongs to the parent; nothing more is recorded into it here.
@@ -155,8 +161,9 @@ class RecordBuffer {
   DropStripe drops_[kDropStripes];
   alignas(64) std::atomic<uint64_t> after_close_{0};
   std::unique_ptr<LiveFile> live_;
-  std::mutex live_mutex_;
+  mutable std::mutex live_mutex_;
   bool live_stopped_ = false;  // under live_mutex_
+  uint64_t live_end_ = 0;      // under live_mutex_: ready_ when the live file stopped
   std::string live_stop_reason_;
 };
 

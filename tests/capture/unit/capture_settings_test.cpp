@@ -61,9 +61,23 @@ TEST_CASE("settings: unknown event words are named in one warning each and ignor
   REQUIRE(settings.warnings.size() == 2);
   CHECK_THAT(settings.warnings[0], Catch::Contains("'bogus'"));
   CHECK_THAT(settings.warnings[1], Catch::Contains("'kernal'"));
+  // The "known:" list names every group of the header's table, phase included.
+  CHECK_THAT(settings.warnings[0],
+             Catch::EndsWith("(known: api, coll, kernel, proxy, ctrl, net, ce, phase, all)"));
+}
+
+TEST_CASE("settings: an event list naming no known group captures all, with a warning",
+          "[capture]") {
   const auto only_unknown = parse_capture_settings("none", nullptr, nullptr);
-  CHECK(only_unknown.event_mask == 0);
-  CHECK(only_unknown.warnings.size() == 1);
+  CHECK(only_unknown.event_mask == 65535);
+  REQUIRE(only_unknown.warnings.size() == 2);
+  CHECK_THAT(only_unknown.warnings[0], Catch::Contains("unknown event group 'none'"));
+  CHECK(only_unknown.warnings[1] ==
+        "NPKIT_EVENTS: 'none' names no known event group; capturing all");
+  const auto only_commas = parse_capture_settings(" , ,", nullptr, nullptr);
+  CHECK(only_commas.event_mask == 65535);
+  REQUIRE(only_commas.warnings.size() == 1);
+  CHECK_THAT(only_commas.warnings[0], Catch::Contains("names no known event group"));
 }
 
 TEST_CASE("settings: buffer size in MiB, bad values fall back to 64 with a warning", "[capture]") {

@@ -220,7 +220,7 @@ TEST_CASE("dump directory: created 0755 less the umask, shared, warned about whe
   CHECK(newly_opened);
 
   for (const auto& [mode, warned] :
-       {std::pair<mode_t, bool>{0777, true}, {01777, false}, {0775, false}, {0700, false}}) {
+       {std::pair<mode_t, bool>{0777, true}, {01777, false}, {0755, false}, {0700, false}}) {
     const std::string path = dir.make_dir("mode" + std::to_string(mode));
     REQUIRE(::chmod(path.c_str(), mode) == 0);
     const auto directory = open_directory(path);

@@ -11,6 +11,7 @@
 #include "gpu/gpu_clock.hpp"
 #include "npkit/host.hpp"
 #include "recorder/host_clock.hpp"
+#include "recorder/log_text.hpp"
 
 namespace npkit {
 namespace {
@@ -105,7 +106,9 @@ std::unique_ptr<DeviceEventRecorder> DeviceEventRecorder::create(const Options& 
   GpuCapture& created = recorder->at_creation_;
   std::vector<std::string> warnings;
   created.buffer_size_mb = capture::buffer_size_mb_from_environment(&warnings);
-  for (const std::string& warning : warnings) std::fprintf(stderr, "npkit: %s\n", warning.c_str());
+  for (const std::string& warning : warnings) {
+    std::fprintf(stderr, "npkit: %s\n", capture::escaped_for_log(warning).c_str());
+  }
   const uint64_t capacity =
       options.records_per_buffer != 0
           ? std::min(options.records_per_buffer, capture::kMaxRecordsPerBuffer)
