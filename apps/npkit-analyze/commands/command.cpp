@@ -5,17 +5,15 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
 
+#include "commands/output_file.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "usage_errors.hpp"
-#include "util/file_io.hpp"
 #include "util/lower_case.hpp"
 
 #include <unistd.h>
@@ -181,28 +179,8 @@ Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext&
 
 namespace {
 
-Status write_replacing(const std::string& path,
-                       const std::function<Status(std::ostream& out)>& write) {
-  const bool in_place = io::is_special_file(path);
-  const std::string target = in_place ? path : path + ".tmp";
-  Status written = Ok{};
-  {
-    std::ofstream f(target, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + path + ": cannot create " + target};
-    written = write(f);
-    f.flush();
-    if (written && !f) written = Error{"cannot write " + path + " (disk full?)"};
-  }
-  if (in_place) return written;
-  if (!written || std::rename(target.c_str(), path.c_str()) != 0) {
-    std::remove(target.c_str());
-    return written ? Error{"cannot write " + path + ": rename failed"} : written;
-  }
-  return Ok{};
-}
-
 bool to_standard_output(const CommonOptions& o) {
-  return o.output.empty() || o.output == "-";
+  return o.output.empty() || o.output == "-" || o.output == "/dev/stdout";
 }
 
 }  // namespace
@@ -212,7 +190,7 @@ Status write_output(const CommonOptions& o, const std::string& text, CliContext&
     context.out << text;
     return Ok{};
   }
-  return write_replacing(o.output, [&](std::ostream& out) -> Status {
+  return write_output_file(o.output, [&](std::ostream& out) -> Status {
     out << text;
     return Ok{};
   });
@@ -225,7 +203,7 @@ Status write_trace_output(const CommonOptions& o, CliContext& context,
     return Ok{};
   }
   std::uint64_t events = 0;
-  NPKIT_TRY(write_replacing(o.output, [&](std::ostream& out) -> Status {
+  NPKIT_TRY(write_output_file(o.output, [&](std::ostream& out) -> Status {
     NPKIT_ASSIGN(events, write(out, o.output));
     return Ok{};
   }));
