@@ -15,6 +15,7 @@
 #include "run/nccl_tests_convention.hpp"
 #include "usage_errors.hpp"
 #include "util/lower_case.hpp"
+#include "util/terminal_text.hpp"
 
 #include <unistd.h>
 
@@ -186,12 +187,17 @@ bool to_standard_output(const CommonOptions& o) {
 }  // namespace
 
 Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {
+  // JSON, JSON lines and HTML escape every control character by their own rules; every other
+  // form (text, Markdown, CSV, JUnit XML) gets what an input put into it escaped here.
+  const bool escapes_itself = o.format == "json" || o.format == "jsonl" || o.format == "html";
+  const std::string safe = escapes_itself ? std::string() : terminal_safe(text);
+  const std::string& shown = escapes_itself ? text : safe;
   if (to_standard_output(o)) {
-    context.out << text;
+    context.out << shown;
     return Ok{};
   }
   return write_output_file(o.output, [&](std::ostream& out) -> Status {
-    out << text;
+    out << shown;
     return Ok{};
   });
 }
@@ -216,10 +222,10 @@ void print_warnings(const Diagnostics& d, const CommonOptions& o, CliContext& co
   context.err << fmt::format("npkit-analyze: {} warning(s) in {} categories:\n", d.total(),
                              d.warnings().size());
   for (const auto& g : d.warnings()) {
-    context.err << fmt::format("  {} × {}: {}\n", g.count, g.category,
-                               g.examples.empty() ? "" : g.examples.front());
+    context.err << fmt::format("  {} × {}: {}\n", g.count, terminal_safe(g.category),
+                               terminal_safe(g.examples.empty() ? "" : g.examples.front()));
     for (std::size_t i = 1; i < g.examples.size(); ++i)
-      context.err << "      " << g.examples[i] << "\n";
+      context.err << "      " << terminal_safe(g.examples[i]) << "\n";
   }
 }
 
