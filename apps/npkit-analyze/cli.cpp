@@ -8,6 +8,7 @@
 #include "commands/gate_commands.hpp"
 #include "npkit/version.hpp"
 #include "usage_errors.hpp"
+#include "util/terminal_text.hpp"
 
 namespace npkit::cli {
 
@@ -44,12 +45,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
     }
     if (!context.outcome) return 0;
     if (!context.outcome->ok()) {
-      err << "npkit-analyze: error: " << context.outcome->error().message << "\n";
+      err << "npkit-analyze: error: " << terminal_safe(context.outcome->error().message) << "\n";
       return 2;
     }
     return context.outcome->value();
   } catch (const std::exception& e) {
-    err << "npkit-analyze: error: internal error (a bug: please report it): " << e.what() << "\n";
+    err << "npkit-analyze: error: internal error (a bug: please report it): "
+        << terminal_safe(e.what()) << "\n";
     return 2;
   }
 }

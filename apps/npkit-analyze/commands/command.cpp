@@ -5,18 +5,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <functional>
 #include <iostream>
 #include <memory>
 #include <thread>
 
+#include "commands/output_file.hpp"
 #include "run/nccl_tests_convention.hpp"
 #include "usage_errors.hpp"
-#include "util/file_io.hpp"
 #include "util/lower_case.hpp"
+#include "util/terminal_text.hpp"
 
 #include <unistd.h>
 
@@ -181,39 +180,24 @@ Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext&
 
 namespace {
 
-Status write_replacing(const std::string& path,
-                       const std::function<Status(std::ostream& out)>& write) {
-  const bool in_place = io::is_special_file(path);
-  const std::string target = in_place ? path : path + ".tmp";
-  Status written = Ok{};
-  {
-    std::ofstream f(target, std::ios::binary | std::ios::trunc);
-    if (!f) return Error{"cannot write " + path + ": cannot create " + target};
-    written = write(f);
-    f.flush();
-    if (written && !f) written = Error{"cannot write " + path + " (disk full?)"};
-  }
-  if (in_place) return written;
-  if (!written || std::rename(target.c_str(), path.c_str()) != 0) {
-    std::remove(target.c_str());
-    return written ? Error{"cannot write " + path + ": rename failed"} : written;
-  }
-  return Ok{};
-}
-
 bool to_standard_output(const CommonOptions& o) {
-  return o.output.empty() || o.output == "-";
+  return o.output.empty() || o.output == "-" || o.output == "/dev/stdout";
 }
 
 }  // namespace
 
 Status write_output(const CommonOptions& o, const std::string& text, CliContext& context) {
+  // JSON, JSON lines and HTML escape every control character by their own rules; every other
+  // form (text, Markdown, CSV, JUnit XML) gets what an input put into it escaped here.
+  const bool escapes_itself = o.format == "json" || o.format == "jsonl" || o.format == "html";
+  const std::string safe = escapes_itself ? std::string() : terminal_safe(text);
+  const std::string& shown = escapes_itself ? text : safe;
   if (to_standard_output(o)) {
-    context.out << text;
+    context.out << shown;
     return Ok{};
   }
-  return write_replacing(o.output, [&](std::ostream& out) -> Status {
-    out << text;
+  return write_output_file(o.output, [&](std::ostream& out) -> Status {
+    out << shown;
     return Ok{};
   });
 }
@@ -225,7 +209,7 @@ Status write_trace_output(const CommonOptions& o, CliContext& context,
     return Ok{};
   }
   std::uint64_t events = 0;
-  NPKIT_TRY(write_replacing(o.output, [&](std::ostream& out) -> Status {
+  NPKIT_TRY(write_output_file(o.output, [&](std::ostream& out) -> Status {
     NPKIT_ASSIGN(events, write(out, o.output));
     return Ok{};
   }));
@@ -238,10 +222,10 @@ void print_warnings(const Diagnostics& d, const CommonOptions& o, CliContext& co
   context.err << fmt::format("npkit-analyze: {} warning(s) in {} categories:\n", d.total(),
                              d.warnings().size());
   for (const auto& g : d.warnings()) {
-    context.err << fmt::format("  {} × {}: {}\n", g.count, g.category,
-                               g.examples.empty() ? "" : g.examples.front());
+    context.err << fmt::format("  {} × {}: {}\n", g.count, terminal_safe(g.category),
+                               terminal_safe(g.examples.empty() ? "" : g.examples.front()));
     for (std::size_t i = 1; i < g.examples.size(); ++i)
-      context.err << "      " << g.examples[i] << "\n";
+      context.err << "      " << terminal_safe(g.examples[i]) << "\n";
   }
 }
 

@@ -106,14 +106,15 @@ Result<std::string> parse_coll_option(const std::string& option, const std::stri
 Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& options, CliContext& context,
                                              std::optional<DetectedInput> detected = {});
 
-// Writes `text` to -o FILE (replacing it) or to the context's output stream.
+// Writes `text` to -o FILE (replacing it, commands/output_file.hpp) or to the context's output
+// stream (no -o, "-" or /dev/stdout).
 Status write_output(const CommonOptions& options, const std::string& text, CliContext& context);
 
 // Streams a large output (a trace) to -o FILE or to the context's output stream: `write(out,
 // name)` writes all of it to `out`, naming the destination `name` in its messages, and returns
-// how many events it wrote. A file is written beside the target (FILE.tmp) and renamed over it
-// only when every write succeeded, so a failed run never leaves a half file; devices and pipes
-// are written in place. Then "wrote N events to FILE" on the error stream, unless --quiet.
+// how many events it wrote. A file is written as write_output does (commands/output_file.hpp: a
+// temporary renamed over FILE only when every write succeeded, so a failed run never leaves a
+// half file). Then "wrote N events to FILE" on the error stream, unless --quiet.
 using TraceOutputWriter =
     std::function<Result<std::uint64_t>(std::ostream& out, const std::string& name)>;
 Status write_trace_output(const CommonOptions& options, CliContext& context,

@@ -11,6 +11,7 @@
 #include "import/environment/environment_file.hpp"
 #include "import/summary/summary_json_reader.hpp"
 #include "output/summary_json_writer.hpp"
+#include "util/terminal_text.hpp"
 
 namespace npkit {
 
@@ -69,7 +70,8 @@ Result<RunSummary> load_run(const std::string& path, const CommonOptions& option
   if (!options.env_file.empty() && options.env_file != "none") {
     NPKIT_ASSIGN(auto env, read_environment_file(options.env_file));
     for (const auto& conflict : apply_environment(env, summary->config)) {
-      if (!options.quiet) context.err << "npkit-analyze: warning: " << conflict << "\n";
+      if (!options.quiet)
+        context.err << "npkit-analyze: warning: " << terminal_safe(conflict) << "\n";
     }
   }
   if (!options.label.empty()) summary->inputs = {options.label};

@@ -14,9 +14,14 @@ void append_json_string(std::string& out, std::string_view s) {
       out.push_back('\\');
       out.push_back(static_cast<char>(c));
       ++i;
-    } else if (c < 0x20) {
+    } else if (c < 0x20 || c == 0x7F) {
       fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
       ++i;
+    } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
+               static_cast<unsigned char>(s[i + 1]) < 0xA0) {
+      // A C1 control (U+0080..U+009F), escaped as the C0 ones: harmless on a terminal.
+      fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(s[i + 1]));
+      i += 2;
     } else if (c < 0x80) {
       out.push_back(static_cast<char>(c));
       ++i;

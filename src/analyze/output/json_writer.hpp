@@ -47,7 +47,8 @@ class JsonWriter : public JsonBuilder<JsonWriter> {
   bool after_key_ = false;
 };
 
-// Appends `s` as a JSON string literal (with quotes) to `out`.
+// Appends `s` as a JSON string literal (with quotes) to `out`: every control character (C0, DEL,
+// C1) as \u00XX, so the JSON is safe on a terminal; invalid UTF-8 bytes become U+FFFD.
 void append_json_string(std::string& out, std::string_view s);
 
 // Writes "warnings": [{category, count, examples}] into the object `w` has open.

@@ -1,5 +1,6 @@
 // recorder/new_file.hpp — the only way the capture creates, names and removes a file: always a new
-// file in an opened dump directory, never through a link, never over anything already there.
+// file in an opened dump directory, never through a link, never over anything already there. The
+// system calls are those of safe_file/safe_file.hpp, which the analyzer's outputs use as well.
 //
 // Contract:
 // - Every call works relative to DumpDirectory::fd(): a directory renamed or replaced after it was
@@ -25,15 +26,13 @@
 #include <string>
 
 #include "recorder/dump_directory.hpp"
+#include "safe_file/safe_file.hpp"
 
 namespace npkit::capture {
 
-struct CreatedFile {
-  int fd = -1;
-  std::string name;   // the name it got, within the directory
+// fd, name (within the directory) and identity (for remove_created_file()) of a created file.
+struct CreatedFile : safe_file::CreatedFile {
   std::string clash;  // non-empty when `name` is not the name asked for: what was there
-  dev_t device = 0;   // identity of the created file, for remove_created_file()
-  ino_t inode = 0;
 };
 
 CreatedFile create_new_file(const DumpDirectory& directory, const std::string& name,

@@ -8,6 +8,7 @@
 
 #include "output/json_writer.hpp"
 
+using npkit::append_json_string;
 using npkit::JsonLayout;
 using npkit::JsonWriter;
 
@@ -70,4 +71,10 @@ TEST_CASE("json writer: one line per top-level value, escaped strings, null for 
   w.value(-1);
   w.end_array();
   CHECK(out == "{\"name\":\"a\\\"b\\\\c\\u000a\",\"inf\":null,\"ok\":true}\n[-1]\n");
+}
+
+TEST_CASE("json writer: every control character is escaped, C0, DEL and C1 alike", "[output]") {
+  std::string out;
+  append_json_string(out, "\x1b]0;t\x07|\x7f|\xc2\x9b|\xc2\x85|\xc2\xa0|\xc2\xb5");
+  CHECK(out == "\"\\u001b]0;t\\u0007|\\u007f|\\u009b|\\u0085|\xc2\xa0|\xc2\xb5\"");
 }
