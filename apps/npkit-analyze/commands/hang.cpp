@@ -1,6 +1,7 @@
 // `npkit-analyze hang PATH`: where a capture stopped — per communicator, the first operation not
 // every rank completed and each rank's state in it (analysis/hang/stall.hpp). Exit 0 when nothing
-// is stuck, 1 when a stall is found, 2 on bad input or an input that does not record progress.
+// is stuck, 1 when a stall is found, 2 on bad input or an input that does not record operations
+// as ranks enqueue them, 3 when it cannot tell (ranks without data, completion not recorded).
 #include <memory>
 
 #include "analysis/hang/stall.hpp"
@@ -12,6 +13,26 @@ namespace {
 
 constexpr const char* kWhat = ".npkt captures of NCCL profiler events";
 
+constexpr int kExitStalled = 1;
+constexpr int kExitCannotTell = 3;
+
+// Why the run cannot be judged: a plugin capture whose NPKIT_EVENTS lacks coll (no Coll/P2p
+// events) is named as such; any other input is not a capture of profiler events.
+std::string not_judged(const CommonOptions& o, const Run& run) {
+  const std::string head = o.path + ": cannot tell where the run stopped: ";
+  const auto events = run.config.capture.find("capture.events");
+  if (run.kind == InputKind::kNpkt && events != run.config.capture.end() &&
+      !events->second.empty()) {
+    return head +
+           "the capture holds no Coll/P2p events, which say what each rank enqueued: it was "
+           "made with NPKIT_EVENTS=" +
+           *events->second.begin() + ", which lacks coll; capture with NPKIT_EVENTS=coll or more";
+  }
+  return head +
+         "hang needs a .npkt capture of NCCL profiler events (operations recorded as ranks "
+         "enqueue them); this input is not one";
+}
+
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   if (auto refused = refused_option_error(o, "hang", kWhat)) return *refused;
   NPKIT_ASSIGN(auto input, open_input(o, context));
@@ -19,11 +40,7 @@ Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   Run run;
   NPKIT_TRY(read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; }));  // spans play no part
   const HangAnalysis hang = analyze_hang(run);
-  if (!hang.judged) {
-    return Error{o.path +
-                 ": cannot tell where the run stopped: hang needs a .npkt capture of NCCL profiler "
-                 "events (operations recorded as they start and finish); this input has none"};
-  }
+  if (!hang.judged) return Error{not_judged(o, run)};
   std::string text;
   const OutputFormat format = output_format(o);
   if (format == OutputFormat::kJson) {
@@ -41,7 +58,8 @@ Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   }
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(in.diagnostics(), o, context);
-  return hang.stalled() ? 1 : 0;
+  if (hang.cannot_tell()) return kExitCannotTell;
+  return hang.stalled() ? kExitStalled : 0;
 }
 
 }  // namespace
@@ -51,7 +69,8 @@ void register_hang(CLI::App& app, CliContext& context) {
   CLI::App* cmd = app.add_subcommand(
       "hang",
       "Where a capture stopped: per communicator the first operation not every rank completed, "
-      "each rank's state in it; exit 1 when a stall is found");
+      "each rank's state in it; exit 1 when a stall is found, 3 when it cannot tell (ranks "
+      "without data, completion not recorded)");
   add_common_options(*cmd, *options, /*with_format=*/true, /*with_dump_options=*/false);
   cmd->get_option("PATH")->description(
       "The capture: .npkt files of the profiler plugin, a file or a directory of them (dumps, "

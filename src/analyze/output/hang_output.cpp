@@ -29,6 +29,32 @@ void rank_rows(const CommunicatorStall& c, bool with_comm, TextTable& t) {
 const std::vector<std::string> kColumns = {"rank", "state", "last completed", "before capture end",
                                            "detail"};
 
+// Without kernel events a rank's last operation is the last it enqueued.
+std::vector<std::string> columns_of(const CommunicatorStall& c) {
+  std::vector<std::string> columns = kColumns;
+  if (!c.completion_known) columns[2] = "last enqueued";
+  return columns;
+}
+
+// "comm X (2 ranks): STALLED at AllReduce seq 10"; "(1 of 2 ranks with data): cannot tell; the
+// ranks with data stopped at ..." where ranks lack data; "cannot tell" where no rank is stopped
+// and some lack data or their completion is unknown.
+std::string heading(const CommunicatorStall& c) {
+  const std::int32_t n = c.comm->nranks;
+  const std::string size =
+      c.ranks_without_data.empty()
+          ? fmt::format("{} ranks", n)
+          : fmt::format("{} of {} ranks with data",
+                        n - static_cast<std::int32_t>(c.ranks_without_data.size()), n);
+  std::string state = c.stalled         ? "STALLED at " + c.label
+                      : c.cannot_tell() ? std::string("cannot tell")
+                                        : std::string("nothing stuck");
+  if (c.stalled && !c.ranks_without_data.empty()) {
+    state = "cannot tell; the ranks with data stopped at " + c.label;
+  }
+  return fmt::format("{} ({}): {}", c.comm->scope, size, state);
+}
+
 void rank_list_json(JsonWriter& w, const char* key, const std::vector<std::int32_t>& ranks) {
   w.values(key, ranks);
 }
@@ -37,7 +63,7 @@ void rank_list_json(JsonWriter& w, const char* key, const std::vector<std::int32
 
 TextTable hang_rank_table(const CommunicatorStall& stall) {
   TextTable t;
-  t.columns = kColumns;
+  t.columns = columns_of(stall);
   rank_rows(stall, false, t);
   return t;
 }
@@ -59,11 +85,7 @@ void append_hang_text(const HangAnalysis& hang, OutputFormat format, std::string
     return;
   }
   for (const auto& c : hang.comms) {
-    const std::string head =
-        c.stalled
-            ? fmt::format("{} ({} ranks): STALLED at {}", c.comm->scope, c.comm->nranks, c.label)
-            : fmt::format("{} ({} ranks): nothing stuck", c.comm->scope, c.comm->nranks);
-    render_section_line(head, format, out);
+    render_section_line(heading(c), format, out);
     render_line("  " + c.verdict, format, out);
     render_table(hang_rank_table(c), format, out);
   }
@@ -71,11 +93,16 @@ void append_hang_text(const HangAnalysis& hang, OutputFormat format, std::string
 
 void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
   w.field("stalled", hang.stalled());
+  w.field("cannot_tell", hang.cannot_tell());
   w.field("judged", hang.judged);
   w.objects("communicators", hang.comms, [&](const auto& c) {
     w.field("comm", c.comm->scope);
     w.field("nranks", c.comm->nranks);
     w.field("stalled", c.stalled);
+    w.field("cannot_tell", c.cannot_tell());
+    rank_list_json(w, "ranks_without_data", c.ranks_without_data);
+    w.field("completion_known", c.completion_known);
+    if (c.completion_unknown) w.field("completion_unknown", true);
     if (c.stalled) {
       w.field("func", c.func);
       w.field("seq", c.seq);

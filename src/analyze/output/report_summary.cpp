@@ -32,7 +32,12 @@ std::string ran_line(const RunCommunicator& comm, const Run& run) {
   for (const auto& inst : comm.instances) ++per_func[inst.func];
   std::vector<std::string> parts;
   for (const auto& [func, n] : per_func) parts.push_back(fmt::format("{} {}", func, n));
-  std::string line = fmt::format("{}, {} rank(s){}", comm.scope, comm.ranks.size(), hosts_of(comm));
+  std::string line =
+      comm.absent_ranks.empty()
+          ? fmt::format("{}, {} rank(s){}", comm.scope, comm.ranks.size(), hosts_of(comm))
+          : fmt::format("{}, {} of {} ranks{} (no data from rank(s) {})", comm.scope,
+                        comm.ranks.size(), comm.nranks, hosts_of(comm),
+                        fmt::join(comm.absent_ranks, ", "));
   if (comm.instances.empty()) {
     return line + (run.driver_only ? ": nccl-tests' averaged results, no instances"
                                    : ": no collective instances");
@@ -181,7 +186,9 @@ void render_report_summary(const RunReport& r, OutputFormat f, std::string& out)
     add("ran", fmt::format("and {} more communicator(s)", comms.size() - kCommunicatorsShown));
   }
   for (const auto& c : r.hang.comms) {
-    if (c.stalled) {
+    if (!c.ranks_without_data.empty()) {
+      add("stopped", fmt::format("{}: cannot tell; {}", c.comm->scope, c.verdict));
+    } else if (c.stalled) {
       add("stopped", fmt::format("{}: STALLED at {}; {}", c.comm->scope, c.label, c.verdict));
     }
   }

@@ -405,10 +405,13 @@ void render_run_report(const RunReport& r, const ReportInput& in, OutputFormat f
   if (!in.event_table.empty()) head += ", event table " + in.event_table;
   render_line(head, f, out);
   render_report_summary(r, f, out);
-  if (r.hang.stalled()) {
+  if (r.hang.worth_reporting()) {
     if (md) out += "## Where it stopped\n\n";
-    render_section_line(
-        "Where it stopped (the capture ended with work in flight; npkit-analyze hang):", f, out);
+    render_section_line(r.hang.stalled() ? "Where it stopped (the capture ended with work in "
+                                           "flight; npkit-analyze hang):"
+                                         : "Where it stopped (some ranks have no data; "
+                                           "npkit-analyze hang):",
+                        f, out);
     append_hang_text(r.hang, f, out);
   }
   std::vector<Finding> findings;
@@ -509,7 +512,7 @@ void render_run_report_csv(const RunReport& r, std::string& out) {
     out += "\n";
     render_csv(cross_rank_csv(c.cross), out);
   }
-  if (r.hang.stalled()) {
+  if (r.hang.worth_reporting()) {
     out += "\n";
     append_hang_text(r.hang, OutputFormat::kCsv, out);
   }
@@ -561,7 +564,7 @@ void write_run_report_json(const RunReport& r, const ReportInput& in,
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
   }
   w.end_array();
-  if (r.hang.stalled()) {
+  if (r.hang.worth_reporting()) {
     w.object("where_it_stopped", [&] { write_hang_json(r.hang, w); });
   }
   if (r.run->driver_only) write_driver_results_json(w, r.run->driver, "all");

@@ -23,9 +23,9 @@
 //   input records them (.npkt captures of NCCL profiler API v7 with KernelPhase events); nullopt
 //   elsewhere. tag: the user tag the rank's call carried (NCCL 2.31 ncclCollConfig_t
 //   userProfilerTag; 0 = untagged or not recorded); RunInstance::tag is its lowest rank's.
-// - progress: where the member's operation stood when the rank's capture ended. Only inputs that
-//   record operations as they start and finish know it (RunCommunicator::progress_known, .npkt
-//   captures of KernelCh events); elsewhere every member reads kCompleted. in_flight holds the
+// - progress: where the member's operation stood when the rank's capture ended, known where the
+//   input records operations as ranks enqueue them (progress_known: .npkt Coll/P2p events; without
+//   KernelCh, kCompletionUnknown); elsewhere every member reads kCompleted. in_flight holds the
 //   details of each member not kCompleted (its instance index and rank); RunRank::capture_end_ns
 //   is when the rank's capture ended on its host clock (kUnknownTime where the input does not say).
 // - RunRank::end says what capture_end_ns is: the end the input recorded (a dump written at

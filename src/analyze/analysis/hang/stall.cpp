@@ -32,6 +32,16 @@ bool completed_somewhere(const RunInstance& inst) {
                      [](const RunMember& m) { return m.progress == Progress::kCompleted; });
 }
 
+// The capture records operations' ends: some member's progress is other than kCompletionUnknown
+// (a capture without KernelCh events has none).
+bool completion_recorded(const RunCommunicator& c) {
+  return std::any_of(c.instances.begin(), c.instances.end(), [](const RunInstance& inst) {
+    return std::any_of(inst.members.begin(), inst.members.end(), [](const RunMember& m) {
+      return m.progress != Progress::kCompletionUnknown;
+    });
+  });
+}
+
 const RunMember* member_of(const RunInstance& inst, std::int32_t rank) {
   for (const auto& m : inst.members) {
     if (m.rank == rank) return &m;
@@ -78,7 +88,7 @@ std::string in_flight_detail(Progress p, const InFlightDetail* d) {
       out = "kernel finished; its proxy's transfer is not";
       break;
     case Progress::kCompletionUnknown:
-      out = "started; completion not captured (no KernelCh events)";
+      out = "enqueued; completion unknown without kernel events";
       break;
   }
   if (d != nullptr && d->proxy) {
@@ -155,6 +165,20 @@ std::string waited_text(const RankAtStall& a) {
   return (a.at_least ? "at least " : "") + readable_duration(a.before_end_ns);
 }
 
+// When a rank enqueued the operation, for "rank 0 enqueued it 5.000 s before its capture ended":
+// " at least 2.000 ms before its capture ended (its live file ends at its last record)", " 15.20 s
+// ago (its process still runs)", "" when unknown.
+std::string enqueued_when(const RankAtStall* a) {
+  if (a == nullptr) return "";
+  if (a->so_far_ns != kUnknownTime) {
+    return " " + readable_duration(a->so_far_ns) + " ago (its process still runs)";
+  }
+  if (a->before_end_ns == kUnknownTime) return "";
+  return " " + std::string(a->at_least ? "at least " : "") + readable_duration(a->before_end_ns) +
+         " before its capture ended" +
+         (a->at_least ? " (its live file ends at its last record)" : "");
+}
+
 // Why a rank in the stuck operation does not move on, for the verdict.
 std::string holdup(const RankAtStall& a) {
   if (a.waits_on >= 0) return fmt::format("rank {} waits on rank {}", a.rank, a.waits_on);
@@ -190,16 +214,20 @@ class CommunicatorJudge {
   CommunicatorStall judge() const {
     CommunicatorStall s;
     s.comm = &c_;
+    s.ranks_without_data = c_.absent_ranks;
+    s.completion_known = completion_recorded(c_);
     const std::ptrdiff_t stuck = stuck_instance();
     s.divergence = first_divergence(c_);
     const std::string diverged = s.divergence.empty() ? "" : "; " + s.divergence;
     if (stuck < 0) {
       s.last_completed = last_completed_by_all();
-      for (auto r : ranks_) s.ranks.push_back(rank_without_stall(r));
-      s.verdict = s.last_completed.empty()
-                      ? "no operation to judge"
-                      : "nothing is stuck: every rank completed its last operation (" +
-                            s.last_completed + ")" + diverged;
+      std::vector<std::int32_t> unknown;
+      for (auto r : ranks_) {
+        s.ranks.push_back(rank_without_stall(r));
+        if (s.ranks.back().state == RankStallState::kCompletionUnknown) unknown.push_back(r);
+      }
+      s.completion_unknown = !unknown.empty();
+      s.verdict = without_data(s) + quiet_verdict(s, unknown) + diverged;
       return s;
     }
     const RunInstance& inst = c_.instances[static_cast<std::size_t>(stuck)];
@@ -219,7 +247,7 @@ class CommunicatorJudge {
     // A mismatch the verdict names already (a rank in another operation) is not said twice.
     const bool named = std::any_of(s.ranks.begin(), s.ranks.end(),
                                    [](const RankAtStall& a) { return !a.other.empty(); });
-    s.verdict = verdict(s) + (named ? "" : diverged);
+    s.verdict = without_data(s) + verdict(s) + (named ? "" : diverged);
     return s;
   }
 
@@ -295,7 +323,16 @@ class CommunicatorJudge {
     RankAtStall a;
     a.rank = rank;
     const std::ptrdiff_t i = last_done_.at(rank);
-    if (i >= 0) a.last_completed = c_.instances[static_cast<std::size_t>(i)].label;
+    if (i >= 0) {
+      const RunInstance& inst = c_.instances[static_cast<std::size_t>(i)];
+      a.last_completed = inst.label;
+      // Its last operation enqueued, its completion not recorded: nothing says it finished.
+      if (member_of(inst, rank)->progress == Progress::kCompletionUnknown &&
+          !completed_somewhere(inst)) {
+        a.state = RankStallState::kCompletionUnknown;
+        a.detail = in_flight_detail(Progress::kCompletionUnknown, nullptr);
+      }
+    }
     a.since_ns = last_done_ns(rank);
     set_waits(rank, a);
     return a;
@@ -374,6 +411,51 @@ class CommunicatorJudge {
     return suspects.empty() ? "" : "; look first at " + rank_list(suspects);
   }
 
+  // Who the verdict speaks for (`ranks`: those it concerns): "every rank", or with ranks without
+  // data "rank 0, the only rank with data," / "every rank with data (ranks 0 and 2)".
+  std::string everyone(const std::vector<std::int32_t>& ranks) const {
+    if (c_.absent_ranks.empty()) return "every rank";
+    if (ranks.size() == 1) return rank_list(ranks) + ", the only rank with data,";
+    return "every rank with data (" + rank_list(ranks) + ")";
+  }
+
+  // "rank 1 has no data: where it stopped cannot be told; rank 0 waits on it; " — the ranks
+  // without data, and the ranks whose open proxy step waits on one of them ("" when none lacks).
+  static std::string without_data(const CommunicatorStall& s) {
+    const auto& absent = s.ranks_without_data;
+    if (absent.empty()) return "";
+    const bool one = absent.size() == 1;
+    std::string out = fmt::format("{} {} no data: where {} stopped cannot be told",
+                                  rank_list(absent), one ? "has" : "have", one ? "it" : "they");
+    for (auto r : absent) {
+      std::vector<std::int32_t> waiters;
+      for (const auto& a : s.ranks) {
+        if (a.waits_on == r) waiters.push_back(a.rank);
+      }
+      if (waiters.empty()) continue;
+      out +=
+          fmt::format("; {} {} on {}", rank_list(waiters), waiters.size() == 1 ? "waits" : "wait",
+                      one ? "it" : "rank " + std::to_string(r));
+    }
+    return out + "; ";
+  }
+
+  // The verdict when no rank is stopped before the others.
+  std::string quiet_verdict(const CommunicatorStall& s,
+                            const std::vector<std::int32_t>& unknown) const {
+    if (s.last_completed.empty()) return "no operation to judge";
+    if (unknown.empty()) {
+      return (s.ranks_without_data.empty() ? "nothing is stuck: " : "") + everyone(ranks_) +
+             " completed its last operation (" + s.last_completed + ")";
+    }
+    return "no rank is behind the others: " + everyone(ranks_) + " enqueued " + s.last_completed +
+           " last; " +
+           (s.completion_known ? "its completion is not recorded (it has no kernel events)"
+                               : "completion unknown without kernel events (the capture's "
+                                 "NPKIT_EVENTS lacks kernel)") +
+           ": whether it finished cannot be told";
+  }
+
   std::string verdict(const CommunicatorStall& s) const {
     const RankAtStall* longest = longest_waiter(s);
     const std::string usual =
@@ -395,29 +477,37 @@ class CommunicatorJudge {
                   : longest->at_least                ? " (its live file ends at its last record)"
                                                      : " before its capture ended");
         }
-        v += fmt::format("; {} {} waited in it{}{}", rank_list(s.ranks_in_flight),
-                         s.ranks_in_flight.size() == 1 ? "has" : "have", wait, usual);
+        if (s.completion_known) {
+          v += fmt::format("; {} {} waited in it{}{}", rank_list(s.ranks_in_flight),
+                           s.ranks_in_flight.size() == 1 ? "has" : "have", wait, usual);
+        } else {
+          v += fmt::format("; {} enqueued it{}; completion unknown without kernel events",
+                           rank_list(s.ranks_in_flight), enqueued_when(longest));
+        }
       }
       return v;
     }
     const bool none = s.ranks_completed.empty();
+    const bool alone = s.ranks.size() == 1;
+    std::vector<std::int32_t> concerned;
+    for (const auto& a : s.ranks) concerned.push_back(a.rank);
     std::vector<std::string> holdups;
     for (const auto& a : s.ranks) {
       if (std::string h = holdup(a); !h.empty()) holdups.push_back(std::move(h));
     }
     std::string first;
     if (longest != nullptr) {
-      first = "; the first arrived " + waited_text(*longest) +
+      first = (alone ? "; it arrived " : "; the first arrived ") + waited_text(*longest) +
               (longest->so_far_ns != kUnknownTime ? " ago (its process still runs)"
                : longest->at_least ? " before its capture ended (its live file ends at its last "
                                      "record)"
                                    : " before its capture ended");
     }
     return fmt::format(
-        "every rank entered {}{}{}{}{}{}: a peer or transport stall, or the job ended during "
+        "{} entered {}{}{}{}{}{}: a peer or transport stall, or the job ended during "
         "the operation",
-        s.label,
-        none ? " and none completed it"
+        everyone(concerned), s.label,
+        none ? (alone ? " and did not complete it" : " and none completed it")
              : "; " + rank_list(s.ranks_in_flight) + " never completed it",
         holdups.empty() ? "" : " (" + prose_list(holdups) + ")", first_suspects(s), first, usual);
   }
@@ -447,6 +537,16 @@ std::string_view stall_state_name(RankStallState s) {
       break;
   }
   return "completion unknown";
+}
+
+bool HangAnalysis::cannot_tell() const {
+  return std::any_of(comms.begin(), comms.end(),
+                     [](const CommunicatorStall& c) { return c.cannot_tell(); });
+}
+
+bool HangAnalysis::lacks_ranks() const {
+  return std::any_of(comms.begin(), comms.end(),
+                     [](const CommunicatorStall& c) { return !c.ranks_without_data.empty(); });
 }
 
 bool HangAnalysis::stalled() const {

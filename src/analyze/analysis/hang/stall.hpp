@@ -1,8 +1,19 @@
 // analysis/hang/stall.hpp — where a run stopped: per communicator, the first operation that not
 // every rank completed, and each rank's state in it.
 // Contract (docs/cli.md, "hang"):
-// - Only communicators whose input records progress (RunCommunicator::progress_known: .npkt
-//   captures) are judged; `judged` says whether any was.
+// - Only communicators whose input records each rank's operations as it enqueues them are judged
+//   (RunCommunicator::progress_known: .npkt captures of Coll/P2p events); `judged` says whether
+//   any was. Without KernelCh events (NPKIT_EVENTS=coll) every member reads kCompletionUnknown
+//   (completion_known false): the verdict names the first operation some rank never called and
+//   the ranks that enqueued it, and says that completion is unknown.
+// - Ranks without data (RunCommunicator::absent_ranks: no file, a dangling link, an unreadable
+//   file) are never spoken for: `ranks_without_data` lists them, the verdict names them first
+//   ("rank 1 has no readable file; rank 0 waits on it": the ranks whose open proxy step in the
+//   stuck operation waits on it), and what it says of the others names them ("rank 0, the only
+//   rank with data, entered ...") instead of "every rank".
+// - completion_unknown: no rank is stopped before the others, but some rank's last operation is
+//   kCompletionUnknown (no kernel events for it): whether it finished cannot be told.
+// - cannot_tell() (exit 3 of `hang`): ranks without data, or completion_unknown.
 // - A member is settled when it is kCompleted or kCompletionUnknown, or when it belongs to a
 //   collective (not a Send/Recv pair) that some rank completed — kernel and transfers
 //   (kCompleted): a collective completes nowhere unless every rank took part, so the others'
@@ -88,14 +99,19 @@ struct CommunicatorStall {
   std::vector<std::int32_t> ranks_missing;
   std::vector<std::int32_t> ranks_in_flight;
   std::vector<std::int32_t> ranks_completed;
-  std::vector<RankAtStall> ranks;  // every rank with data, by rank
-  std::string last_completed;      // without a stall: the last instance every rank completed
+  std::vector<RankAtStall> ranks;                // every rank with data, by rank
+  std::vector<std::int32_t> ranks_without_data;  // RunCommunicator::absent_ranks
+  bool completion_known = true;     // some member's progress is other than kCompletionUnknown
+  bool completion_unknown = false;  // see the contract
+  std::string last_completed;       // without a stall: the last instance every rank completed
   // Where the ranks' sequences of collectives first differ ("" when they agree): the first
   // position at which one rank called another collective than the others (a mismatch).
   std::string divergence;
   double typical_ns = 0;
   std::string alignment;  // how since_aligned_ns was made (HostAlignment::status_name)
   std::string verdict;
+
+  bool cannot_tell() const { return !ranks_without_data.empty() || completion_unknown; }
 };
 
 struct HangAnalysis {
@@ -103,6 +119,10 @@ struct HangAnalysis {
   std::vector<CommunicatorStall> comms;  // the judged communicators, in the run's order
 
   bool stalled() const;
+  bool cannot_tell() const;  // some communicator cannot_tell()
+  bool lacks_ranks() const;  // some communicator has ranks without data
+  // What `report` shows under "where it stopped": a stall, or ranks without data.
+  bool worth_reporting() const { return stalled() || lacks_ranks(); }
 };
 
 HangAnalysis analyze_hang(const Run& run);

@@ -12,6 +12,9 @@
 //   ("X.npkt" or "X.npkt.gz"). A capture present both as it is and compressed ("X.npkt" and
 //   "X.npkt.gz", as `gzip -k` leaves them) is read once, from the uncompressed file: the
 //   compressed one goes to `skipped_copies`, one message each, for the caller to warn about.
+// - An entry with such a name that is no readable regular file (a link to nothing, a link loop,
+//   a directory, a file it may not read) goes to `unreadable`: "<dir>/X.npkt: a link to nothing
+//   (dangling): its rank's data is missing", one message each, for the caller to warn about.
 #pragma once
 
 #include <string>
@@ -26,6 +29,7 @@ struct NpktFiles {
   std::vector<std::string> paths;
   // "<dir>/X.npkt.gz: skipped, the uncompressed X.npkt beside it is read".
   std::vector<std::string> skipped_copies;
+  std::vector<std::string> unreadable;  // see the contract
 };
 
 bool is_npkt_file_name(std::string_view name);

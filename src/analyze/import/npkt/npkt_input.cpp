@@ -150,6 +150,9 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   for (const std::string& skipped : listing.skipped_copies) {
     diagnostics.warn("compressed copy skipped", skipped);
   }
+  for (const std::string& unreadable : listing.unreadable) {
+    diagnostics.warn("unreadable rank file", unreadable);
+  }
   std::vector<std::int32_t> seen_ranks;
   bool any_event_records = false;
   std::size_t skipped = 0;

@@ -146,12 +146,18 @@ std::string state_name(const RankCapture& r, std::uint32_t state) {
   return fmt::format("state {}", state);
 }
 
+bool captures_operations(const RankCapture& r) {
+  constexpr std::uint64_t kOperations =
+      (std::uint64_t{1} << format::kTypeColl) | (std::uint64_t{1} << format::kTypeP2p);
+  return (r.dump.comm.event_mask & kOperations) == kOperations;
+}
+
 // Each member's progress (import/npkt/operation_progress.hpp); known when every rank's capture
-// recorded KernelCh events.
+// recorded Coll and P2p events (kCompletionUnknown where it lacks KernelCh events).
 void add_progress(const Communicator& comm, RunCommunicator& out) {
   out.progress_known = !comm.ranks.empty() &&
                        std::all_of(comm.ranks.begin(), comm.ranks.end(), [](const RankCapture* r) {
-                         return captures_kernel_channels(*r);
+                         return captures_operations(*r) || captures_kernel_channels(*r);
                        });
   std::map<std::int32_t, const RankCapture*> by_rank;
   for (const RankCapture* r : comm.ranks) by_rank[r->rank()] = r;

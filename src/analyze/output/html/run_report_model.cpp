@@ -186,7 +186,7 @@ ReportModel build_run_report_model(RunReportInput in) {
   std::vector<npkit::Finding> findings;
   for (const auto& c : report.comms)
     findings.insert(findings.end(), c.findings.begin(), c.findings.end());
-  if (report.hang.stalled()) {
+  if (report.hang.worth_reporting()) {
     Section stopped{"stopped", "Where it stopped", {}};
     for (const auto& c : report.hang.comms) {
       stopped.blocks.emplace_back(Paragraph{c.comm->scope + ": " + c.verdict});

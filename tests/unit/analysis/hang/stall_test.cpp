@@ -335,3 +335,117 @@ TEST_CASE("hang: the first position where the ranks' collectives differ is a mis
   agree.instances.back().members[0].order = 2;
   CHECK(analyze(agree).comms[0].divergence.empty());
 }
+
+namespace {
+
+// two_ranks() as a capture without kernel events would give it: every member enqueued, its
+// completion unknown, nothing timed.
+npkit::RunCommunicator two_ranks_without_kernel_events() {
+  auto c = two_ranks();
+  for (auto& inst : c.instances) {
+    for (auto& m : inst.members) {
+      m.timed = false;
+      m.progress = Progress::kCompletionUnknown;
+    }
+  }
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("hang: completion unknown is never taken for completed", "[hang]") {
+  // Both ranks enqueued AllReduce seq 0 and 1, and the capture records nothing after: whether
+  // seq 1 finished cannot be told, so nothing may be said to be unstuck.
+  auto c = two_ranks_without_kernel_events();
+  {
+    const auto h = analyze(c);
+    CHECK(h.judged);
+    CHECK_FALSE(h.stalled());
+    CHECK(h.cannot_tell());
+    const auto& s = h.comms[0];
+    CHECK_FALSE(s.completion_known);
+    CHECK(s.completion_unknown);
+    CHECK(s.last_completed == "AllReduce seq 1");
+    REQUIRE(s.ranks.size() == 2);
+    CHECK(s.ranks[0].state == RankStallState::kCompletionUnknown);
+    CHECK(s.ranks[1].detail == "enqueued; completion unknown without kernel events");
+    CHECK(s.verdict ==
+          "no rank is behind the others: every rank enqueued AllReduce seq 1 last; completion "
+          "unknown without kernel events (the capture's NPKIT_EVENTS lacks kernel): whether it "
+          "finished cannot be told");
+  }
+  // Rank 0 enqueued seq 2 at 2 s; rank 1 never called it: a stall, rank 0's part unknown.
+  auto seq2 = in_flight(0, 2 * kSecond, Progress::kCompletionUnknown);
+  c.instances.push_back(instance("AllReduce", 2, {seq2}));
+  c.instances.back().missing_ranks = {1};
+  {
+    const auto h = analyze(c);
+    CHECK(h.stalled());
+    CHECK_FALSE(h.cannot_tell());
+    const auto& s = h.comms[0];
+    CHECK(s.label == "AllReduce seq 2");
+    CHECK(s.ranks_missing == std::vector<std::int32_t>{1});
+    CHECK(s.ranks_in_flight == std::vector<std::int32_t>{0});
+    CHECK(s.ranks[0].state == RankStallState::kCompletionUnknown);
+    CHECK(s.ranks[0].before_end_ns == 8 * kSecond);  // 10 s - its call at 2 s
+    CHECK(s.verdict ==
+          "rank 1 never called AllReduce seq 2; rank 0 enqueued it 8.000 s before its capture "
+          "ended; completion unknown without kernel events");
+  }
+  // With kernel events, a last operation whose completion is not recorded (a copy-engine
+  // collective) is no proof either.
+  auto ce = two_ranks();
+  ce.instances.push_back(instance("AllGather", 0,
+                                  {in_flight(0, 200000, Progress::kCompletionUnknown),
+                                   in_flight(1, 200000, Progress::kCompletionUnknown)}));
+  const auto h = analyze(ce);
+  CHECK(h.comms[0].completion_known);
+  CHECK(h.comms[0].completion_unknown);
+  CHECK(h.cannot_tell());
+  CHECK_THAT(h.comms[0].verdict, Catch::StartsWith("no rank is behind the others: every rank "
+                                                   "enqueued AllGather seq 0 last; its "
+                                                   "completion is not recorded"));
+}
+
+TEST_CASE("hang: ranks without data are named, never spoken for", "[hang]") {
+  // A communicator of 2 whose rank 1 left no file: only rank 0's records are known.
+  auto c = two_ranks();
+  c.ranks.pop_back();
+  for (auto& inst : c.instances) inst.members.pop_back();
+  c.absent_ranks = {1};
+  {
+    const auto h = analyze(c);
+    CHECK_FALSE(h.stalled());
+    CHECK(h.cannot_tell());
+    const auto& s = h.comms[0];
+    CHECK(s.ranks_without_data == std::vector<std::int32_t>{1});
+    CHECK(s.verdict ==
+          "rank 1 has no data: where it stopped cannot be told; rank 0, the only rank with data, "
+          "completed its last operation (AllReduce seq 1)");
+  }
+  // Rank 0 entered seq 2 at 2 s and waits to receive from rank 1.
+  c.instances.push_back(
+      instance("AllReduce", 2, {in_flight(0, 2 * kSecond, Progress::kKernelRunning)}));
+  c.in_flight.push_back(open_step(2, 0, 1, false, 2 * kSecond));
+  {
+    const auto h = analyze(c);
+    CHECK(h.stalled());
+    CHECK(h.cannot_tell());
+    const auto& s = h.comms[0];
+    CHECK(s.label == "AllReduce seq 2");
+    // Rank 0's GPU times: 10 and 30 us, median 20 us.
+    CHECK(s.verdict ==
+          "rank 1 has no data: where it stopped cannot be told; rank 0 waits on it; rank 0, the "
+          "only rank with data, entered AllReduce seq 2 and did not complete it (rank 0 waits on "
+          "rank 1); it arrived 8.000 s before its capture ended (it usually takes 20.00 us): a "
+          "peer or transport stall, or the job ended during the operation");
+  }
+  // Three ranks, rank 2 without data: the others are named, never "every rank".
+  auto three = two_ranks();
+  three.nranks = 3;
+  three.absent_ranks = {2};
+  const auto h = analyze(three);
+  CHECK(h.comms[0].verdict ==
+        "rank 2 has no data: where it stopped cannot be told; every rank with data (ranks 0 and "
+        "1) completed its last operation (AllReduce seq 1)");
+}

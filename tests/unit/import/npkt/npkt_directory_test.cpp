@@ -195,3 +195,25 @@ TEST_CASE("npkt directory: read_npkt_file names the path in parse errors", "[npk
   // The base file is 296 bytes (see npkt_errors_test.cpp).
   CHECK(d.error().message == path + ": offset 100: truncated: header says 296 bytes, file has 100");
 }
+
+TEST_CASE("npkt directory: a capture's name that cannot be read is named, not skipped in silence",
+          "[npkt]") {
+  TempDir tmp;
+  const std::string dir = tmp.make_dir("d");
+  tmp.write_file("d/npkit_0000000000000001_rank0.npkt", "bytes");
+  REQUIRE(::symlink(tmp.file("d/gone").c_str(),
+                    tmp.file("d/npkit_0000000000000001_rank1.npkt").c_str()) == 0);
+  REQUIRE(::symlink(tmp.file("d/npkit_0000000000000001_rank2.npkt").c_str(),
+                    tmp.file("d/npkit_0000000000000001_rank2.npkt").c_str()) == 0);
+  tmp.make_dir("d/npkit_0000000000000001_rank3.npkt");
+  auto files = find_npkt_files(dir);
+  REQUIRE(files.ok());
+  CHECK(files->paths == std::vector<std::string>{dir + "/npkit_0000000000000001_rank0.npkt"});
+  CHECK(files->unreadable ==
+        std::vector<std::string>{
+            dir + "/npkit_0000000000000001_rank1.npkt: a link to nothing (dangling): its rank's "
+                  "data is missing",
+            dir + "/npkit_0000000000000001_rank2.npkt: a link loop: its rank's data is missing",
+            dir + "/npkit_0000000000000001_rank3.npkt: not a regular file: its rank's data is "
+                  "missing"});
+}
