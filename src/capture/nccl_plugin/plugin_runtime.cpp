@@ -14,6 +14,7 @@
 
 #include "gpu/gpu_clock.hpp"
 #include "nccl_plugin/chain_handles.hpp"
+#include "nccl_plugin/sampler.hpp"
 #include "recorder/capture_metadata.hpp"
 #include "recorder/capture_settings.hpp"
 #include "recorder/context_dump.hpp"
@@ -75,6 +76,26 @@ __attribute__((constructor)) void start_tracking_pid() {
 void report_dump(ncclDebugLogger_t logfn, const DumpResult& result) {
   if (result.status == DumpResult::kFailed) warn(logfn, "could not write dump: " + result.error);
   if (!result.warning.empty()) warn(logfn, result.warning);
+}
+
+// Under NPKIT_SAMPLE, hands the mask word to the sampler (sampler.hpp), which writes it from now
+// on; false when sampling is off or cannot work (API v4 has no API events to count calls by).
+// `mask` is what sampled operations get; the others keep all but kSampledEvents, plus the
+// CollApi/P2pApi starts the counting needs.
+bool start_sampling(const CaptureSettings& settings, const CaptureContext& opened,
+                    uint32_t profiler_api, uint64_t mask, int* event_mask,
+                    ncclDebugLogger_t logfn) {
+  if (settings.sample.mode == SampleSetting::Mode::kOff) return false;
+  if (profiler_api < 5) {
+    warn(logfn, "NPKIT_SAMPLE needs NCCL's profiler API v5 or later (API events); NCCL called v" +
+                    std::to_string(profiler_api) + ": sampling off");
+    return false;
+  }
+  const uint64_t steady =
+      ((mask & ~kSampledEvents) | kEventCollApi | kEventP2pApi) & events_of_api(profiler_api);
+  sampler_attach(opened.slot, event_mask, settings.sample, static_cast<int>(steady),
+                 static_cast<int>(mask));
+  return true;
 }
 
 std::string communicator_label(const CommunicatorIdentity& identity) {
@@ -144,7 +165,9 @@ ncclResult_t init_communicator(void** context, int* event_mask,
     }
     // One process-wide int in NCCL, read atomically there; inits of several communicators may
     // run on different threads at once.
-    if (event_mask != nullptr) {
+    const bool sampled =
+        start_sampling(settings, *opened, identity.profiler_api, mask, event_mask, logfn);
+    if (event_mask != nullptr && !sampled) {
       __atomic_store_n(event_mask, static_cast<int>(mask), __ATOMIC_RELAXED);
     }
     *context = opened;
@@ -183,7 +206,16 @@ ncclResult_t finalize_communicator(void* context) noexcept {
     warn(g_logger.load(std::memory_order_relaxed), "could not write dump: internal error");
   }
   if (chain_in_use()) chain_finalize(capture.slot);
+  if (sampling_in_use()) sampler_detach(capture.slot);
   return ncclSuccess;
+}
+
+void note_call_for_sampling(void* context, bool collective) noexcept {
+  thread_local uint16_t hint = 0;
+  const CaptureContext* found = process_context_registry().find(context, hint);
+  if (found == nullptr) return;
+  hint = found->slot;
+  sampler_after_call(found->slot, collective);
 }
 
 ncclResult_t stop_event(void* handle) noexcept {
@@ -237,6 +269,7 @@ int flush_live_communicators(bool to_stderr) noexcept {
   } catch (...) {
     warn(nullptr, "could not write dumps: internal error");
   }
+  if (sampling_in_use()) sampler_end_all();
   return written;
 }
 

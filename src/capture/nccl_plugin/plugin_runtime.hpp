@@ -27,6 +27,10 @@
 //   warnings are logged as WARNs, its status becomes the capture.chained_plugin metadata, and
 //   *event_mask is our mask | its mask. When our capture cannot be opened, the chained plugin's
 //   context is finalized at once and the mask is left alone.
+// - NPKIT_SAMPLE (sampler.hpp): init_communicator() writes the mask the sampler decides (with
+//   profiler API v4, which has no API events, a warning and no sampling); every CollApi/P2pApi
+//   start then calls note_call_for_sampling() after it is recorded, which writes the mask the
+//   next call of the process reads; until the first sampled init that costs one relaxed load.
 // - finalize_communicator(): takes the end clock sample and writes the dump (end_reason
 //   finalize); a write failure is logged as one WARN with the path and strerror. Then the chained
 //   plugin's finalize, if any.
@@ -40,6 +44,8 @@
 #include "nccl_plugin/chained_plugin.hpp"
 #include "nccl_plugin/descriptor_payload.hpp"
 #include "nccl_plugin/nccl_profiler_abi.hpp"
+#include "nccl_plugin/sampler.hpp"
+#include "recorder/capture_settings.hpp"
 #include "recorder/context_factory.hpp"
 #include "recorder/context_registry.hpp"
 #include "recorder/event_recorder.hpp"
@@ -62,6 +68,8 @@ nccl_abi::ncclResult_t stop_event(void* handle) noexcept;
 nccl_abi::ncclResult_t record_event_state(
     void* handle, int state, const nccl_abi::ncclProfilerEventStateArgs_v5_t* args) noexcept;
 int flush_live_communicators(bool to_stderr) noexcept;
+// Sampling's count of a call, at its CollApi (`collective`) or P2pApi start.
+void note_call_for_sampling(void* context, bool collective) noexcept;
 
 // Our record of a start: the recorder's handle, or NULL for a type that is no known event.
 template <typename Descr>
@@ -78,9 +86,13 @@ nccl_abi::ncclResult_t start_event(void* context, void** handle, const Descr* de
   if (context == nullptr || descr == nullptr) return nccl_abi::ncclSuccess;
   if (__builtin_expect(chain_in_use(), 0)) {
     *handle = chained_start(context, *descr);
-    return nccl_abi::ncclSuccess;
+  } else {
+    *handle = record_descr(context, *descr);
   }
-  *handle = record_descr(context, *descr);
+  if (__builtin_expect(sampling_in_use(), 0) &&
+      (descr->type == kEventCollApi || descr->type == kEventP2pApi)) {
+    note_call_for_sampling(context, descr->type == kEventCollApi);
+  }
   return nccl_abi::ncclSuccess;
 }
 

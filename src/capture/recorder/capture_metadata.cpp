@@ -39,6 +39,21 @@ void append_capture_settings(const CaptureSettings& settings, const std::string&
   out->emplace_back("capture.dump_dir", dump_dir);
   out->emplace_back("capture.live_file", settings.live_file ? "on" : "off");
   out->emplace_back("capture.plugin_version", NPKIT_VERSION_STRING);
+  append_sample_setting(settings, out);
+}
+
+void append_sample_setting(const CaptureSettings& settings, Metadata* out) {
+  if (settings.sample.mode == SampleSetting::Mode::kOff) return;
+  out->emplace_back("capture.sample", settings.sample.text);
+  std::string groups;
+  for (const auto& [word, mask] : {std::pair<const char*, uint64_t>{"kernel", kEventKernelCh},
+                                   {"proxy", kEventProxyOp | kEventProxyStep},
+                                   {"net", kEventNetPlugin},
+                                   {"phase", kEventKernelPhase}}) {
+    if ((settings.event_mask & mask) == 0) continue;
+    groups += (groups.empty() ? "" : ",") + std::string(word);
+  }
+  out->emplace_back("capture.sampled_events", groups);
 }
 
 void append_environment(Metadata* out) {

@@ -166,9 +166,12 @@ CaptureSettings parse_capture_settings(const char* events, const char* buffer_si
 }
 
 CaptureSettings read_capture_settings_from_environment() {
-  return parse_capture_settings(std::getenv("NPKIT_EVENTS"), std::getenv("NPKIT_BUFFER_SIZE_MB"),
-                                std::getenv("NPKIT_DUMP_DIR"), std::getenv("NPKIT_LIVE_FILE"),
-                                std::getenv("NPKIT_CHAIN_PLUGIN"));
+  CaptureSettings settings =
+      parse_capture_settings(std::getenv("NPKIT_EVENTS"), std::getenv("NPKIT_BUFFER_SIZE_MB"),
+                             std::getenv("NPKIT_DUMP_DIR"), std::getenv("NPKIT_LIVE_FILE"),
+                             std::getenv("NPKIT_CHAIN_PLUGIN"));
+  settings.sample = parse_sample_setting(std::getenv("NPKIT_SAMPLE"), &settings.warnings);
+  return settings;
 }
 
 }  // namespace npkit::capture

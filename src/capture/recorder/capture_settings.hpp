@@ -29,6 +29,8 @@
 //                        blanks around it ignored. Unset, empty or "none": no chaining. A value
 //                        longer than kMaxChainPluginPath or holding a control character is
 //                        ignored with a warning.
+//   NPKIT_SAMPLE         which operations get the costly groups (kSampledEvents) of NPKIT_EVENTS:
+//                        "1/N" or "T/P" (recorder/sample_setting.hpp); unset: every operation.
 // Contract: parsing never fails; every problem becomes a warning text and a default.
 #pragma once
 
@@ -36,6 +38,8 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "recorder/sample_setting.hpp"
 
 namespace npkit::capture {
 
@@ -66,6 +70,10 @@ constexpr uint64_t events_of_api(uint32_t api) noexcept {
                     : kAllEvents & ~kEventKernelPhase & ~kCeEvents;
 }
 
+// The groups NPKIT_SAMPLE turns on for sampled operations only: kernel, proxy, net and phase.
+inline constexpr uint64_t kSampledEvents =
+    kEventKernelCh | kEventProxyOp | kEventProxyStep | kEventNetPlugin | kEventKernelPhase;
+
 inline constexpr uint64_t kDefaultBufferSizeMb = 64;
 inline constexpr uint64_t kMaxBufferSizeMb = 1u << 20;  // 1 TiB of address space
 inline constexpr uint64_t kRecordsPerMb = (1u << 20) / 64;
@@ -81,6 +89,7 @@ struct CaptureSettings {
   std::string dump_dir = kDefaultDumpDir;
   bool live_file = true;
   std::string chain_plugin;           // empty: no chained plugin
+  SampleSetting sample;               // NPKIT_SAMPLE (read by read_capture_settings_...)
   std::vector<std::string> warnings;  // one line per ignored word or bad value
 };
 

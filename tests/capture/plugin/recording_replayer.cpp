@@ -4,6 +4,7 @@
 
 #include <condition_variable>
 #include <mutex>
+#include <set>
 #include <thread>
 
 #include "capture/plugin/captured_log.hpp"
@@ -14,8 +15,8 @@ namespace {
 
 class Replay {
  public:
-  Replay(const Recording& recording, const PluginLibrary& plugin)
-      : recording_(recording), plugin_(plugin) {}
+  Replay(const Recording& recording, const PluginLibrary& plugin, bool honour_mask)
+      : recording_(recording), plugin_(plugin), honour_mask_(honour_mask) {}
 
   ReplayOutcome run() {
     std::map<int64_t, std::vector<size_t>> calls_of_tid;
@@ -77,7 +78,50 @@ class Replay {
     return found->second;
   }
 
+  // Whether NCCL would make this start under the mask (and which mask its children inherit).
+  bool started_by_nccl(const RecordedCall& call) {
+    const uint64_t type = call.descr.type;
+    int mask = 0;
+    if (type == abi::kCollApi || type == abi::kP2pApi || type == abi::kProxyCtrl) {
+      mask = __atomic_load_n(&mask_, __ATOMIC_RELAXED);
+    } else {
+      const auto parent = mask_of_handle_.find(call.parent);
+      if (parent == mask_of_handle_.end()) return true;
+      mask = parent->second;
+    }
+    mask_of_handle_[call.handle] = mask;
+    const int proxy = abi::kProxyOp | abi::kProxyStep | abi::kNetPlugin;
+    switch (type) {
+      case abi::kColl:
+        return (mask & (abi::kColl | abi::kKernelCh | proxy)) != 0;
+      case abi::kP2p:
+        return (mask & (abi::kP2p | abi::kKernelCh | proxy)) != 0;
+      case abi::kKernelCh:
+        return (mask & abi::kKernelCh) != 0;
+      case abi::kProxyOp:
+        return (mask & proxy) != 0;
+      case abi::kProxyStep:
+        return (mask & (abi::kProxyStep | abi::kNetPlugin)) != 0;
+      case abi::kNetPlugin:
+        return (mask & abi::kNetPlugin) != 0;
+      case abi::kProxyCtrl:
+        return (mask & abi::kProxyCtrl) != 0;
+      default:
+        return true;
+    }
+  }
+
   void execute(const RecordedCall& call) {
+    if (honour_mask_ && call.kind == RecordedCall::Kind::kStart && !started_by_nccl(call)) {
+      skipped_.insert(call.handle);
+      mask_of_handle_[call.handle] = 0;
+      ++outcome_.starts_skipped;
+      return;
+    }
+    if ((call.kind == RecordedCall::Kind::kState || call.kind == RecordedCall::Kind::kStop) &&
+        skipped_.count(call.handle) != 0) {
+      return;
+    }
     const abi::ProfilerV5& v5 = *plugin_.v5;
     abi::Result result = abi::kSuccess;
     switch (call.kind) {
@@ -127,7 +171,10 @@ class Replay {
   std::mutex mutex_;
   std::condition_variable turn_changed_;
   uint64_t turn_ = 0;
+  const bool honour_mask_;
   int mask_ = 0;
+  std::map<uint64_t, int> mask_of_handle_;  // recorded handle id -> the mask of its call
+  std::set<uint64_t> skipped_;              // recorded handle ids NCCL would not have started
   std::map<uint64_t, void*> contexts_;
   std::map<uint64_t, void*> handles_;
   ReplayOutcome outcome_;
@@ -135,8 +182,9 @@ class Replay {
 
 }  // namespace
 
-ReplayOutcome replay_recording(const Recording& recording, const PluginLibrary& plugin) {
-  return Replay(recording, plugin).run();
+ReplayOutcome replay_recording(const Recording& recording, const PluginLibrary& plugin,
+                               bool honour_mask) {
+  return Replay(recording, plugin, honour_mask).run();
 }
 
 }  // namespace npkit::test

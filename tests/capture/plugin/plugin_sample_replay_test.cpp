@@ -1,0 +1,260 @@
+// NPKIT_SAMPLE against the real NCCL 2.28.9 recordings (tests/data/nccl-profiler-calls), replayed
+// with the mask honoured as NCCL honours it (recording_replayer.hpp): the collectives that get
+// kernel events are the ones docs/capture.md's rule names, computed here from the recordings
+// alone (each communicator's CollApi starts counted in call order), and the chosen ones are the
+// same on both ranks, also when one rank makes fewer calls and groups.
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <catch2/catch.hpp>
+
+#include "capture/plugin/captured_log.hpp"
+#include "capture/plugin/dump_files.hpp"
+#include "capture/plugin/plugin_env.hpp"
+#include "capture/plugin/plugin_library.hpp"
+#include "capture/plugin/recorded_calls.hpp"
+#include "capture/plugin/recording_replayer.hpp"
+#include "support/test_data.hpp"
+
+namespace npkit::test {
+namespace {
+
+using CollKey = std::pair<std::string, uint64_t>;               // (func, seq)
+using TimedColls = std::map<uint64_t, std::multiset<CollKey>>;  // comm hash -> timed collectives
+
+// From the recording, by the rule docs/capture.md states for "1/every" (every 0: all): a
+// collective call is timed when some initialised, not finalized communicator of the process is
+// pending, i.e. its next collective (0-based index n) is chosen, (n + 1) % every == 0; this covers
+// the call's own communicator when the call itself is chosen. Returns, per communicator, the
+// collectives that are timed and that NCCL gave kernel events; `chosen_only` keeps only the chosen
+// ones.
+TimedColls expected_timed(const Recording& recording, uint64_t every, bool chosen_only = false) {
+  std::map<uint64_t, uint64_t> comm_of_ctx;
+  std::map<uint64_t, uint64_t> next_index;  // by ctx, for every initialised communicator
+  std::map<uint64_t, bool> timed_api;       // CollApi handle -> timed
+  std::map<uint64_t, CollKey> coll_of;      // Coll handle -> key, for timed ones
+  std::map<uint64_t, uint64_t> comm_of_coll;
+  std::set<uint64_t> with_kernel;
+  const auto chosen = [every](uint64_t index) { return every == 0 || (index + 1) % every == 0; };
+  for (const RecordedCall& call : recording.calls) {
+    if (call.kind == RecordedCall::Kind::kInit) {
+      comm_of_ctx[call.ctx] = call.comm_id;
+      next_index[call.ctx] = 0;
+    }
+    if (call.kind == RecordedCall::Kind::kFinalize) next_index.erase(call.ctx);
+    if (call.kind != RecordedCall::Kind::kStart) continue;
+    if (call.descr.type == abi::kCollApi) {
+      bool timed = chosen(next_index.at(call.ctx));
+      if (!chosen_only) {
+        for (const auto& [ctx, index] : next_index) timed = timed || chosen(index);
+      }
+      timed_api[call.handle] = timed;
+      ++next_index.at(call.ctx);
+    } else if (call.descr.type == abi::kColl && timed_api[call.parent]) {
+      coll_of[call.handle] = {call.descr.coll.func, call.descr.coll.seqNumber};
+      comm_of_coll[call.handle] = comm_of_ctx.at(call.ctx);
+    } else if (call.descr.type == abi::kKernelCh) {
+      with_kernel.insert(call.parent);
+    }
+  }
+  TimedColls out;
+  for (const auto& [ctx, comm] : comm_of_ctx) out[comm];
+  for (const auto& [handle, key] : coll_of) {
+    if (with_kernel.count(handle) != 0) out[comm_of_coll.at(handle)].insert(key);
+  }
+  return out;
+}
+
+// From a dump: the collectives with at least one KernelCh start.
+std::multiset<CollKey> timed_in_dump(const NpktDump& dump) {
+  std::map<uint64_t, CollKey> colls;
+  std::set<uint64_t> with_kernel;
+  for (const format::ProfilerRecord& rec : dump.records) {
+    if (rec.kind != format::kRecordStart) continue;
+    if (rec.type == format::kTypeColl) {
+      format::CollPayload coll;
+      std::memcpy(&coll, rec.payload, sizeof(coll));
+      colls[rec.event_id] = {dump.string_at(coll.func), coll.seq};
+    } else if (rec.type == format::kTypeKernelCh) {
+      with_kernel.insert(rec.parent_id);
+    }
+  }
+  std::multiset<CollKey> out;
+  for (const auto& [id, key] : colls) {
+    if (with_kernel.count(id) != 0) out.insert(key);
+  }
+  return out;
+}
+
+// The recording without the calls of its communicator `comm_id` (and of their handles), numbered
+// again: the same process with fewer calls and groups.
+Recording without_communicator(const Recording& recording, uint64_t comm_id) {
+  std::set<uint64_t> contexts;
+  std::set<uint64_t> handles;
+  Recording out{recording.path + " without " + std::to_string(comm_id), recording.pid, {}};
+  for (const RecordedCall& call : recording.calls) {
+    if (call.kind == RecordedCall::Kind::kInit && call.comm_id == comm_id)
+      contexts.insert(call.ctx);
+    const bool by_context = call.kind == RecordedCall::Kind::kInit ||
+                            call.kind == RecordedCall::Kind::kStart ||
+                            call.kind == RecordedCall::Kind::kFinalize;
+    if (by_context && contexts.count(call.ctx) != 0) {
+      if (call.kind == RecordedCall::Kind::kStart) handles.insert(call.handle);
+      continue;
+    }
+    if (!by_context && handles.count(call.handle) != 0) continue;
+    out.calls.push_back(call);
+    out.calls.back().seq = out.calls.size() - 1;
+  }
+  return out;
+}
+
+// Replays `recording` under the current environment and returns the timed collectives per
+// communicator found in the dumps.
+TimedColls replay_timed(const Recording& recording, const PluginEnv& env,
+                        uint64_t* starts_skipped) {
+  const PluginLibrary& lib = require_plugin();
+  const ReplayOutcome outcome = replay_recording(recording, lib, true);
+  INFO(outcome.errors.size() << " replay error(s), first: "
+                             << (outcome.errors.empty() ? "" : outcome.errors.front()));
+  CHECK(outcome.errors.empty());
+  lib.flush();
+  *starts_skipped = outcome.starts_skipped;
+  TimedColls out;
+  std::map<uint64_t, int> rank_of_comm;
+  for (const RecordedCall& call : recording.calls) {
+    if (call.kind == RecordedCall::Kind::kInit) rank_of_comm[call.comm_id] = call.rank;
+  }
+  for (const auto& [comm, rank] : rank_of_comm) {
+    const NpktDump dump = read_dump(env.file(dump_file_name(comm, rank)));
+    out[comm] = timed_in_dump(dump);
+  }
+  return out;
+}
+
+const char* const kFiles[] = {"rec_606.jsonl.gz", "rec_607.jsonl.gz"};
+
+TEST_CASE("sampling replay: 1/3 times exactly every third collective of each communicator",
+          "[plugin][sample]") {
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
+  TimedColls chosen_by_rank[2];
+  PluginEnv env;
+  ScopedEnv sample("NPKIT_SAMPLE", "1/3");
+  for (int rank = 0; rank < 2; ++rank) {
+    INFO(kFiles[rank]);
+    const Recording recording = read_recording(data + "/" + kFiles[rank]);
+    const TimedColls expected = expected_timed(recording, 3);
+    uint64_t skipped = 0;
+    const TimedColls timed = replay_timed(recording, env, &skipped);
+    CHECK(skipped > 0);
+    CHECK(timed == expected);
+    // Every chosen collective is timed; the communicator with many collectives has several.
+    const TimedColls chosen = expected_timed(recording, 3, true);
+    size_t most = 0;
+    for (const auto& [comm, colls] : chosen) {
+      INFO("communicator " << comm);
+      CHECK(
+          std::includes(timed.at(comm).begin(), timed.at(comm).end(), colls.begin(), colls.end()));
+      most = std::max(most, colls.size());
+    }
+    CHECK(most >= 4);
+    chosen_by_rank[rank] = chosen;
+  }
+  // Both ranks choose the same (func, seq) of every communicator.
+  CHECK(chosen_by_rank[0] == chosen_by_rank[1]);
+}
+
+TEST_CASE("sampling replay: a rank with fewer calls and groups times the same collectives",
+          "[plugin][sample]") {
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
+  const Recording rank0 = read_recording(data + "/" + kFiles[0]);
+  const Recording full1 = read_recording(data + "/" + kFiles[1]);
+  // Rank 1 without its second communicator (the one with fewer collective calls): the first
+  // communicator's calls are the same, the process's sequence of calls and groups is not.
+  std::map<uint64_t, uint64_t> comm_of_ctx;
+  std::map<uint64_t, size_t> collectives_of_comm;
+  for (const RecordedCall& call : full1.calls) {
+    if (call.kind == RecordedCall::Kind::kInit) comm_of_ctx[call.ctx] = call.comm_id;
+    if (call.kind == RecordedCall::Kind::kStart && call.descr.type == abi::kCollApi) {
+      ++collectives_of_comm[comm_of_ctx.at(call.ctx)];
+    }
+  }
+  REQUIRE(collectives_of_comm.size() == 2);
+  const auto fewer =
+      std::min_element(collectives_of_comm.begin(), collectives_of_comm.end(),
+                       [](const auto& a, const auto& b) { return a.second < b.second; });
+  const uint64_t other = fewer->first;
+  const uint64_t kept = other == collectives_of_comm.begin()->first
+                            ? std::next(collectives_of_comm.begin())->first
+                            : collectives_of_comm.begin()->first;
+  const Recording rank1 = without_communicator(full1, other);
+  REQUIRE(rank1.calls.size() < full1.calls.size());
+
+  TimedColls timed[2];
+  for (int rank = 0; rank < 2; ++rank) {
+    PluginEnv env;
+    ScopedEnv sample("NPKIT_SAMPLE", "1/4");
+    uint64_t skipped = 0;
+    timed[rank] = replay_timed(rank == 0 ? rank0 : rank1, env, &skipped);
+  }
+  CHECK(timed[0] == expected_timed(rank0, 4));
+  CHECK(timed[1] == expected_timed(rank1, 4));
+
+  CHECK(timed[1].count(other) == 0);
+  // The kept communicator's chosen collectives, the same on both ranks, are timed on both.
+  const TimedColls chosen0 = expected_timed(rank0, 4, true);
+  const TimedColls chosen1 = expected_timed(rank1, 4, true);
+  CHECK(chosen0.at(kept) == chosen1.at(kept));
+  CHECK(!chosen0.at(kept).empty());
+  for (const TimedColls& t : timed) {
+    CHECK(std::includes(t.at(kept).begin(), t.at(kept).end(), chosen0.at(kept).begin(),
+                        chosen0.at(kept).end()));
+  }
+}
+
+TEST_CASE("sampling replay: windows of the whole period time everything, tiny ones nothing",
+          "[plugin][sample]") {
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
+  const Recording recording = read_recording(data + "/" + kFiles[0]);
+  const TimedColls all = expected_timed(recording, 0);
+  {
+    PluginEnv env;
+    ScopedEnv sample("NPKIT_SAMPLE", "1m/1m");
+    uint64_t skipped = 0;
+    CHECK(replay_timed(recording, env, &skipped) == all);
+    CHECK(skipped == 0);
+  }
+  {
+    // Open 1 ns of every minute: a call lands in one with probability ~1e-11.
+    PluginEnv env;
+    ScopedEnv sample("NPKIT_SAMPLE", "1ns/1m");
+    uint64_t skipped = 0;
+    const TimedColls timed = replay_timed(recording, env, &skipped);
+    for (const auto& [comm, colls] : timed) CHECK(colls.empty());
+    CHECK(skipped > 0);
+  }
+}
+
+TEST_CASE("sampling replay: an unreadable setting warns and times every collective",
+          "[plugin][sample]") {
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
+  const Recording recording = read_recording(data + "/" + kFiles[0]);
+  PluginEnv env;
+  ScopedEnv sample("NPKIT_SAMPLE", "every tenth");
+  LogCapture log;
+  uint64_t skipped = 0;
+  CHECK(replay_timed(recording, env, &skipped) == expected_timed(recording, 0));
+  CHECK(skipped == 0);
+  // One warning at each of the recording's two communicator inits, saying what happens instead.
+  INFO(log.dump());
+  CHECK(log.count(abi::kLogWarn, "NPKIT_SAMPLE") == 2);
+  CHECK(log.count(abi::kLogWarn, "'every tenth'") == 2);
+  CHECK(log.count(abi::kLogWarn, "sampling off") == 2);
+}
+
+}  // namespace
+}  // namespace npkit::test
