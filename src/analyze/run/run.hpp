@@ -15,7 +15,9 @@
 //   or protocol (the values shown are the lowest rank's).
 // - RunMember: timed when start/end hold the rank's GPU span of the operation over all its
 //   channels; stale when it is untimed because a channel's GPU event read another operation's
-//   timestamps (the operation ran; its GPU time is unknown). order is the operation's position in
+//   timestamps (the operation ran; its GPU time is unknown); not_sampled when it is untimed because
+//   the rank's capture sampled GPU timing (RunCommunicator::sample) and left this operation out:
+//   no KernelCh event, by design. order is the operation's position in
 //   the rank's stream of operations of the communicator (in start order); members launched in one
 //   group share a non-zero group; launch_ns is when the host called the operation, kUnknownTime
 //   where the input does not say.
@@ -138,6 +140,7 @@ struct RunMember {
   std::int32_t rank = 0;
   bool timed = false;
   bool stale = false;
+  bool not_sampled = false;
   Progress progress = Progress::kCompleted;
   std::int64_t start_ns = 0;
   std::int64_t end_ns = 0;
@@ -193,6 +196,9 @@ struct RunCommunicator {
   std::string no_start_times;        // why member starts are unknown ("" when known)
   bool progress_known = false;
   bool from_spans = false;
+  // NPKIT_SAMPLE of the captures that sampled GPU timing ("1/100", "10ms/10s"; ranks that differ:
+  // "1/100 (rank 0), off (rank 1)"); "" when none did. Members they left out are not_sampled.
+  std::string sample;
   std::vector<InFlightDetail> in_flight;
 
   // Every rank names its host.

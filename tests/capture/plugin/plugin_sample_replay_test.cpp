@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -18,7 +19,11 @@
 #include "capture/plugin/plugin_library.hpp"
 #include "capture/plugin/recorded_calls.hpp"
 #include "capture/plugin/recording_replayer.hpp"
+#include "import/npkt/communicator_join.hpp"
+#include "import/npkt/npkt_run.hpp"
+#include "import/npkt/profiler_capture.hpp"
 #include "support/test_data.hpp"
+#include "util/diagnostics.hpp"
 
 namespace npkit::test {
 namespace {
@@ -166,6 +171,40 @@ TEST_CASE("sampling replay: 1/3 times exactly every third collective of each com
   }
   // Both ranks choose the same (func, seq) of every communicator.
   CHECK(chosen_by_rank[0] == chosen_by_rank[1]);
+
+  // The run model read from the dumps: the setting, and every member of an operation outside the
+  // sample is untimed as not sampled, its completion unknown (not "enqueued").
+  std::vector<std::unique_ptr<RankCapture>> captures;
+  for (const std::string& name : entries_in(env.dir.path())) {
+    captures.push_back(build_rank_capture(read_dump(env.file(name))));
+  }
+  std::vector<const RankCapture*> pointers;
+  for (const auto& c : captures) pointers.push_back(c.get());
+  Diagnostics diagnostics;
+  const Run run = npkt_run("", join_communicators(pointers, diagnostics), diagnostics);
+  REQUIRE(run.comms.size() == 2);
+  size_t sampled = 0;
+  size_t not_sampled = 0;
+  for (const RunCommunicator& comm : run.comms) {
+    INFO("communicator " << comm.hash);
+    CHECK(comm.sample == "1/3");
+    const std::multiset<CollKey>& chosen = chosen_by_rank[0].at(comm.hash);
+    for (const RunInstance& inst : comm.instances) {
+      if (inst.func == "Send" || inst.func == "Recv" || inst.func == "SendRecv" ||
+          inst.func == "AlltoAll") {
+        continue;  // point-to-point calls are sampled only while a collective is pending
+      }
+      INFO(inst.label);
+      const bool in_sample = chosen.count({inst.func, inst.seq}) != 0;
+      for (const RunMember& member : inst.members) {
+        CHECK(member.not_sampled == !in_sample);
+        if (member.not_sampled) CHECK(member.progress == Progress::kCompletionUnknown);
+        (in_sample ? sampled : not_sampled) += 1;
+      }
+    }
+  }
+  CHECK(sampled > 0);
+  CHECK(not_sampled > sampled);
 }
 
 TEST_CASE("sampling replay: a rank with fewer calls and groups times the same collectives",

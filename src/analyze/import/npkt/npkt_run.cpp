@@ -152,8 +152,44 @@ bool captures_operations(const RankCapture& r) {
   return (r.dump.comm.event_mask & kOperations) == kOperations;
 }
 
+// Whether the rank's capture sampled GPU timing (NPKIT_SAMPLE) and left `op` out of the sample.
+bool left_out_of_sample(const RankCapture& r, const ProfilerCollective& op) {
+  return !r.dump.meta("capture.sample").empty() && op.kernel_channels == 0;
+}
+
+// RunCommunicator::sample and each member's not_sampled.
+void add_sampling(const Communicator& comm, RunCommunicator& out) {
+  std::map<std::int32_t, const RankCapture*> by_rank;
+  std::map<std::string, std::vector<std::int32_t>> ranks_of_setting;
+  for (const RankCapture* r : comm.ranks) {
+    by_rank[r->rank()] = r;
+    const std::string setting = r->dump.meta("capture.sample");
+    ranks_of_setting[setting.empty() ? "off" : setting].push_back(r->rank());
+  }
+  if (ranks_of_setting.size() == 1) {
+    out.sample = ranks_of_setting.begin()->first == "off" ? "" : ranks_of_setting.begin()->first;
+  } else {
+    for (const auto& [setting, ranks] : ranks_of_setting) {
+      out.sample += fmt::format("{}{} (rank {})", out.sample.empty() ? "" : ", ", setting,
+                                fmt::join(ranks, ", "));
+    }
+  }
+  if (out.sample.empty()) return;
+  for (std::size_t i = 0; i < comm.instances.size(); ++i) {
+    const CollectiveInstance& inst = comm.instances[i];
+    for (std::size_t k = 0; k < inst.members.size(); ++k) {
+      const auto capture = by_rank.find(inst.members[k].rank);
+      if (capture == by_rank.end()) continue;
+      RunMember& member = out.instances[i].members[k];
+      member.not_sampled =
+          !member.timed && left_out_of_sample(*capture->second, *inst.members[k].op);
+    }
+  }
+}
+
 // Each member's progress (import/npkt/operation_progress.hpp); known when every rank's capture
-// recorded Coll and P2p events (kCompletionUnknown where it lacks KernelCh events).
+// recorded Coll and P2p events (kCompletionUnknown where it lacks KernelCh events, and for an
+// operation a sampling capture left out: no KernelCh events by design).
 void add_progress(const Communicator& comm, RunCommunicator& out) {
   out.progress_known = !comm.ranks.empty() &&
                        std::all_of(comm.ranks.begin(), comm.ranks.end(), [](const RankCapture* r) {
@@ -168,9 +204,9 @@ void add_progress(const Communicator& comm, RunCommunicator& out) {
       const auto capture = by_rank.find(m.rank);
       if (capture == by_rank.end()) continue;  // the join takes members from these captures
       const RankCapture& r = *capture->second;
-      OperationProgress p =
-          operation_progress(r.events, *m.op, captures_kernel_channels(r),
-                             [&r](std::uint32_t state) { return state_name(r, state); });
+      OperationProgress p = operation_progress(
+          r.events, *m.op, captures_kernel_channels(r) && !left_out_of_sample(r, *m.op),
+          [&r](std::uint32_t state) { return state_name(r, state); });
       out.instances[i].members[k].progress = p.state;
       if (p.state == Progress::kCompleted) continue;
       p.detail.instance = i;
@@ -224,6 +260,7 @@ RunCommunicator run_communicator(const Communicator& comm, Diagnostics& diagnost
   for (const auto& inst : comm.instances) {
     out.instances.push_back(run_instance(out, comm, inst, order));
   }
+  add_sampling(comm, out);
   add_progress(comm, out);
   add_rank_gaps(out, diagnostics);
   bool alltoall = false;
