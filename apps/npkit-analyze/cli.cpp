@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include <exception>
+#include <new>
 
 #include "commands/command.hpp"
 #include "commands/gate_commands.hpp"
@@ -49,6 +50,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return 2;
     }
     return context.outcome->value();
+  } catch (const std::bad_alloc&) {
+    // The readers name the file they were reading (util/out_of_memory.hpp); past them, the
+    // analysis of what they read outgrew the memory the process may use.
+    err << "npkit-analyze: error: out of memory analyzing the input (the process may use less "
+           "memory than the analysis needs: ulimit -v, a container's limit)\n";
+    return 2;
   } catch (const std::exception& e) {
     err << "npkit-analyze: error: internal error (a bug: please report it): "
         << terminal_safe(e.what()) << "\n";

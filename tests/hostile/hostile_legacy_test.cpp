@@ -10,11 +10,13 @@
 // buffer opens with TIME_SYNC_CPU (0x34, host 1,000,000 ns) and TIME_SYNC_GPU (0x33, tick 5,000),
 // then one ALL_REDUCE_RING ENTRY (0x01) / EXIT (0x02) pair of 4096 bytes: rank 0 ticks 5,000 to
 // 6,000 (1.000 us), rank 1 ticks 5,200 to 6,400 (1.200 us). Records are 16 bytes.
+#include <filesystem>
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include "hostile/hostile_run.hpp"
+#include "hostile/memory_limit.hpp"
 #include "support/legacy_dump_writer.hpp"
 #include "support/temp_dir.hpp"
 
@@ -276,6 +278,23 @@ TEST_CASE("hostile legacy: huge sizes and timestamps never give a negative time"
   CHECK_THAT(per_rank, Catch::Contains("   0  9223372036.854"));
   CHECK_THAT(per_rank, Catch::Contains("   1           0.000"));
   CHECK_THAT(per_rank, !Catch::Contains("-"));
+}
+
+// A clock file made sparse up to 3 GiB (resize_file: ftruncate) is refused by its size, before
+// it is read, under an address-space limit of 100 MB more than the process maps
+// (hostile/memory_limit.hpp).
+TEST_CASE("hostile legacy: a sparse 3 GiB clock file is a bad clock file, not read", "[hostile]") {
+  TempDir tmp;
+  write_legacy_dump(tmp,
+                    "rank 0 clock cpu_num=1 cpu_den=1000000000 gpu_khz=1000000\n"
+                    "rank 0 gpu 0: 0x34 ts=1000000 | 0x33 ts=5000 | 0x01 size=4096 ts=5000 | "
+                    "0x02 size=4096 ts=6000\n");
+  std::filesystem::resize_file(tmp.file("dump/gpu_clock_rate_rank_0"), uint64_t{3} << 30);
+  const CliRun run = run_hostile_limited(tmp, {"info", "$DIR/dump"});
+  CHECK_THAT(run.err, Catch::Contains("bad clock file: $DIR/dump/gpu_clock_rate_rank_0: "
+                                      "3221225472 bytes, expected a short text file (at most "
+                                      "256 bytes)"));
+  CHECK(run.err.find("internal error") == std::string::npos);
 }
 
 }  // namespace

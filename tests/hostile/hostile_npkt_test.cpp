@@ -135,18 +135,17 @@ TEST_CASE("hostile npkt: a huge section size is an error, not an allocation", "[
                        std::to_string(left) + " bytes left after the section header)"));
 }
 
-TEST_CASE("hostile npkt: the same rank in two files is read once, with a warning", "[hostile]") {
+TEST_CASE("hostile npkt: the same rank in two files is an error naming both", "[hostile]") {
   TempDir tmp;
   const std::string dir = copy_golden(tmp);
   fs::copy_file(dir + "/" + kRank0, dir + "/npkit_00000000c0ffee01_rank0_copy.npkt");
   const CliRun run = run_hostile(tmp, {"report", "$DIR/dump"});
-  CHECK(run.exit_code == 0);
-  CHECK(run.err ==
-        one_warning("duplicate rank",
-                    "$DIR/dump/npkit_00000000c0ffee01_rank0_copy.npkt: comm "
-                    "00000000c0ffee01 rank 0 is also in "
-                    "$DIR/dump/npkit_00000000c0ffee01_rank0.npkt; this file is ignored"));
-  CHECK_THAT(run.out, Catch::Contains("comm 00000000c0ffee01 (train), 2 of 2 rank(s)\n"));
+  CHECK(run.exit_code == 2);
+  CHECK(run.err == error_line("$DIR/dump/" + kRank0 +
+                              " and $DIR/dump/npkit_00000000c0ffee01_rank0_copy.npkt both hold "
+                              "rank 0 of communicator 00000000c0ffee01: expected one file per "
+                              "rank (a copy, or a file planted in a shared directory?); move one "
+                              "away, or give one file as the input"));
 }
 
 TEST_CASE("hostile npkt: a rank missing from the directory", "[hostile]") {

@@ -82,7 +82,7 @@ std::uint64_t max_raw_ts(const std::string& dump, std::uint32_t rank, unsigned c
     const bool cpu = name.rfind("cpu_events_rank_" + std::to_string(rank) + "_", 0) == 0;
     if (!gpu && !cpu) continue;
     std::vector<std::uint8_t> bytes;
-    REQUIRE(io::read_file_into(entry.path().string(), bytes));
+    REQUIRE(io::read_file_into(entry.path().string(), bytes, {std::uint64_t{1} << 30, "a trace"}));
     const unsigned size = gpu ? 16 : cpu_record_size;
     for (std::size_t off = 0; off + size <= bytes.size(); off += size) {
       std::uint64_t ts = 0;

@@ -35,7 +35,11 @@ std::string not_judged(const CommonOptions& o, const Run& run) {
 
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   if (auto refused = refused_option_error(o, "hang", kWhat)) return *refused;
-  NPKIT_ASSIGN(auto input, open_input(o, context));
+  // A killed job leaves files cut anywhere: hang reads as with --skip-bad (a warning names each
+  // unreadable file, its rank shows absent), so one bad file never hides where the others stopped.
+  CommonOptions tolerant = o;
+  tolerant.skip_bad = true;
+  NPKIT_ASSIGN(auto input, open_input(tolerant, context));
   RunInput& in = *input;
   Run run;
   NPKIT_TRY(read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; }));  // spans play no part

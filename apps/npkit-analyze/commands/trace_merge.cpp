@@ -9,13 +9,16 @@
 #include "output/trace/trace_numbers.hpp"
 #include "util/file_io.hpp"
 #include "util/gunzip.hpp"
+#include "util/out_of_memory.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit::cli {
 
-Result<MergedTrace> read_merged_trace(const std::string& path) {
+namespace {
+
+Result<MergedTrace> read_merged_trace_unguarded(const std::string& path) {
   std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(io::read_file_into(path, bytes));
+  NPKIT_TRY(io::read_file_into(path, bytes, {std::uint64_t{16} << 30, "a --merge trace"}));
   if (gz::looks_like_gzip(bytes.data(), bytes.size())) {
     std::vector<std::uint8_t> plain;
     NPKIT_TRY(gz::gunzip(path, bytes.data(), bytes.size(),
@@ -27,7 +30,9 @@ Result<MergedTrace> read_merged_trace(const std::string& path) {
   merged.text.assign(bytes.begin(), bytes.end());
   simdjson::dom::parser parser;
   simdjson::dom::element doc;
-  if (parser.parse(merged.text).get(doc) != simdjson::SUCCESS || !doc.is_object()) {
+  const simdjson::error_code parsed = parser.parse(merged.text).get(doc);
+  if (parsed == simdjson::MEMALLOC) return Error{"out of memory reading --merge " + path};
+  if (parsed != simdjson::SUCCESS || !doc.is_object()) {
     return Error{"--merge " + path +
                  ": not a JSON object (expected a Chrome trace such as "
                  "torch.profiler's export_chrome_trace writes)"};
@@ -48,6 +53,12 @@ Result<MergedTrace> read_merged_trace(const std::string& path) {
   }
   merged.base_ns = base;
   return merged;
+}
+
+}  // namespace
+
+Result<MergedTrace> read_merged_trace(const std::string& path) {
+  return reading_guarded("--merge " + path, [&] { return read_merged_trace_unguarded(path); });
 }
 
 namespace {

@@ -58,11 +58,10 @@ std::string empty_logs_message(const std::string& path, const std::string& what)
       path, what);
 }
 
-// When every file of the directory `path` (listed as `entries`, without sizes) is empty and one
-// of them is a `*.log`: the message.
+// When every file of the directory `path` (listed as `entries`) is empty and one of them is a
+// `*.log`: the message.
 std::optional<std::string> only_empty_logs(const std::string& path,
-                                           std::vector<io::DirEntry> entries) {
-  if (!io::read_entry_sizes(path, entries)) return std::nullopt;
+                                           const std::vector<io::DirEntry>& entries) {
   std::vector<std::string> names;
   bool log = false;
   for (const auto& e : entries) {
@@ -98,7 +97,7 @@ bool is_clock_file_name(std::string_view name) {
 // The input kinds the regular files of `dir` hold (names only; JSON files count as traces),
 // for the subdirectories of a directory without input.
 std::vector<std::string> kinds_in(const std::string& dir) {
-  auto entries = io::list_directory(dir, io::EntrySizes::kSkip);
+  auto entries = io::list_directory(dir);
   if (!entries) return {};
   bool legacy = false;
   bool npkt = false;
@@ -180,13 +179,17 @@ std::string no_input_message(const std::string& path, const std::vector<io::DirE
 
 // What a directory holds, in the order of precedence.
 Result<DetectedInput> detect_directory(const std::string& path) {
-  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
+  NPKIT_ASSIGN(auto entries, io::list_directory(path));
   bool legacy = false;
   bool npkt = false;
   bool json = false;
   bool inspector = false;
   std::vector<std::string> results_files;
+  std::vector<std::string> untrusted;
   for (const auto& e : entries) {
+    if (!e.untrusted.empty()) {
+      untrusted.push_back(io::join_path(path, e.name) + ": " + e.untrusted + "; not read");
+    }
     if (!e.regular) continue;
     const bool is_json = io::has_extension(e.name, ".json");
     const bool is_npkt = is_npkt_file_name(e.name);
@@ -218,6 +221,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
                     path, fmt::join(results_files, ", "))};
   }
   for (std::size_t i = 1; i < present.size(); ++i) d.ignored.push_back(kind_name(present[i]));
+  d.untrusted = std::move(untrusted);
   d.listing = std::move(entries);
   return d;
 }
@@ -294,11 +298,15 @@ void RunInput::set_environment(std::optional<EnvironmentFile> file, std::string 
 
 namespace {
 
-// The environment file of ImportOptions::env_file (contract in the header).
-Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& options) {
+// The environment file of ImportOptions::env_file (contract in the header); the files found but
+// not trusted are warned of in `diagnostics`.
+Result<std::optional<EnvironmentFile>> environment_of(const ImportOptions& options,
+                                                      Diagnostics& diagnostics) {
   if (options.env_file == "none") return std::optional<EnvironmentFile>{};
+  std::vector<std::string> ignored;
   const std::string path =
-      options.env_file.empty() ? find_environment_file(options.path) : options.env_file;
+      options.env_file.empty() ? find_environment_file(options.path, &ignored) : options.env_file;
+  for (auto& note : ignored) diagnostics.warn("environment file ignored", std::move(note));
   if (path.empty()) return std::optional<EnvironmentFile>{};
   NPKIT_ASSIGN(auto file, read_environment_file(path));
   return std::optional<EnvironmentFile>(std::move(file));
@@ -353,11 +361,14 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
       break;
     }
   }
+  for (const auto& note : detected.untrusted) {
+    input->diagnostics().warn("untrusted file skipped", note);
+  }
   for (const auto& what : detected.ignored) {
     input->diagnostics().warn("ignored files",
                               options.path + ": also holds " + what + ", which were not read");
   }
-  NPKIT_ASSIGN(auto environment, environment_of(options));
+  NPKIT_ASSIGN(auto environment, environment_of(options, input->diagnostics()));
   input->set_environment(std::move(environment), options.label);
   return input;
 }

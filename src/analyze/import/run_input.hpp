@@ -9,7 +9,9 @@
 //   what it holds instead (its files, and the subdirectories one level down that hold input,
 //   e.g. a capture's parent directory); for a file from inside a legacy dump, the dump's
 //   directory. A directory holding more than one kind is read as the first of legacy dump,
-//   .npkt, JSON, Inspector logs, and an "ignored files" warning names the others.
+//   .npkt, JSON, Inspector logs, and an "ignored files" warning names the others. A directory's
+//   symbolic links and files owned by neither its owner nor the invoking user are not read (a
+//   shared dump directory may hold planted ones): an "untrusted file skipped" warning each.
 // - open_run_input opens the input for reading: options that do not apply to it are an Error
 //   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
 //   also to Chrome traces of NPKit spans; --phase-map to inputs with spans; --nranks to legacy
@@ -60,7 +62,9 @@ enum class DetectedKind : std::uint8_t {
 struct DetectedInput {
   DetectedKind kind = DetectedKind::kLegacyDump;
   std::vector<std::string> ignored;  // what a mixed directory holds beside the chosen kind
-  std::optional<std::vector<io::DirEntry>> listing;  // a directory's entries, without sizes
+  // A directory's links and files of another owner, not read (io::list_directory): a note each.
+  std::vector<std::string> untrusted;
+  std::optional<std::vector<io::DirEntry>> listing;  // a directory's entries
 };
 
 Result<DetectedInput> detect_input(const std::string& path);

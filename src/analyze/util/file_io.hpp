@@ -15,31 +15,42 @@ namespace npkit::io {
 
 struct DirEntry {
   std::string name;
-  std::uint64_t size = 0;  // 0 as well when listed without sizes
-  bool regular = false;    // a regular file, or a link to one
+  std::uint64_t size = 0;
+  bool regular = false;   // a regular file the readers may open (never a link, never untrusted)
+  std::string untrusted;  // why a reader must not open it ("" when it may), see list_directory
 };
 
-enum class EntrySizes : std::uint8_t { kRead, kSkip };
+// Lists the entries of `dir` (not recursive), sorted by name, each with its type and size (a stat
+// each, on several threads when there are thousands; links are not followed). A directory may be
+// shared: an entry that is a symbolic link, or a regular file owned by neither the directory's
+// owner nor the invoking user, is listed with regular = false and `untrusted` saying so
+// ("a symbolic link", "owned by uid 1001, not by the directory's owner (uid 1000) or you
+// (uid 1000)"), so no reader opens it; the caller warns of it.
+Result<std::vector<DirEntry>> list_directory(const std::string& dir);
 
-// Lists the entries of `dir` (not recursive), sorted by name. kSkip leaves every size at 0 and
-// stats only entries whose type the directory does not give (links, some file systems): a
-// directory of thousands of files lists with one system call per few hundred entries.
-Result<std::vector<DirEntry>> list_directory(const std::string& dir,
-                                             EntrySizes sizes = EntrySizes::kRead);
+// The most bytes a reader takes from one file of a kind, and the kind's name for the error.
+struct SizeLimit {
+  std::uint64_t bytes = 0;
+  const char* kind = "";  // "an nccl-tests results file"
+};
 
-// Fills in the type and size of `entries` (listed from `dir` without sizes), a stat each, on
-// several threads when there are thousands.
-Status read_entry_sizes(const std::string& dir, std::vector<DirEntry>& entries);
-
-// Reads the whole file into `buffer` (resized to the file's size).
-Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer);
+// Reads the whole file into `buffer` (resized to the file's size). The size comes from fstat on
+// the open file before anything is allocated: a file larger than `limit` is an error naming the
+// path, its size and the limit ("<path>: 3221225472 bytes; <kind> is at most N bytes"), and a
+// file that grows while it is read is read only up to the size fstat gave (a sparse or growing
+// file never costs more memory than its stated size).
+Status read_file_into(const std::string& path, std::vector<std::uint8_t>& buffer,
+                      const SizeLimit& limit);
 
 // Reads at most `max_bytes` from the start of the file into `buffer`.
 Status read_prefix_into(const std::string& path, std::size_t max_bytes,
                         std::vector<std::uint8_t>& buffer);
 
-// Reads a small text file; files longer than `max_bytes` are an error.
+// Reads a small text file; a file longer than `max_bytes` is an error before it is read.
 Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes = 4096);
+
+// The size fstat gives for the open file `path` (a regular file), without reading it.
+Result<std::uint64_t> file_size(const std::string& path);
 
 bool is_directory(const std::string& path);
 // True if `path` exists and is not a regular file or directory (a device, FIFO, socket).

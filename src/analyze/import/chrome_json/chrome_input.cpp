@@ -68,7 +68,7 @@ std::string profiler_time_source(const std::vector<PluginRankTrace>& traces) {
 
 Result<std::vector<std::string>> chrome_trace_files(const std::string& path) {
   if (!io::is_directory(path)) return std::vector<std::string>{path};
-  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
+  NPKIT_ASSIGN(auto entries, io::list_directory(path));
   std::vector<std::string> files;
   for (const auto& e : entries) {
     if (e.regular && io::has_extension(e.name, kJsonExtension)) {

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "import/chrome_json/json_number.hpp"
+#include "import/rank_limit.hpp"
 #include "util/saturating.hpp"
 
 namespace npkit {
@@ -31,7 +32,7 @@ bool comm_and_rank_from_name(const std::string& path, std::uint64_t& comm, std::
   if (before == std::string_view::npos) return false;
   const auto r = parse_json_int(name.substr(last + 1));
   const auto c = parse_json_uint(name.substr(before + 1, last - before - 1));
-  if (!r || !c || *r < 0 || *r > INT32_MAX) return false;
+  if (!r || !c || *r < 0 || *r >= kMaxRanks) return false;
   comm = *c;
   rank = static_cast<std::int32_t>(*r);
   return true;
@@ -103,7 +104,13 @@ Status ExamplePluginDecoder::on_event(const TraceEvent& e) {
     warn("incomplete trace event", e, "COLL b event without a name or SeqNum; skipped");
     return Ok{};
   }
-  if (comm && rank && *rank >= 0 && *rank <= INT32_MAX) {
+  if (rank && (*rank < 0 || *rank >= kMaxRanks)) {
+    return Error{
+        fmt::format("{}: offset {}: \"Rank\": {}: expected 0 to {} (the largest "
+                    "communicator npkit-analyze reads has {} ranks)",
+                    trace_.path, e.offset, *rank, kMaxRanks - 1, kMaxRanks)};
+  }
+  if (comm && rank) {
     if (!comm_from_events_) {
       trace_.comm_hash = *comm;
       trace_.rank = static_cast<std::int32_t>(*rank);
@@ -211,8 +218,13 @@ Status OwnProfilerTraceDecoder::on_event(const TraceEvent& e) {
     const std::string_view hex = s.substr(0, space);
     std::uint64_t hash = 0;
     const auto [end, ec] = std::from_chars(hex.data(), hex.data() + hex.size(), hash, 16);
+    if (rank && (*rank < -1 || *rank >= kMaxRanks)) {
+      return Error{fmt::format(
+          "{}: offset {}: process_name \"rank {}\": expected -1 (unknown) or a rank of 0 to {}",
+          path_, e.offset, *rank, kMaxRanks - 1)};
+    }
     if (rank && ec == std::errc() && end == hex.data() + hex.size()) {
-      p.trace.rank = static_cast<std::int32_t>(std::clamp<std::int64_t>(*rank, -1, INT32_MAX));
+      p.trace.rank = static_cast<std::int32_t>(*rank);
       p.trace.comm_hash = hash;
     }
     if (space != std::string_view::npos) {

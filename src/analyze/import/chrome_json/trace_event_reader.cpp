@@ -10,6 +10,7 @@
 
 #include "import/chrome_json/json_number.hpp"
 #include "import/chrome_json/trace_byte_source.hpp"
+#include "util/out_of_memory.hpp"
 
 namespace npkit {
 namespace {
@@ -653,9 +654,11 @@ class Reader {
 Result<TraceReadSummary> read_trace_file(const std::string& path, TraceEventVisitor& visitor,
                                          const TraceReadOptions& options,
                                          Diagnostics& diagnostics) {
-  NPKIT_ASSIGN(auto source, open_file_source(path));
-  Reader reader(path, *source, visitor, options, diagnostics);
-  return reader.run();
+  return reading_guarded(path, [&]() -> Result<TraceReadSummary> {
+    NPKIT_ASSIGN(auto source, open_file_source(path));
+    Reader reader(path, *source, visitor, options, diagnostics);
+    return reader.run();
+  });
 }
 
 Result<TraceReadSummary> read_trace_bytes(const std::string& name, std::string_view bytes,

@@ -1,10 +1,15 @@
 #include "import/environment/environment_file.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdint>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
 
 #include "util/file_io.hpp"
+#include "util/out_of_memory.hpp"
 
 namespace npkit {
 namespace {
@@ -28,7 +33,8 @@ bool is_recorded_kind(std::string_view name) {
 }  // namespace
 
 Result<EnvironmentFile> read_environment_file(const std::string& path) {
-  NPKIT_ASSIGN(auto text, io::read_text_file(path, kMaxBytes));
+  NPKIT_ASSIGN(auto text,
+               reading_guarded(path, [&] { return io::read_text_file(path, kMaxBytes); }));
   EnvironmentFile file;
   file.path = path;
   std::string_view rest = text;
@@ -52,7 +58,34 @@ Result<EnvironmentFile> read_environment_file(const std::string& path) {
   return file;
 }
 
-std::string find_environment_file(const std::string& input_path) {
+namespace {
+
+// Why a found ENV.txt is not trusted ("" when it is): a link, a file owned by neither the
+// invoking user nor the input's owner (anyone may write one into a shared parent directory), or
+// one too large to be an environment file.
+std::string distrust(const std::filesystem::path& candidate, const std::string& input_path) {
+  struct stat st {};
+  if (::lstat(candidate.c_str(), &st) != 0) return "cannot stat it";
+  if (S_ISLNK(st.st_mode)) return "a symbolic link";
+  if (!S_ISREG(st.st_mode)) return "not a regular file";
+  struct stat input {};
+  const bool input_known = ::stat(input_path.c_str(), &input) == 0;
+  if (st.st_uid != ::geteuid() && (!input_known || st.st_uid != input.st_uid)) {
+    return "owned by uid " + std::to_string(st.st_uid) + ", neither the invoking user (uid " +
+           std::to_string(::geteuid()) + ") nor the owner of " + input_path +
+           (input_known ? " (uid " + std::to_string(input.st_uid) + ")" : "");
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > kMaxBytes) {
+    return std::to_string(st.st_size) + " bytes, more than an environment file's " +
+           std::to_string(kMaxBytes);
+  }
+  return "";
+}
+
+}  // namespace
+
+std::string find_environment_file(const std::string& input_path,
+                                  std::vector<std::string>* ignored) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::path dir = fs::path(input_path).lexically_normal();
@@ -65,7 +98,13 @@ std::string find_environment_file(const std::string& input_path) {
     if (where.empty()) continue;
     for (const char* name : {"ENV.txt", "env.txt"}) {
       const fs::path candidate = where / name;
-      if (fs::is_regular_file(candidate, ec)) return candidate.string();
+      if (!fs::exists(fs::symlink_status(candidate, ec))) continue;
+      const std::string why = distrust(candidate, input_path);
+      if (why.empty()) return candidate.string();
+      if (ignored != nullptr) {
+        ignored->push_back(candidate.string() + ": not read: " + why +
+                           " (--env FILE reads a file you trust)");
+      }
     }
   }
   return "";

@@ -8,7 +8,10 @@
 //   naming it (and the line, for a NUL).
 // - find_environment_file() looks for ENV.txt, then env.txt, in the input's directory (the path
 //   itself when it is a directory, else the directory holding it) and then in that directory's
-//   parent; "" when there is none.
+//   parent; "" when there is none. A file found there is read only when it is a regular file
+//   (not a link) owned by the invoking user or by the input's owner and at most 1 MiB: anyone
+//   may leave an ENV.txt in a shared parent directory. Each one passed over is named in
+//   `ignored`, with why ("<path>: not read: owned by uid 1001, ..."), and the search goes on.
 // - apply_environment() adds the file's variables to a run's configuration where the input did
 //   not record the variable itself (a capture's own record wins); each variable whose recorded
 //   value differs is returned as a conflict line. The file's path joins config.env_files.
@@ -30,7 +33,8 @@ struct EnvironmentFile {
 
 Result<EnvironmentFile> read_environment_file(const std::string& path);
 
-std::string find_environment_file(const std::string& input_path);
+std::string find_environment_file(const std::string& input_path,
+                                  std::vector<std::string>* ignored = nullptr);
 
 std::vector<std::string> apply_environment(const EnvironmentFile& file, RunConfig& config);
 

@@ -255,7 +255,7 @@ bool is_inspector_log(const std::string& path) {
 Result<std::vector<std::string>> inspector_log_files(const std::string& path,
                                                      Diagnostics& diagnostics) {
   if (!io::is_directory(path)) return std::vector<std::string>{path};
-  NPKIT_ASSIGN(auto entries, io::list_directory(path, io::EntrySizes::kSkip));
+  NPKIT_ASSIGN(auto entries, io::list_directory(path));
   std::vector<std::string> files;
   std::vector<std::string> others;
   for (const auto& e : entries) {

@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "import/inspector/inspector_proxy_record.hpp"
+#include "import/rank_limit.hpp"
 #include "util/result.hpp"
 
 namespace npkit {
@@ -41,7 +42,7 @@ namespace npkit {
 inline constexpr std::uint32_t kInspectorMajor = 4;
 inline constexpr std::uint32_t kInspectorKnownMinor = 3;
 // Communicators larger than this are not believed (a bad size would cost memory per rank).
-inline constexpr std::int32_t kInspectorMaxRanks = 1 << 20;
+inline constexpr std::int32_t kInspectorMaxRanks = kMaxRanks;
 
 struct InspectorChannel {
   std::uint32_t channel = 0;

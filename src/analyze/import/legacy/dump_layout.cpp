@@ -64,9 +64,7 @@ Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnos
                  ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "
                  "cpu_events_rank_*_channel_*, clock files)"};
   }
-  if (listing) {
-    NPKIT_TRY(io::read_entry_sizes(dir, *listing));
-  } else {
+  if (!listing) {
     NPKIT_ASSIGN(listing, io::list_directory(dir));
   }
 

@@ -40,7 +40,7 @@ struct DumpLayout {
   std::uint64_t ignored_files = 0;
 };
 
-// `listing`: the directory's entries without sizes, where the caller listed it already.
+// `listing`: the directory's entries (io::list_directory), where the caller listed it already.
 Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics,
                                     std::optional<std::vector<io::DirEntry>> listing = {});
 

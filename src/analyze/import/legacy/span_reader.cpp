@@ -61,7 +61,11 @@ class TrackReader {
   Status read(const TrackFile& file, const RankClocks& clocks) {
     // A file listed empty is not opened (NCCL's dumps hold hundreds of them per rank).
     buffer_.clear();
-    if (file.bytes != 0) NPKIT_TRY(io::read_file_into(file.path, buffer_));
+    // docs/formats.md, "Limits": NPKit's buffers hold 16 MiB by default.
+    if (file.bytes != 0) {
+      NPKIT_TRY(io::read_file_into(file.path, buffer_,
+                                   {std::uint64_t{4} << 30, "an NPKit event buffer file"}));
+    }
     const bool gpu = file.track.kind == TrackKind::kGpu;
     const unsigned record_size = gpu ? kLegacyRecordSize : dump_.cpu_record_size;
     TrackStats stats;

@@ -12,6 +12,7 @@
 #include "import/json/json_value_reader.hpp"
 #include "run/nccl_names.hpp"
 #include "util/file_io.hpp"
+#include "util/out_of_memory.hpp"
 
 namespace npkit {
 namespace {
@@ -370,10 +371,14 @@ Result<NcclTestsFile> parse_nccl_tests(const std::string& name, std::string_view
 }
 
 Result<NcclTestsFile> read_nccl_tests_file(const std::string& path) {
-  std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(io::read_file_into(path, bytes));
-  auto f = parse_nccl_tests(
-      path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  auto f = reading_guarded(path, [&]() -> Result<NcclTestsFile> {
+    std::vector<std::uint8_t> bytes;
+    // docs/formats.md, "Limits": nccl-tests writes a few KB per size.
+    NPKIT_TRY(
+        io::read_file_into(path, bytes, {std::uint64_t{64} << 20, "an nccl-tests results file"}));
+    return parse_nccl_tests(
+        path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  });
   if (f && f->results.rows.empty()) {
     return Error{path + ": the results array is empty (nccl-tests ended before its first size?)"};
   }

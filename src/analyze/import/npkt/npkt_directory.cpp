@@ -48,7 +48,7 @@ bool is_npkt_file_name(std::string_view name) {
 }
 
 Result<NpktFiles> find_npkt_files(const std::string& dir) {
-  NPKIT_ASSIGN(auto entries, io::list_directory(dir, io::EntrySizes::kSkip));
+  NPKIT_ASSIGN(auto entries, io::list_directory(dir));
   const std::string_view extension = format::kFileExtension;
   const std::string_view live = format::kLiveFileExtension;
   std::map<std::string, Forms, std::less<>> captures;  // by the name without ".gz"

@@ -8,6 +8,7 @@
 #include "import/npkt/npkt_file_bytes.hpp"
 #include "import/npkt/npkt_sections.hpp"
 #include "util/file_io.hpp"
+#include "util/out_of_memory.hpp"
 
 namespace npkit {
 namespace {
@@ -282,9 +283,11 @@ Result<NpktDump> read_npkt_file(const std::string& path) {
                  ": not a regular file (a device, FIFO or socket), expected an npkit dump "
                  "file (.npkt)"};
   }
-  std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(read_npkt_bytes(path, bytes));
-  return parse_npkt(path, bytes.data(), bytes.size());
+  return reading_guarded(path, [&]() -> Result<NpktDump> {
+    std::vector<std::uint8_t> bytes;
+    NPKIT_TRY(read_npkt_bytes(path, bytes));
+    return parse_npkt(path, bytes.data(), bytes.size());
+  });
 }
 
 }  // namespace npkit

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "import/npkt/npkt_dump.hpp"
+#include "import/npkt/npkt_sections.hpp"
 #include "npkit/format.hpp"
 #include "util/file_io.hpp"
 #include "util/gunzip.hpp"
@@ -15,6 +16,8 @@ namespace {
 constexpr std::size_t kHeaderStart = offsetof(format::FileHeader, file_size) + 8;
 // Enough compressed bytes for the decompressed magic (a gzip header with a long file name too).
 constexpr std::size_t kSniffBytes = std::size_t{64} << 10;
+// The most compressed bytes of a .npkt.gz read (docs/formats.md, "Limits").
+constexpr io::SizeLimit kCompressedLimit{std::uint64_t{4} << 30, "a compressed capture (.npkt.gz)"};
 
 std::uint64_t header_file_size(const std::vector<std::uint8_t>& start) {
   std::uint64_t value = 0;
@@ -41,11 +44,24 @@ Status decompress_npkt(const std::string& name, const std::uint8_t* data, std::s
 
 Status read_npkt_bytes(const std::string& path, std::vector<std::uint8_t>& image) {
   std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(io::read_file_into(path, bytes));
+  NPKIT_TRY(io::read_prefix_into(path, kHeaderStart, bytes));
   if (!io::has_extension(path, ".gz") && !gz::looks_like_gzip(bytes.data(), bytes.size())) {
-    image = std::move(bytes);
-    return Ok{};
+    if (!looks_like_npkt(bytes.data(), bytes.size()) || bytes.size() < kHeaderStart) {
+      image = std::move(bytes);  // parse_npkt says what is wrong with the start
+      return Ok{};
+    }
+    // The header's file_size bounds the read: a larger file (sparse, or growing) is refused
+    // before it is read, as parse_npkt would refuse it after.
+    const std::uint64_t stated = header_file_size(bytes);
+    NPKIT_ASSIGN(const std::uint64_t size, io::file_size(path));
+    if (size > stated) {
+      return npkt::error_at(path, stated,
+                            "expected the end of the file (header says " + std::to_string(stated) +
+                                " bytes), the file has " + std::to_string(size));
+    }
+    return io::read_file_into(path, image, {stated, "a capture whose header gives this file_size"});
   }
+  NPKIT_TRY(io::read_file_into(path, bytes, kCompressedLimit));
   return decompress_npkt(path, bytes.data(), bytes.size(), image);
 }
 

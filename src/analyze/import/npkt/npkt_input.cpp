@@ -154,6 +154,7 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
     diagnostics.warn("unreadable rank file", unreadable);
   }
   std::vector<std::int32_t> seen_ranks;
+  std::map<std::pair<std::uint64_t, std::int32_t>, std::string> rank_files;  // (comm, rank)
   bool any_event_records = false;
   std::size_t skipped = 0;
   std::string first_skipped;
@@ -171,6 +172,16 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
     if (!dump) return dump.error();
     for (const auto& w : dump->warnings) diagnostics.warn("npkt reader", path + ": " + w);
     const std::int32_t rank = dump->comm.rank;
+    if (rank >= 0) {
+      const auto [kept, fresh] = rank_files.try_emplace({dump->comm.comm_hash, rank}, path);
+      if (!fresh) {
+        return Error{fmt::format(
+            "{} and {} both hold rank {} of communicator {}: expected one file per rank (a copy, "
+            "or a file planted in a shared directory?); move one away, or give one file as the "
+            "input",
+            kept->second, path, rank, comm_hex(dump->comm.comm_hash))};
+      }
+    }
     seen_ranks.push_back(rank);
     any_event_records = any_event_records || dump->has_event_streams();
     const bool selected =

@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstddef>
 #include <cstring>
 #include <vector>
+
+#include "import/rank_limit.hpp"
 
 namespace npkit::npkt {
 namespace {
@@ -14,6 +17,11 @@ static_assert(std::endian::native == std::endian::little,
 
 // Payload string fields (func, datatype, algo, proto) are 16-bit: no string id can exceed this.
 constexpr std::uint32_t kMaxStringId = 0xFFFF;
+// The most entries of a Metadata or a Names section (docs/formats.md, "Limits"): a capture writes
+// a few dozen of each; an entry's header is 8 or 12 bytes, so a small compressed file could
+// otherwise hold tens of millions of empty ones.
+constexpr std::size_t kMaxTextEntries = 65536;
+
 // Highest RecordKind (minor 3: detail records) and event type bit (minor 4: KernelPhase) a record
 // of the minors this reader knows can carry.
 constexpr std::uint8_t kMaxRecordKind = format::kRecordDetail;
@@ -88,6 +96,12 @@ Status walk_text_entries(const SectionView& s, std::size_t header_size, TextSize
   return Ok{};
 }
 
+Status too_many_entries(const SectionView& s, std::uint64_t offset) {
+  return section_error(s, offset,
+                       "more than " + std::to_string(kMaxTextEntries) +
+                           " entries; expected at most that many (a capture writes a few dozen)");
+}
+
 Status read_communicator(const SectionView& s, NpktDump& dump) {
   std::vector<format::CommunicatorInfo> entries;
   NPKIT_TRY(read_fixed(s, entries));
@@ -97,7 +111,19 @@ Status read_communicator(const SectionView& s, NpktDump& dump) {
                              ": expected exactly one entry of " + std::to_string(s.entry_size) +
                              " bytes");
   }
-  dump.comm = entries[0];
+  const format::CommunicatorInfo& c = entries[0];
+  if (c.nranks < 0 || c.nranks > kMaxRanks) {
+    return section_error(s, s.payload_offset() + offsetof(format::CommunicatorInfo, nranks),
+                         "nranks " + std::to_string(c.nranks) + ": expected 0 to " +
+                             std::to_string(kMaxRanks) +
+                             " (the largest communicator npkit-analyze reads)");
+  }
+  if (c.rank < -1 || c.rank >= kMaxRanks || (c.nranks > 0 && c.rank >= c.nranks)) {
+    return section_error(s, s.payload_offset() + offsetof(format::CommunicatorInfo, rank),
+                         "rank " + std::to_string(c.rank) + ": expected -1 (unknown) or 0 to " +
+                             std::to_string((c.nranks > 0 ? c.nranks : kMaxRanks) - 1));
+  }
+  dump.comm = c;
   return Ok{};
 }
 
@@ -108,7 +134,8 @@ Status read_metadata(const SectionView& s, NpktDump& dump) {
       [](const std::uint8_t* h) {
         return std::uint64_t{load<std::uint32_t>(h)} + load<std::uint32_t>(h + 4);
       },
-      [&](const std::uint8_t* h, std::string text, std::uint64_t) -> Status {
+      [&](const std::uint8_t* h, std::string text, std::uint64_t offset) -> Status {
+        if (dump.metadata.size() == kMaxTextEntries) return too_many_entries(s, offset);
         const std::uint32_t key_size = load<std::uint32_t>(h);
         dump.metadata.emplace_back(text.substr(0, key_size), text.substr(key_size));
         return Ok{};
@@ -118,9 +145,11 @@ Status read_metadata(const SectionView& s, NpktDump& dump) {
 Status read_names(const SectionView& s, NpktDump& dump) {
   constexpr std::size_t kHeader = sizeof(format::NameEntry);
   std::uint64_t unknown_domain = 0;
+  std::size_t entries = 0;
   NPKIT_TRY(walk_text_entries(
       s, kHeader, [](const std::uint8_t* h) { return std::uint64_t{load<std::uint32_t>(h + 8)}; },
-      [&](const std::uint8_t* h, std::string text, std::uint64_t) -> Status {
+      [&](const std::uint8_t* h, std::string text, std::uint64_t offset) -> Status {
+        if (++entries > kMaxTextEntries) return too_many_entries(s, offset);
         const std::uint32_t domain = load<std::uint32_t>(h);
         const std::uint32_t id = load<std::uint32_t>(h + 4);
         if (domain == format::kNameEventType) {

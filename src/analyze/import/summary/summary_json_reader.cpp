@@ -12,6 +12,7 @@
 #include "import/json/json_value_reader.hpp"
 #include "run/summary/saturating_count.hpp"
 #include "util/file_io.hpp"
+#include "util/out_of_memory.hpp"
 
 namespace npkit {
 namespace {
@@ -389,10 +390,13 @@ Result<RunSummary> parse_summary(const std::string& name, std::string_view text)
 }
 
 Result<RunSummary> read_summary_file(const std::string& path) {
-  std::vector<std::uint8_t> bytes;
-  NPKIT_TRY(io::read_file_into(path, bytes));
-  return parse_summary(path,
-                       std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  return reading_guarded(path, [&]() -> Result<RunSummary> {
+    std::vector<std::uint8_t> bytes;
+    // docs/formats.md, "Limits": a summary of the largest runs is a few MB.
+    NPKIT_TRY(io::read_file_into(path, bytes, {std::uint64_t{1} << 30, "an npkit summary"}));
+    return parse_summary(
+        path, std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()));
+  });
 }
 
 bool looks_like_summary(std::string_view prefix) {

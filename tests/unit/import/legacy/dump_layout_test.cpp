@@ -199,7 +199,7 @@ TEST_CASE("layout: unrelated files and directories are ignored with a warning",
   CHECK_THAT(w->examples[0], Catch::Contains("5 file(s)"));
 }
 
-TEST_CASE("layout: a listing made without sizes gives the same layout, with sizes",
+TEST_CASE("layout: a listing made by the caller gives the same layout, with sizes",
           "[ingest][layout]") {
   TempDir tmp;
   const std::string dir = write_legacy_dump(tmp, R"(
@@ -210,7 +210,7 @@ TEST_CASE("layout: a listing made without sizes gives the same layout, with size
     file README.txt: notes
   )");
   Diagnostics listed_diag;
-  auto listing = npkit::io::list_directory(dir, npkit::io::EntrySizes::kSkip);
+  auto listing = npkit::io::list_directory(dir);
   REQUIRE(listing.ok());
   auto listed = scan_dump_layout(dir, listed_diag, *listing);
   Diagnostics diag;
