@@ -91,9 +91,11 @@ void check_image(const std::uint8_t* data, std::size_t size) {
   check(text <= size, "more text than the input holds");
   std::uint64_t sum = text;
   for (const auto& r : d.records) {
-    check(r.kind >= npkit::format::kRecordStart && r.kind <= npkit::format::kRecordState,
-          "record of kind 0 or > 3 kept");
-    check(r.type <= 15, "record of type > 15 kept");
+    // Every record kind and event type of the minors up to format::kMinorVersion (4): start,
+    // stop, state, detail (minor 3); types up to KernelPhase (minor 4). Newer ones are skipped.
+    check(r.kind >= npkit::format::kRecordStart && r.kind <= npkit::format::kRecordDetail,
+          "record of kind 0 or above detail (4) kept");
+    check(r.type <= npkit::format::kLastEventType, "record of a type above KernelPhase (15) kept");
     sum += r.host_ns ^ r.event_id ^ d.string_at(r.word & 0xFFFF).size();
   }
   sum += d.meta("hostname").size() + d.warnings.size();
