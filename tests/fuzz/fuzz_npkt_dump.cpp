@@ -6,7 +6,8 @@
 // (checked below, abort() otherwise); a decompression error names the input, and the decompressed
 // bytes stay within the bound on output (gz::gunzip_bound). Seeds: corpus/npkt_dump/seed_* (made
 // by the test writer, tests/unit/import/npkt/npkt_seed_corpus_test.cpp), gzip_seed_* (some of
-// them compressed, and damaged, by the same test).
+// them compressed, and damaged, by the same test), sample_* (shipped minor-3/4 H200 captures) and
+// minor4_* (one of them with call-tag, KernelPhase and copy-engine records; make_seed_corpus.py).
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
