@@ -261,7 +261,6 @@ def with_minor4_records(image, call_tag=False, kernel_phase=False, copy_engine=F
     recs = [list(REC.unpack_from(recs_section[2], i))
             for i in range(0, len(recs_section[2]), REC.size)]
     next_id = max(r[1] for r in recs) + 1
-    starts = {(r[1], r[4]): r for r in recs if r[3] == START}
     stops = {(r[1], r[4]): r for r in recs if r[3] == STOP}
     added = []
 
@@ -304,7 +303,6 @@ def with_minor4_records(image, call_tag=False, kernel_phase=False, copy_engine=F
         added.append([api[0] + 4 * step, ce + 2, ce, START, T_CE_BATCH, api[5], 0, batch])
         added.append([api[0] + 5 * step, ce + 2, 0, STOP, T_CE_BATCH, api[5], 0, b"\0" * 32])
         added.append([api[0] + 6 * step, ce, 0, STOP, T_CE_COLL, api[5], 0, b"\0" * 32])
-    del starts
     # Time order, a start before the detail records of its event (they share its host_ns).
     order = {START: 0, DETAIL: 1, STATE: 2, STOP: 3}
     merged = sorted(recs + added, key=lambda r: (r[3] == 0, r[0], order.get(r[3], 4)))
