@@ -9,6 +9,8 @@ tests/data/npkit-real) plus hand-made edge cases. corpus/event_header/seed_*: he
 phase-rule, clock-value and rank-list texts. Every seed stays under 4 KB. Files found by
 libFuzzer (named by their hash) are left alone. Run it again after changing the input layout.
 """
+import gzip
+import json
 import os
 import struct
 import sys
@@ -195,11 +197,257 @@ TEXT_SEEDS = {
 }
 
 
+# ---- Seeds of fuzz_npkt_dump (minor 3/4 captures), fuzz_analysis, fuzz_environment, fuzz_merge --
+# These corpora take whole shipped files, so their seeds may be larger (MAX_FILE_SEED); the
+# fuzz script sets libFuzzer's -max_len to the largest seed of each corpus.
+MAX_FILE_SEED = 32768
+
+
+def write_file_seed(corpus, name, data):
+    assert len(data) <= MAX_FILE_SEED, (name, len(data))
+    path = os.path.join(HERE, "corpus", corpus, name)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+def sample(rel, unzip=False):
+    with open(os.path.join(TOP, "samples", rel), "rb") as f:
+        data = f.read()
+    return gzip.decompress(data) if unzip else data
+
+
+# .npkt layout (include/npkit/format.hpp, docs/format.md): a 64-byte header, then sections of
+# {u32 kind, u32 entry_size, u64 payload_size} + payload, each padded to 8 bytes.
+RECORDS = 7
+START, STOP, STATE, DETAIL = 1, 2, 3, 4
+T_COLL, T_KERNEL_CH, T_COLL_API = 1, 6, 9
+T_CE_COLL, T_CE_SYNC, T_CE_BATCH, T_KERNEL_PHASE = 12, 13, 14, 15
+D_CE_COLL, D_CALL_TAG = 1, 3
+STATE_KERNEL_PHASE_STOP = 31
+REC = struct.Struct("<QQQBBHI32s")
+
+
+def npkt_sections(image):
+    count = struct.unpack_from("<I", image, 20)[0]
+    at = struct.unpack_from("<I", image, 12)[0]
+    sections = []
+    for _ in range(count):
+        kind, entry_size, size = struct.unpack_from("<IIQ", image, at)
+        sections.append([kind, entry_size, image[at + 16:at + 16 + size]])
+        at = (at + 16 + size + 7) // 8 * 8
+    return sections
+
+
+def npkt_image(header, sections, minor):
+    body = b""
+    for kind, entry_size, payload in sections:
+        body += struct.pack("<IIQ", kind, entry_size, len(payload)) + payload
+        body += b"\0" * (-len(body) % 8)
+    head = bytearray(header[:64])
+    struct.pack_into("<H", head, 10, minor)
+    struct.pack_into("<I", head, 20, len(sections))
+    struct.pack_into("<Q", head, 24, 64 + len(body))
+    return bytes(head) + body
+
+
+def with_minor4_records(image, call_tag=False, kernel_phase=False, copy_engine=False):
+    """A minor-3 dump made minor 4, with records of what minor 3 and 4 added, placed inside
+    the events they belong to: call tags (detail 3) of the first Coll and CollApi, three
+    KernelPhase children (start, state 31, stop) of the first KernelCh, and a CeColl under the
+    first CollApi with its CeCollDetail, one CeSync and one CeBatch."""
+    sections = npkt_sections(image)
+    recs_section = next(s for s in sections if s[0] == RECORDS)
+    recs = [list(REC.unpack_from(recs_section[2], i))
+            for i in range(0, len(recs_section[2]), REC.size)]
+    next_id = max(r[1] for r in recs) + 1
+    stops = {(r[1], r[4]): r for r in recs if r[3] == STOP}
+    added = []
+
+    def first(t):
+        r = next(r for r in recs if r[3] == START and r[4] == t)
+        return r, stops[(r[1], t)][0]
+
+    if call_tag:
+        for t in (T_COLL, T_COLL_API):
+            r, _ = first(t)
+            payload = struct.pack("<QHB21x", 0x5EED0000 + t, 0, 1 if t == T_COLL else 0)
+            added.append([r[0], r[1], 0, DETAIL, t, r[5], D_CALL_TAG, payload])
+    if kernel_phase:
+        ch, ch_stop = first(T_KERNEL_CH)
+        gpu0, channel = struct.unpack_from("<QB", ch[7])
+        step = max(1, (ch_stop - ch[0]) // 8)
+        for phase in range(3):
+            host = ch[0] + step * (1 + 2 * phase)
+            payload = struct.pack("<QBBH20x", gpu0 + 100 * phase, channel, phase, 0)
+            added.append([host, next_id, ch[1], START, T_KERNEL_PHASE, ch[5], 0, payload])
+            value = struct.pack("<QB23x", gpu0 + 100 * (phase + 1), 1)
+            added.append([host + step // 2, next_id, 0, STATE, T_KERNEL_PHASE, ch[5],
+                          STATE_KERNEL_PHASE_STOP, value])
+            added.append([host + step, next_id, 0, STOP, T_KERNEL_PHASE, ch[5], 0, b"\0" * 32])
+            next_id += 1
+    if copy_engine:
+        api, api_stop = first(T_COLL_API)
+        coll, _ = first(T_COLL)
+        func, datatype = struct.unpack_from("<HH", coll[7], 20)
+        step = max(1, (api_stop - api[0]) // 10)
+        ce = next_id
+        payload = struct.pack("<QQiHHHBxI", 1, 1024, 0, func, datatype, 0, 1, 1)
+        added.append([api[0] + step, ce, api[1], START, T_CE_COLL, api[5], 0, payload])
+        detail = struct.pack("<QQQII", 0x7F0000001000, 0x7F0000002000, 0x5500, 2, 1)
+        added.append([api[0] + step, ce, 0, DETAIL, T_CE_COLL, api[5], D_CE_COLL, detail])
+        sync = struct.pack("<iB27x", 8, 0)
+        added.append([api[0] + 2 * step, ce + 1, ce, START, T_CE_SYNC, api[5], 0, sync])
+        added.append([api[0] + 3 * step, ce + 1, 0, STOP, T_CE_SYNC, api[5], 0, b"\0" * 32])
+        batch = struct.pack("<QiB19x", 4096, 8, 1)
+        added.append([api[0] + 4 * step, ce + 2, ce, START, T_CE_BATCH, api[5], 0, batch])
+        added.append([api[0] + 5 * step, ce + 2, 0, STOP, T_CE_BATCH, api[5], 0, b"\0" * 32])
+        added.append([api[0] + 6 * step, ce, 0, STOP, T_CE_COLL, api[5], 0, b"\0" * 32])
+    # Time order, a start before the detail records of its event (they share its host_ns).
+    order = {START: 0, DETAIL: 1, STATE: 2, STOP: 3}
+    merged = sorted(recs + added, key=lambda r: (r[3] == 0, r[0], order.get(r[3], 4)))
+    recs_section[2] = b"".join(REC.pack(*r) for r in merged)
+    return npkt_image(image, sections, 4)
+
+
+N8 = "onegpu-h200/nccl-2.28.9/matrix/n8-tree/dump/npkit_2e9a2837e243d552_rank%d.npkt.gz"
+TORCH = "torch-beside-h200/dump/npkit_da2c4c5ac7e43e7e_rank%d.npkt.gz"
+EXIT = "onegpu-h200/nccl-2.28.9/hangs/exit/dump/npkit_1cdd37ec4f812f1f_rank%s.npkt.gz"
+STILL = ("onegpu-h200/nccl-2.28.9/hangs/still-hung/live-while-hung/"
+         "npkit_65818ce030d4c234_rank%d.live.npkt.gz")
+
+
+def minor4_images():
+    base = sample(N8 % 0, unzip=True)
+    return {
+        "minor4_call_tag": with_minor4_records(base, call_tag=True),
+        "minor4_kernel_phase": with_minor4_records(base, kernel_phase=True),
+        "minor4_copy_engine": with_minor4_records(base, copy_engine=True),
+        "minor4_all": with_minor4_records(base, True, True, True),
+    }
+
+
+def npkt_dump_seeds():
+    # Shipped H200 captures: minor 3 with parent-group detail records (n8-tree, decompressed),
+    # minor 4 (torch-beside, as shipped, gzip-compressed), minor 3 without records (2.30).
+    write_file_seed("npkt_dump", "sample_n8_tree_rank0", sample(N8 % 0, unzip=True))
+    write_file_seed("npkt_dump", "sample_torch_beside_rank0_gz", sample(TORCH % 0))
+    write_file_seed("npkt_dump", "sample_nccl_2_30_rank0",
+                    sample("nccl-2.30-h200/dump/npkit_1b5d4dd4832f91a0_rank0.npkt"))
+    for name, image in minor4_images().items():
+        write_file_seed("npkt_dump", name, image)
+
+
+def analysis_input(files, live=False, skip_bad=False, env=None, by_tag=False):
+    """fuzz_analysis.cpp's layout: byte 0 options, then each part but the last as u32 length +
+    bytes, the last taking the rest; the --env file is the last part."""
+    parts = list(files) + ([env] if env is not None else [])
+    options = (len(files) - 1) | (4 if live else 0) | (8 if skip_bad else 0)
+    options |= (16 if env is not None else 0) | (32 if by_tag else 0)
+    out = bytes([options])
+    for i, part in enumerate(parts):
+        out += (struct.pack("<I", len(part)) if i + 1 < len(parts) else b"") + part
+    return out
+
+
+def analysis_seeds():
+    m4 = minor4_images()
+    env = sample("nccl-h200/exit/ENV.txt")
+    seeds = {
+        "n8_tree_4_ranks_gz": analysis_input([sample(N8 % r) for r in range(4)]),
+        "torch_beside_minor4_gz": analysis_input([sample(TORCH % r) for r in range(2)],
+                                                 by_tag=True),
+        "hang_exit_live_and_dump_gz": analysis_input([sample(EXIT % "0.live"), sample(EXIT % 1)],
+                                                     live=True),
+        "hang_still_hung_live_gz": analysis_input([sample(STILL % r) for r in range(2)],
+                                                  live=True, skip_bad=True),
+        "minor4_all_with_env": analysis_input([m4["minor4_all"]], env=env, by_tag=True),
+        "minor4_copy_engine": analysis_input([m4["minor4_copy_engine"]]),
+        "minor4_kernel_phase": analysis_input([m4["minor4_kernel_phase"]]),
+        "nccl_h200_exit_minor0": analysis_input(
+            [sample("nccl-h200/exit/dump/npkit_006240fb40a9e703_rank0.npkt")], env=env),
+        "nccl_2_30_two_comms": analysis_input(
+            [sample("nccl-2.30-h200/dump/npkit_1b5d4dd4832f91a0_rank0.npkt"),
+             sample("nccl-2.30-h200/dump/npkit_9bf7ff08d748bccd_rank0.npkt")]),
+        "event_records_selftest": analysis_input(
+            [sample("device-h200/selftest/dump/npkit_5e1f7e5700000001_rank0.npkt")]),
+        "edge_empty_files": analysis_input([b"", b""], skip_bad=True),
+        "edge_cut_header": analysis_input([sample(N8 % 0, unzip=True)[:100]]),
+    }
+    for name, data in seeds.items():
+        write_file_seed("analysis", "seed_" + name, data)
+
+
+ENV_EDGE = {
+    "edge_crlf": b"NCCL_ALGO=Tree\r\nNPKIT_EVENTS=all\r\nNCCL_PROTO=Simple\r\n",
+    "edge_repeated_key": b"NCCL_ALGO=Ring\nNCCL_ALGO=Tree\nNCCL_ALGO=\n",
+    "edge_equals_in_value": b"NCCL_IB_HCA==mlx5_0:1,=mlx5_1\nNPKIT_DUMP_DIR=/a=b\n",
+    "edge_names": (b"nccl_algo=x\nNCCL=short\n1NCCL_X=digit\n=empty\nNCCL_A-B=dash\n"
+                   b"NCCL_\xc3\xa9=utf8\nNPKIT_=bare\n NCCL_SPACE=lead\nNCCL_OK=1"),
+    "edge_multiline_value": b"BASH_FUNC_x%%=() {  echo\n NCCL_IN_FUNC=1\n}\nNCCL_AFTER=2\n",
+    "edge_nul": b"NCCL_ALGO=Ring\nNCCL_PROTO=LL\0\nNPKIT_EVENTS=all\n",
+    "edge_no_newline_cr": b"NCCL_ALGO=Ring\r",
+    "edge_empty": b"",
+    "edge_conflicts": b"NCCL_ALGO=Tree\nNPKIT_EVENTS=all\nNCCL_NEW=1\n",
+}
+
+
+def environment_seeds():
+    for rel in ("nccl-h200/exit/ENV.txt", "nccl-h200/socket/ENV.txt", "npkit-h200/alltoall/ENV.txt",
+                "nccl-tests-h200/env.txt", "device-h200/ENV.txt"):
+        name = "seed_sample_" + rel.split("/ENV")[0].split("/env")[0].replace("/", "_").replace(
+            "-", "_")
+        write_file_seed("environment", name, sample(rel))
+    for name, data in ENV_EDGE.items():
+        write_file_seed("environment", "seed_" + name, data)
+
+
+def kineto_head(events):
+    """The shipped PyTorch profiler trace of samples/torch-beside-h200, cut to its first
+    `events` events (and closed again)."""
+    doc = json.loads(sample("torch-beside-h200/kineto/kineto_rank0.json.gz", unzip=True))
+    doc["traceEvents"] = doc["traceEvents"][:events]
+    return json.dumps(doc).encode()
+
+
+MERGE_EDGE = {
+    "edge_no_base": b'{"traceEvents": [{"ph": "X", "ts": 1, "dur": 2, "pid": 1, "tid": 1}]}',
+    "edge_base_string": b'{"baseTimeNanoseconds": "1", "traceEvents": []}',
+    "edge_base_u64": (b'{"baseTimeNanoseconds": 18446744073709551615, "traceEvents": '
+                      b'[{"ts": 9.2e18, "pid": 18446744073709551615}]}'),
+    "edge_base_negative": (b'{"baseTimeNanoseconds": -9223372036854775808, "traceEvents": '
+                           b'[{"ts": -1e300, "pid": -1, "tid": "x"}]}'),
+    "edge_events_not_array": b'{"baseTimeNanoseconds": 1, "traceEvents": {"ts": 1}}',
+    "edge_events_mixed": (b'{"baseTimeNanoseconds": 5, "traceEvents": [1, "x", null, [], {}, '
+                          b'{"ts": "1", "pid": 1.5}, {"ts": 1, "ts": 2, "pid": 3, "pid": 4}]}'),
+    "edge_not_object": b'[{"baseTimeNanoseconds": 1, "traceEvents": []}]',
+    "edge_cut": b'{"baseTimeNanoseconds": 1, "traceEvents": [{"ph": "X", "ts": 1.5',
+    "edge_escapes": (b'{"baseTimeNanoseconds": 1, "traceEvents": [{"name": "\\u0000\\ud83d\\ude00'
+                     b'\\n\\"", "args": {"a": [1, {"b": true}]}, "ts": 0.0005}]}'),
+}
+
+
+def merge_seeds():
+    with open(os.path.join(TOP, "tests/golden/cases/npkt_ring_trace_merge/kineto.json"), "rb") as f:
+        golden = f.read()
+    write_file_seed("merge", "seed_golden_kineto", golden)
+    write_file_seed("merge", "seed_golden_kineto_gz", gzip.compress(golden, mtime=0))
+    write_file_seed("merge", "seed_sample_kineto_rank0_gz",
+                    sample("torch-beside-h200/kineto/kineto_rank0.json.gz"))
+    write_file_seed("merge", "seed_sample_kineto_rank0_head", kineto_head(12))
+    for name, data in MERGE_EDGE.items():
+        write_file_seed("merge", "seed_" + name, data)
+
+
 def main():
     real_seeds()
     edge_seeds()
     for name, text in TEXT_SEEDS.items():
         write("event_header", "seed_" + name, text.encode())
+    npkt_dump_seeds()
+    analysis_seeds()
+    environment_seeds()
+    merge_seeds()
 
 
 if __name__ == "__main__":
