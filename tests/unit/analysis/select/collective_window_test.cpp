@@ -14,8 +14,8 @@ npkit::RunInstance instance(std::string func, std::uint64_t seq, std::int64_t st
   npkit::RunInstance i;
   i.func = std::move(func);
   i.seq = seq;
-  i.members = {{0, timed, false, npkit::Progress::kCompleted, start0, end0},
-               {1, timed, false, npkit::Progress::kCompleted, start1, end1}};
+  i.members = {{.rank = 0, .timed = timed, .start_ns = start0, .end_ns = end0},
+               {.rank = 1, .timed = timed, .start_ns = start1, .end_ns = end1}};
   return i;
 }
 
