@@ -24,36 +24,12 @@
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/plugin_library.hpp"
 #include "capture/plugin/scoped_env.hpp"
+#include "capture/stress/child_capture.hpp"
 #include "capture/stress/child_process.hpp"
 #include "support/temp_dir.hpp"
 
 namespace npkit::test {
 namespace {
-
-void* open_communicator(const PluginLibrary& lib, uint64_t hash, ChildReport& report) {
-  void* context = nullptr;
-  int mask = 0;
-  if (lib.v5->init(&context, hash, &mask, "limits", 1, 1, 0, capture_log) != abi::kSuccess ||
-      context == nullptr) {
-    report.fail("init gave no context");
-    return nullptr;
-  }
-  return context;
-}
-
-// Records `pairs` KernelCh start/stop pairs (two records each); false after a report.fail.
-bool record_pairs(const PluginLibrary& lib, void* context, int pairs, ChildReport& report) {
-  for (int i = 0; i < pairs; ++i) {
-    abi::EventDescrV5 d = kernel_ch_descr(nullptr, static_cast<uint8_t>(i % 32), 1000 + i);
-    void* handle = nullptr;
-    if (lib.v5->startEvent(context, &handle, &d) != abi::kSuccess || handle == nullptr ||
-        lib.v5->stopEvent(handle) != abi::kSuccess) {
-      report.fail("event " + std::to_string(i) + " failed");
-      return false;
-    }
-  }
-  return true;
-}
 
 void set_file_size_limit(rlim_t bytes, ChildReport& report) {
   rlimit limit{};
@@ -97,7 +73,7 @@ TEST_CASE(
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     set_file_size_limit(64 * 1024, report);
     LogCapture log;
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "limits", report);
     if (context == nullptr || !record_pairs(lib, context, 5000, report)) return;
     if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
     const std::string warning = only_warning(log, report);
@@ -129,7 +105,7 @@ TEST_CASE(
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     const int err = ::open(stderr_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
     if (err < 0 || ::dup2(err, 2) < 0) report.fail("cannot redirect stderr");
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "limits", report);
     if (context == nullptr || !record_pairs(lib, context, 5000, report)) return;
     set_file_size_limit(64 * 1024, report);
     report.note("exiting without finalize");
@@ -166,7 +142,7 @@ TEST_CASE(
   const std::string live = env.file(live_file_name(hash, 0));
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     LogCapture log;
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "limits", report);
     if (context == nullptr) return;
     // Room for 1.9 MiB more than the live file has now: it cannot take another 2 MiB chunk.
     struct stat st {};
@@ -227,7 +203,7 @@ TEST_CASE(
   const uint64_t hash = 0xf512e00000000004ull;  // 40,000 records: 2.5 MB
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     LogCapture log;
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "limits", report);
     if (context == nullptr || !record_pairs(lib, context, 20'000, report)) return;
     if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
     std::vector<std::string> warnings;
@@ -263,7 +239,7 @@ TEST_CASE(
   const uint64_t hash = 0xf512e00000000005ull;
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     LogCapture log;
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "limits", report);
     if (context == nullptr || !record_pairs(lib, context, 10, report)) return;
     // Every descriptor below `last` in use and `last` the only one free: the dump can create its
     // temporary file, and nothing more.

@@ -16,6 +16,7 @@
 #include "capture/plugin/dump_files.hpp"
 #include "capture/plugin/plugin_env.hpp"
 #include "capture/plugin/plugin_library.hpp"
+#include "capture/stress/child_capture.hpp"
 #include "capture/stress/child_process.hpp"
 
 namespace npkit::test {
@@ -23,35 +24,9 @@ namespace {
 
 constexpr rlim_t kFileSizeLimit = 64 * 1024;
 
-// Initializes a communicator; NULL after a report.fail.
-void* open_communicator(const PluginLibrary& lib, uint64_t hash, ChildReport& report) {
-  void* context = nullptr;
-  int mask = 0;
-  if (lib.v5->init(&context, hash, &mask, "disk", 1, 1, 0, capture_log) != abi::kSuccess ||
-      context == nullptr) {
-    report.fail("init gave no context");
-    return nullptr;
-  }
-  return context;
-}
-
-// Records `events` KernelCh start/stop pairs; false after a report.fail.
-bool record_pairs(const PluginLibrary& lib, void* context, int events, ChildReport& report) {
-  for (int i = 0; i < events; ++i) {
-    abi::EventDescrV5 d = kernel_ch_descr(nullptr, static_cast<uint8_t>(i % 32), 1000 + i);
-    void* handle = nullptr;
-    if (lib.v5->startEvent(context, &handle, &d) != abi::kSuccess || handle == nullptr ||
-        lib.v5->stopEvent(handle) != abi::kSuccess) {
-      report.fail("event " + std::to_string(i) + " failed");
-      return false;
-    }
-  }
-  return true;
-}
-
 // Initializes a communicator, records `events` KernelCh start/stop pairs and finalizes it.
 void capture(const PluginLibrary& lib, uint64_t hash, int events, ChildReport& report) {
-  void* context = open_communicator(lib, hash, report);
+  void* context = open_communicator(lib, hash, "disk", report);
   if (context == nullptr || !record_pairs(lib, context, events, report)) return;
   if (lib.v5->finalize(context) != abi::kSuccess) report.fail("finalize did not succeed");
 }
@@ -119,7 +94,7 @@ TEST_CASE(
   constexpr uint64_t kChunkBytes = uint64_t{32768} * 64;
   const ChildOutcome child = run_in_child([&](ChildReport& report) {
     std::signal(SIGXFSZ, SIG_IGN);
-    void* context = open_communicator(lib, hash, report);
+    void* context = open_communicator(lib, hash, "disk", report);
     if (context == nullptr) return;
     // Room for 1.9 MiB more than the live file has now (its header, under 2 MiB, and one or two
     // 2 MiB chunks): it cannot take another chunk, and the dump at the end (4.4 MB) still fits.
