@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <bit>
 #include <map>
+#include <numeric>
 #include <tuple>
 
-#include "analysis/align/host_agreement.hpp"
 #include "run/measures.hpp"
 #include "run/nccl_names.hpp"
 #include "util/quantiles.hpp"
@@ -80,10 +80,10 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
   }
 }
 
-void add_instance(const RunCommunicator& comm, const RunInstance& inst, const HostOfRank& hosts,
-                  RowBuilder& b) {
+void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuilder& b) {
   ++b.row.instances;
-  if (host_disagreement_ns(comm, inst, hosts) > 0) ++b.row.host_disagree_instances;
+  if (inst.host_disagree) ++b.row.host_disagree_instances;
+  if (inst.has_short_member()) ++b.row.short_instances;
   std::size_t timed = 0;
   bool stale = false;
   for (const auto& m : inst.members) {
@@ -109,10 +109,15 @@ BandwidthRow finish(RowBuilder& b) {
     RankMedian m{rank, times.size(), median(times)};
     const auto periods = b.rank_periods.find(rank);
     if (periods != b.rank_periods.end()) {
-      m.period_pairs = periods->second.size();
-      m.period_median_ns = median(periods->second);
+      // The rank's bursts end to end: their elapsed times (first start to last start) summed,
+      // over the launch intervals they span, which is the sum of the pairs' periods over their
+      // count.
+      const auto& p = periods->second;
+      m.period_pairs = p.size();
+      m.period_ns = std::accumulate(p.begin(), p.end(), 0.0) / static_cast<double>(p.size());
+      m.period_median_ns = median(p);
       row.period_pairs += m.period_pairs;
-      period_medians.push_back(m.period_median_ns);
+      period_medians.push_back(m.period_ns);
     }
     row.ranks.push_back(m);
     medians.push_back(m.median_ns);
@@ -159,6 +164,7 @@ std::vector<std::string> BandwidthRow::flags() const {
   if (host_disagree_instances > 0) {
     out.push_back(std::to_string(host_disagree_instances) + " host-disagree");
   }
+  if (short_instances > 0) out.push_back(std::to_string(short_instances) + " short");
   return out;
 }
 
@@ -167,7 +173,6 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
   for (const auto& comm : run.comms) {
     // Without start times there is neither a true time nor a back-to-back period.
     const bool starts = comm.no_start_times.empty();
-    const HostOfRank hosts = host_of_rank(comm);
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {
@@ -185,7 +190,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
         b.row.algo = inst.algo;
         b.row.proto = inst.proto;
       }
-      add_instance(comm, inst, hosts, b);
+      add_instance(comm, inst, b);
     }
     if (starts) add_periods(comm, keys, builders);
   }
