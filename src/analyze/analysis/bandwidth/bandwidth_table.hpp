@@ -7,18 +7,20 @@
 // - time = mean over ranks of each rank's median GPU time over the row's instances (nccl-tests
 //   averages ranks); algbw = S / time (GB/s = bytes per ns), busbw = algbw × the nccl-tests
 //   factor with n = the communicator's nranks.
-// - period (the back-to-back period) = mean over ranks of each rank's burst period. A rank's
-//   pairs of a row are operations adjacent in its stream (order) that belong to the row, are both
-//   timed and were not launched in one group; only those launched back to back count — the
-//   second's launch before the first's end, so no host synchronisation lies between them —
-//   unless it has none such (or the input has no launch times), when all count. A burst is a
-//   chain of such pairs; the rank's burst period is the bursts' elapsed time (first start to
-//   last start) over the launch intervals they span: the mean of its pairs' (start of the next
-//   − start of this). It is the quantity nccl-tests' time(us) (elapsed over N back-to-back
-//   launches / N) measures, without the last launch's own time; the median pair
-//   (RankMedian::period_median_ns) is kept as a spread measure: it differs from the period when
-//   the pairs are not symmetric (e.g. alternating 20.3, 20.3, 13.5 ms). Send/Recv rows have
-//   none.
+// - period (the back-to-back period) = mean over ranks of each rank's period. A rank's pairs of
+//   a row are operations adjacent in its stream (order) that belong to the row, are both timed
+//   and were not launched in one group; back to back: the second's launch before the first's end,
+//   so no host synchronisation lies between them. A burst is a chain of back-to-back pairs (each
+//   pair's second operation the next pair's first); the rank's period is its longest burst's
+//   elapsed time (first start to last start) over the launch intervals it spans, the last of
+//   equally long bursts: the timed loop whose elapsed time over N launches nccl-tests' time(us)
+//   measures (without the last launch's own time), not a warm-up burst before it, and the mean
+//   of the burst's pairs, not their median (they differ when the pairs are not symmetric, e.g.
+//   alternating 20.3, 20.3, 13.5 ms). A rank without a back-to-back pair (or an input without
+//   launch times) has no burst to tell from the gaps between bursts: its period is the median
+//   of all its pairs. RankMedian::period_pairs and period_median_ns: the count and median of the
+//   rank's back-to-back pairs, or of all its pairs when it has none (a spread measure). Send/Recv
+//   rows have none.
 // - true time = median over the instances timed on all nranks ranks (a Send/Recv pair: its two
 //   ends) of (last rank's end − last rank's start); only when the ranks' times are on one clock
 //   (every rank on one host, or no host named).
@@ -57,7 +59,7 @@ struct RankMedian {
   std::uint64_t instances = 0;
   double median_ns = 0;
   std::uint64_t period_pairs = 0;
-  double period_ns = 0;         // when period_pairs > 0: elapsed over launches of its bursts
+  double period_ns = 0;         // when period_pairs > 0: its longest burst's, or the median pair
   double period_median_ns = 0;  // when period_pairs > 0: the median pair (a spread measure)
 };
 
