@@ -213,9 +213,10 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
 std::string bandwidth_table_title(std::int32_t nranks) {
   return fmt::format(
       "Collectives (nccl-tests conventions, n = {}; time = a rank's time of an instance, median "
-      "over instances, mean over ranks; period = a burst of back-to-back launches, first start to "
-      "last start over the launches between, mean over ranks: nccl-tests' time(us) less the last "
-      "launch's own time over N; true = last rank's start to last rank's end, on one clock; "
+      "over instances, mean over ranks; period = a rank's longest burst of back-to-back launches, "
+      "first start to last start over the launches between, mean over ranks: nccl-tests' time(us) "
+      "less the last launch's own time over N; true = last rank's start to last rank's end, on one "
+      "clock; "
       "timed = instances with a time; ranks = ranks timed of n; flags: untimed, few timed = under "
       "half the instances timed, N stale = N instances lost a rank's time to timestamps of other "
       "work, N host-disagree, N short = N instances with a member implausibly short)",
