@@ -13,8 +13,10 @@
 //  2. the driver's loop, rebuilt from the dump (the first timed launch's API call to the last
 //     one's GPU stop, / iters, mean over ranks), is within 5 % of the driver's time: the dump's
 //     clocks and spans agree with the driver's wall clock;
-//  3. each rank's period is within 5 % of the median GPU-start-to-GPU-start gap of the driver's
-//     timed launches on that rank (a second computation, over the launches the driver timed);
+//  3. each rank's median pair is within 5 % of the median GPU-start-to-GPU-start gap of the
+//     driver's timed launches on that rank, and its period within 1 % of their mean gap (first
+//     timed start to last over iters - 1: a second computation, over the launches the driver
+//     timed, never a warm-up's);
 //  4. the period is never above the driver's time (+5 %): the loop holds every period;
 //  5. where the loop's start-up adds under 1 % to the driver's time, the period busbw is within
 //     5 % of the driver's busbw; where it adds 1-5 %, within 5 % plus that share (the driver's
@@ -82,6 +84,15 @@ bool check_row(const npkit::test::Sample& sample, const DriverRun& run, const Dr
     if ((*first)->has_gpu_span && (*last)->has_gpu_span) {
       loop_sum += static_cast<double>((*last)->gpu_stop_ns - (*first)->api_start_ns) / run.iters;
       ++loop_ranks;
+    }
+    if ((*first)->has_gpu_span && (*last)->has_gpu_span) {
+      const double loop_mean =
+          static_cast<double>((*last)->gpu_start_ns - (*first)->gpu_start_ns) / (run.iters - 1);
+      const auto rank = std::find_if(r.ranks.begin(), r.ranks.end(),
+                                     [&](const auto& m) { return m.rank == c->rank(); });
+      REQUIRE(rank != r.ranks.end());
+      INFO("period " << rank->period_ns << " ns, timed loop's mean gap " << loop_mean << " ns");
+      CHECK(std::abs(rank->period_ns - loop_mean) <= 0.01 * loop_mean);  // 3
     }
     std::vector<double> gaps;
     for (auto it = first; it != last; ++it) {

@@ -111,6 +111,7 @@ void write_json(const RunComparison& c, std::string& out) {
         w.field("instances", cell.quality.instances);
         w.field("timed", cell.quality.timed);
         w.field("incomplete", cell.quality.incomplete);
+        w.field("flagged", cell.quality.flagged);
         w.field("ranks_timed", cell.quality.ranks_timed);
         if (cell.count > 0) {
           w.field("time_ns", cell.time_ns);

@@ -1,6 +1,6 @@
 // `npkit-analyze diff BASE CAND`: the CI regression gate. Exit 1 when a row's verdict is one
-// --fail-on names, or the candidate lacks data the baseline has (unless --allow-missing); 0
-// otherwise; 2 on bad usage or input.
+// --fail-on names, the candidate lacks data the baseline has (unless --allow-missing), or no row
+// was tested (unless --allow-empty); 0 otherwise; 2 on bad usage or input.
 #include <fmt/format.h>
 
 #include <charconv>
@@ -23,6 +23,7 @@ struct DiffOptions {
   std::string threshold = "5%";
   std::string fail_on = "regression";
   bool allow_missing = false;
+  bool allow_empty = false;
 };
 
 // "5%", "5" (percent) or "2.5%": a fraction in (0, 10].
@@ -76,6 +77,7 @@ Result<FailOn> parse_fail_on(const std::string& text, bool allow_missing) {
 Result<int> run_diff(const DiffOptions& o, CliContext& context) {
   NPKIT_ASSIGN(auto threshold, parse_threshold(o.threshold));
   NPKIT_ASSIGN(auto fail_on, parse_fail_on(o.fail_on, o.allow_missing));
+  if (o.allow_empty) fail_on = fail_on.allowing_empty();
   NPKIT_ASSIGN(auto base_options, options_for_run(o.common, o.naming, 0, 2, false));
   NPKIT_ASSIGN(auto cand_options, options_for_run(o.common, o.naming, 1, 2, false));
   NPKIT_ASSIGN(auto base, load_run(o.base, base_options, context));
@@ -123,6 +125,9 @@ void register_diff(CLI::App& app, CliContext& context) {
   cmd->add_flag("--allow-missing", options->allow_missing,
                 "Pass when the candidate lacks rows, ranks, times or collectives the baseline has "
                 "(they are still shown as missing)");
+  cmd->add_flag("--allow-empty", options->allow_empty,
+                "Pass when no row was tested (every row untimed, flagged, or in one run only); "
+                "by default such a gate fails");
   cmd->add_option("--format", options->common.format, "Output format")
       ->check(CLI::IsMember({"table", "json", "md", "junit", "html"}))
       ->capture_default_str();

@@ -14,6 +14,7 @@
 #include "import/npkt/npkt_directory.hpp"
 #include "import/npkt/npkt_input.hpp"
 #include "import/summary/summary_json_reader.hpp"
+#include "run/time_quality.hpp"
 #include "util/file_io.hpp"
 
 namespace npkit {
@@ -278,6 +279,7 @@ Result<Run> RunInput::read(const std::vector<SpanSink*>& sinks) {
   run->facts = facts();
   run->details = details();
   run->has_spans = has_spans();
+  assess_time_quality(*run);
   if (environment_) {
     for (auto& conflict : apply_environment(*environment_, run->config)) {
       diagnostics_.warn("environment file", std::move(conflict));

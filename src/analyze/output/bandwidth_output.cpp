@@ -175,7 +175,10 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
       w.field("instances", m.instances);
       w.field("median_ns", m.median_ns);
       w.field("period_pairs", m.period_pairs);
-      if (m.period_pairs > 0) w.field("period_median_ns", m.period_median_ns);
+      if (m.period_pairs > 0) {
+        w.field("period_ns", m.period_ns);
+        w.field("period_median_ns", m.period_median_ns);
+      }
     });
   });
   if (b.run->driver_only) write_driver_results_json(w, b.run->driver, b.coll);
@@ -210,12 +213,13 @@ void write_json(const BandwidthReport& b, const Diagnostics& diagnostics, std::s
 std::string bandwidth_table_title(std::int32_t nranks) {
   return fmt::format(
       "Collectives (nccl-tests conventions, n = {}; time = a rank's time of an instance, median "
-      "over instances, mean over ranks; period = start to start of back-to-back launches, median "
-      "over pairs, mean over ranks: what nccl-tests' time(us) measures; true = last rank's start "
-      "to last rank's end, on one clock; "
+      "over instances, mean over ranks; period = a rank's longest burst of back-to-back launches, "
+      "first start to last start over the launches between, mean over ranks: nccl-tests' time(us) "
+      "less the last launch's own time over N; true = last rank's start to last rank's end, on one "
+      "clock; "
       "timed = instances with a time; ranks = ranks timed of n; flags: untimed, few timed = under "
       "half the instances timed, N stale = N instances lost a rank's time to timestamps of other "
-      "work)",
+      "work, N host-disagree, N short = N instances with a member implausibly short)",
       nranks);
 }
 

@@ -18,12 +18,14 @@ bool has_medians(const RowJudgement& j) {
 }
 
 // "23/23, 21/23 (2 stale on a rank)": instances timed of the row's instances, baseline then
-// candidate, how many a stale channel event cost and how many are incomplete (records lost).
+// candidate, how many a stale channel event cost, how many are flagged (host-disagree or
+// implausibly short: their flagged members are left out) and how many are incomplete.
 std::string timed_cell(const CollectiveDiff& d) {
   auto side = [](bool present, const RowQuality& q) {
     if (!present) return std::string("-");
     std::string notes;
     if (q.stale > 0) notes = fmt::format("{} stale on a rank", q.stale);
+    if (q.flagged > 0) notes += fmt::format("{}{} flagged", notes.empty() ? "" : ", ", q.flagged);
     if (q.incomplete > 0) {
       notes += fmt::format("{}{} incomplete", notes.empty() ? "" : ", ", q.incomplete);
     }
@@ -38,7 +40,9 @@ TextTable collective_table(const RunDiff& diff, bool changed_only) {
                "cand (us)", "change",     "p",     "busbw base", "busbw cand", "detail"};
   for (const auto& d : diff.collectives) {
     const RowJudgement& j = d.judgement;
-    if (changed_only && j.verdict == Verdict::kUnchanged) continue;
+    if (changed_only && (j.verdict == Verdict::kUnchanged || j.verdict == Verdict::kNotTested)) {
+      continue;
+    }
     const bool medians = has_medians(j);
     t.add_row({verdict_name(j.verdict), d.label(), std::to_string(d.nranks),
                size_label(d.size_bytes, d.size_kind), choice_text(d), timed_cell(d),
@@ -57,7 +61,9 @@ TextTable phase_table(const RunDiff& diff, bool changed_only) {
                "span base (us)", "span cand (us)", "change", "p",     "detail"};
   for (const auto& d : diff.phases) {
     const RowJudgement& j = d.judgement;
-    if (changed_only && j.verdict == Verdict::kUnchanged) continue;
+    if (changed_only && (j.verdict == Verdict::kUnchanged || j.verdict == Verdict::kNotTested)) {
+      continue;
+    }
     const bool spans = j.pooled.base_count > 0 && j.pooled.cand_count > 0;
     t.add_row({verdict_name(j.verdict), d.key.source, d.key.domain, d.key.phase,
                d.in_base ? percent(d.base_share) : "-", d.in_cand ? percent(d.cand_share) : "-",
@@ -97,10 +103,11 @@ std::string result_line(const RunDiff& diff, FailOn fail_on) {
   const bool failed = should_fail(diff, fail_on);
   return fmt::format(
       "Result: {} regression(s), {} improvement(s), {} inconclusive, {} unchanged, {} missing, "
-      "{} not comparable{}: {} (--fail-on {})",
+      "{} not comparable, {} not tested{}{}: {} (--fail-on {})",
       n.regressions, n.improvements, n.inconclusive, n.unchanged, n.missing, n.not_comparable,
+      n.not_tested,
       diff.missing.empty() ? "" : fmt::format("; {} run-wide data problem(s)", diff.missing.size()),
-      failed ? "FAIL" : "PASS", fail_on.name());
+      diff.untested.empty() ? "" : "; nothing tested", failed ? "FAIL" : "PASS", fail_on.name());
 }
 
 // " (environment: ENV.txt)" when settings were read from environment files.
@@ -111,6 +118,8 @@ std::string env_note(const std::set<std::string>& files) {
 
 // Run-wide data the candidate lacks (RunDiff::missing).
 void missing_lines(const RunDiff& diff, bool markdown, std::string& out) {
+  if (!diff.untested.empty())
+    out += fmt::format("{}{}\n", markdown ? "**Not tested:** " : "Not tested: ", diff.untested);
   if (diff.missing.empty()) return;
   out += markdown ? "**Missing data:**\n\n" : "Missing data:\n";
   for (const auto& m : diff.missing) out += fmt::format("{}{}\n", markdown ? "- " : "  ", m);
@@ -208,6 +217,9 @@ void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
     w.field("timed", q.timed);
     w.field("stale", q.stale);
     w.field("incomplete", q.incomplete);
+    w.field("flagged", q.flagged);
+    w.field("host_disagree", q.host_disagree);
+    w.field("implausibly_short", q.short_);
     w.field("ranks_timed", q.ranks_timed);
     w.field("nranks", q.nranks);
     w.field("below_floor", q.below_floor());
@@ -256,7 +268,7 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
   for (const auto& c : cases) {
     if (fail_on.fails(c.verdict)) {
       ++failures;
-    } else if (c.verdict == Verdict::kNotComparable) {
+    } else if (c.verdict == Verdict::kNotComparable || c.verdict == Verdict::kNotTested) {
       ++skipped;
     }
   }
@@ -279,7 +291,7 @@ void junit_suite(const std::string& name, const std::vector<JunitCase>& cases, F
     if (fail_on.fails(c.verdict)) {
       fmt::format_to(Out(out), ">\n      <failure type=\"{}\" message=\"{}\"/>\n    </testcase>\n",
                      verdict_name(c.verdict), markup_escaped(c.message));
-    } else if (c.verdict == Verdict::kNotComparable) {
+    } else if (c.verdict == Verdict::kNotComparable || c.verdict == Verdict::kNotTested) {
       fmt::format_to(Out(out), ">\n      <skipped message=\"{}\"/>\n    </testcase>\n",
                      markup_escaped(c.message));
     } else {
@@ -345,11 +357,17 @@ std::string row_detail(const RowJudgement& j, const RunDiff& diff) {
     case Verdict::kMissing:
       return j.reason;
     case Verdict::kNotComparable:
-      if (j.reason.rfind("only in", 0) == 0 || j.reason.rfind("untimed", 0) == 0) return j.reason;
+      if (j.reason.rfind("only in", 0) == 0 || j.reason.rfind("untimed", 0) == 0 ||
+          j.reason.rfind("flagged", 0) == 0) {
+        return j.reason;
+      }
       return choice + (diff.causes.empty()
                            ? "no configuration difference recorded (NCCL's tuner chose "
                              "differently, or a setting the inputs do not record changed)"
                            : causes);
+    case Verdict::kNotTested:
+      if (!j.reason.empty()) return j.reason;
+      break;
     case Verdict::kUnchanged:
       break;
   }
@@ -385,6 +403,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   w.field("fail_on", fail_on.name());
   w.field("result", should_fail(diff, fail_on) ? "fail" : "pass");
   w.values("missing", diff.missing);
+  if (!diff.untested.empty()) w.field("untested", diff.untested);
   const VerdictCounts n = count_verdicts(diff);
   w.object("counts", [&] {
     w.field("regressions", n.regressions);
@@ -393,6 +412,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
     w.field("unchanged", n.unchanged);
     w.field("missing", n.missing);
     w.field("not_comparable", n.not_comparable);
+    w.field("not_tested", n.not_tested);
   });
   w.objects("config_differences", diff.config, [&](const auto& c) {
     w.field("what", c.what);
@@ -462,6 +482,12 @@ void render_diff_junit(const RunDiff& diff, FailOn fail_on, std::string& out) {
   std::vector<JunitCase> coverage;
   for (const auto& m : diff.missing) {
     coverage.push_back({"npkit.coverage", m, Verdict::kMissing, "missing: " + m});
+  }
+  if (!diff.untested.empty()) {
+    // Nothing tested: a failing case unless the gate allows empty, then a skipped one.
+    coverage.push_back({"npkit.coverage", "nothing tested",
+                        fail_on.allows_empty() ? Verdict::kNotTested : Verdict::kMissing,
+                        diff.untested});
   }
   std::size_t tests = collectives.size() + phases.size() + coverage.size();
   std::size_t failures = 0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "output/json_writer.hpp"
+#include "run/time_quality.hpp"
 
 namespace npkit {
 namespace {
@@ -48,6 +49,7 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
     w.field("channels", channels);
     w.field("ranks_timed", static_cast<std::uint64_t>(r.timed));
     w.values("missing_ranks", inst.missing_ranks);
+    w.values("flags", instance_flags(inst));
     optional_field(w, "time_ns", r.time_ns);
     optional_field(w, "algbw_gbps", r.algbw_gbps);
     optional_field(w, "busbw_gbps", r.busbw_gbps);
@@ -62,6 +64,7 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
       w.field("host", m.host);
       w.field("timed", m.timed);
       w.field("stale", m.stale);
+      w.field("implausibly_short", m.implausibly_short);
       const auto timed = [&](std::int64_t v) {
         return m.timed ? std::optional<std::int64_t>(v) : std::nullopt;
       };

@@ -109,16 +109,17 @@ TextTable key_numbers(const RunReport& r) {
     std::uint64_t instances = 0;
     std::uint64_t timed = 0;
     const BandwidthRow* best = nullptr;
+    const BandwidthRow* best_flagged = nullptr;  // the best of the rows with flags
   };
   std::map<Key, Best> per;
   for (const auto& row : r.rows) {
     Best& b = per[{by_comm ? row.comm_hash : 0, row.func}];
     b.instances += row.instances;
     b.timed += row.timed_instances;
-    if (row.timed_instances > 0 && row.busbw_gbps > 0 &&
-        (b.best == nullptr || row.busbw_gbps > b.best->busbw_gbps)) {
-      b.best = &row;
-    }
+    if (row.timed_instances == 0 || row.busbw_gbps <= 0) continue;
+    // A headline number stands on clean rows only: a flagged row's busbw is not shown here.
+    const BandwidthRow*& best = row.flags().empty() ? b.best : b.best_flagged;
+    if (best == nullptr || row.busbw_gbps > best->busbw_gbps) best = &row;
   }
   std::map<std::uint64_t, std::string> comm_names;
   for (const auto& c : r.run->comms) comm_names[c.hash] = comm_key(c);
@@ -129,7 +130,12 @@ TextTable key_numbers(const RunReport& r) {
     cells.push_back(std::to_string(b.instances));
     cells.push_back(std::to_string(b.timed));
     if (b.best == nullptr) {
-      cells.insert(cells.end(), {"-", "-", "-", "-", b.timed == 0 ? "untimed" : "-"});
+      const std::string why = b.best_flagged != nullptr
+                                  ? fmt::format("no unflagged row (best flagged: {})",
+                                                fmt::join(b.best_flagged->flags(), ", "))
+                              : b.timed == 0 ? "untimed"
+                                             : "-";
+      cells.insert(cells.end(), {"-", "-", "-", "-", why});
     } else {
       const BandwidthRow& row = *b.best;
       const auto flags = row.flags();

@@ -8,9 +8,10 @@
 //   per communicator with cross-rank sync, the rank arriving last most often and the rank that
 //   waits the largest share of its time; collectives without a timed instance; then a table of
 //   the collectives (per communicator where there are several) with their instances, timed
-//   instances and the row of the best busbw (GPU span, nccl-tests conventions): busbw, size,
-//   time per operation, algorithm/protocol and the row's flags. A nccl-tests results file gives
-//   the best out-of-place busbw per collective instead.
+//   instances and the row of the best busbw (GPU span, nccl-tests conventions) among the rows
+//   without flags (BandwidthRow::flags): busbw, size, time per operation, algorithm/protocol; where
+//   every timed row has flags, "-" and "no unflagged row (best flagged: its flags)". A nccl-tests
+//   results file gives the best out-of-place busbw per collective instead.
 #pragma once
 
 #include <string>

@@ -253,7 +253,20 @@ void render_alltoall(const RunCommunicator& comm, OutputFormat f, std::string& o
   }
   if (t.rows.empty()) return;
   render_block(t, f, out);
-  if (slowest != nullptr) {
+  // The per-peer spans stand only where an AlltoAll of the communicator has a clean member.
+  std::uint64_t alltoalls = 0;
+  std::uint64_t clean = 0;
+  for (const auto& inst : comm.instances) {
+    if (inst.func != "AlltoAll") continue;
+    ++alltoalls;
+    if (inst.clean_members() > 0) ++clean;
+  }
+  if (alltoalls > 0 && clean == 0) {
+    render_line(fmt::format("Slowest pair: - (none of the {} AlltoAll instance(s) has a clean "
+                            "time: untimed or flagged, so their per-peer spans are not ranked)",
+                            alltoalls),
+                f, out);
+  } else if (slowest != nullptr) {
     render_line(
         fmt::format("Slowest pair: rank {} {} peer {} at {} GB/s ({} in {}); "
                     "untimed rows (a rank's copy to itself has no KernelCh) are left out",

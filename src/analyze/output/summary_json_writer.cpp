@@ -120,6 +120,12 @@ void collective(std::string& out, const CollectiveRow& r) {
                  "\"incomplete_instances\": {}, \"bytes_sum\": {}",
                  r.instances, r.untimed_instances, r.stale_instances, r.incomplete_instances,
                  r.bytes_sum);
+  if (r.flagged_instances > 0) {
+    fmt::format_to(Out(out),
+                   ", \"flagged_instances\": {}, \"host_disagree_instances\": {}, "
+                   "\"short_instances\": {}",
+                   r.flagged_instances, r.host_disagree_instances, r.short_instances);
+  }
   const double time = r.time_ns();
   if (time > 0) {
     out += ", \"time_ns\": ";

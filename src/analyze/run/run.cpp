@@ -9,6 +9,20 @@ std::size_t RunInstance::timed_members() const {
       std::count_if(members.begin(), members.end(), [](const RunMember& m) { return m.timed; }));
 }
 
+std::size_t RunInstance::clean_members() const {
+  return static_cast<std::size_t>(
+      std::count_if(members.begin(), members.end(), [&](const RunMember& m) { return clean(m); }));
+}
+
+bool RunInstance::has_short_member() const {
+  return std::any_of(members.begin(), members.end(),
+                     [](const RunMember& m) { return m.implausibly_short; });
+}
+
+bool RunInstance::has_stale_member() const {
+  return std::any_of(members.begin(), members.end(), [](const RunMember& m) { return m.stale; });
+}
+
 std::string RunInstance::op_on(std::int32_t rank) const {
   if (!is_pair()) return func;
   return rank == sender ? "Send" : "Recv";

@@ -21,6 +21,9 @@
 //   the rank's stream of operations of the communicator (in start order); members launched in one
 //   group share a non-zero group; launch_ns is when the host called the operation, kUnknownTime
 //   where the input does not say.
+// - Quality, set once when the run is read (run/time_quality.hpp): RunInstance::host_disagree
+//   (its times of one host disagree) and RunMember::implausibly_short (its time is implausibly
+//   short against its communicator's at the instance); a comparison uses clean members only.
 // - kernel_phases: NCCL's own kernel phases of a timed member (run/kernel_phases.hpp), where the
 //   input records them (.npkt captures of NCCL profiler API v7 with KernelPhase events); nullopt
 //   elsewhere. tag: the user tag the rank's call carried (NCCL 2.31 ncclCollConfig_t
@@ -96,6 +99,7 @@ struct RunRank {
   std::optional<bool> process_running;  // kLastRecord: the writer still ran when read
   std::int64_t read_ns = kUnknownTime;  // when process_running was found out
   std::string host;                     // "" = unknown
+  std::string gpu;                      // its GPU's UUID where the input records it, "" = unknown
   std::string clock;                    // how GPU time was put on the host clock, for the reader
   std::optional<double> clock_uncertainty_ns;
   std::optional<ProxyStepBreakdown> proxy;          // where the input recorded NET proxy steps
@@ -150,6 +154,7 @@ struct RunMember {
   std::uint32_t channels = 0;
   std::optional<KernelPhaseTimes> kernel_phases;
   std::uint64_t tag = 0;
+  bool implausibly_short = false;  // run/time_quality.hpp
 
   std::int64_t duration_ns() const { return sat_sub(end_ns, start_ns); }
 };
@@ -170,9 +175,16 @@ struct RunInstance {
   std::uint64_t tag = 0;
   std::vector<RunMember> members;
   std::vector<std::int32_t> missing_ranks;
+  bool host_disagree = false;  // run/time_quality.hpp
 
   bool is_pair() const { return sender >= 0; }
   std::size_t timed_members() const;
+  // A member whose time a comparison may use: timed, not implausibly short, of an instance whose
+  // times of one host agree (run/time_quality.hpp).
+  bool clean(const RunMember& m) const { return m.timed && !m.implausibly_short && !host_disagree; }
+  std::size_t clean_members() const;
+  bool has_short_member() const;
+  bool has_stale_member() const;
   // What the instance is on `rank`: func, or for a Send/Recv pair "Send" on its sender and
   // "Recv" on its receiver.
   std::string op_on(std::int32_t rank) const;

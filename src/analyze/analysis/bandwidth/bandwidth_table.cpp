@@ -5,7 +5,6 @@
 #include <map>
 #include <tuple>
 
-#include "analysis/align/host_agreement.hpp"
 #include "run/measures.hpp"
 #include "run/nccl_names.hpp"
 #include "util/quantiles.hpp"
@@ -22,10 +21,16 @@ double median(std::vector<double> v) {
   return sorted_quantile(v, 0.5);
 }
 
+// One rank's period samples of one row: its pairs (the median's sample) and its period.
+struct RankPeriod {
+  std::vector<double> pairs;
+  double period_ns = 0;
+};
+
 struct RowBuilder {
   BandwidthRow row;
   std::map<std::int32_t, std::vector<double>> rank_times;
-  std::map<std::int32_t, std::vector<double>> rank_periods;
+  std::map<std::int32_t, RankPeriod> rank_periods;
   std::map<std::int32_t, std::vector<double>> rank_compute;  // kernel phases' compute times
   std::vector<double> true_times;
 };
@@ -42,6 +47,34 @@ struct StreamSlot {
   bool pair = false;
 };
 
+// One rank's pairs of one row, in stream order, and its bursts: chains of back-to-back pairs,
+// each pair's second operation the next pair's first.
+struct PairSamples {
+  std::vector<double> all;
+  std::vector<double> queued;  // launched back to back
+  double burst_ns = 0;         // the longest burst (the last of the longest): start to start
+  std::size_t burst_pairs = 0;
+  double chain_ns = 0;  // the burst being read, which ends at stream position chain_end
+  std::size_t chain_pairs = 0;
+  std::size_t chain_end = 0;
+
+  // The pair of stream positions (i - 1, i), `period` apart, launched back to back.
+  void add_queued(std::size_t i, double period) {
+    queued.push_back(period);
+    if (chain_pairs == 0 || chain_end != i - 1) {
+      chain_ns = 0;
+      chain_pairs = 0;
+    }
+    chain_ns += period;
+    ++chain_pairs;
+    chain_end = i;
+    if (chain_pairs >= burst_pairs) {
+      burst_ns = chain_ns;
+      burst_pairs = chain_pairs;
+    }
+  }
+};
+
 // Back-to-back period samples of every rank of `comm`, into the builders of their rows.
 void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
                  std::map<RowKey, RowBuilder>& builders) {
@@ -55,35 +88,40 @@ void add_periods(const RunCommunicator& comm, const std::vector<RowKey>& keys,
     }
   }
   for (const auto& [rank, stream] : streams) {
-    // Per row: every pair, and the pairs whose second operation was launched before the first's
-    // end (back to back, not after a synchronisation).
-    std::map<RowKey, std::pair<std::vector<double>, std::vector<double>>> pairs;
+    std::map<RowKey, PairSamples> pairs;
     for (std::size_t i = 1; i < stream.size(); ++i) {
       const StreamSlot& a = stream[i - 1];
       const StreamSlot& b = stream[i];
       if (a.member == nullptr || b.member == nullptr || a.pair || *a.key != *b.key) continue;
       if (!a.member->timed || !b.member->timed) continue;
       if (a.member->group != 0 && a.member->group == b.member->group) continue;
-      auto& [all, queued] = pairs[*a.key];
+      PairSamples& samples = pairs[*a.key];
       const auto period = static_cast<double>(sat_sub(b.member->start_ns, a.member->start_ns));
-      all.push_back(period);
+      samples.all.push_back(period);
       if (b.member->launch_ns != kUnknownTime && b.member->launch_ns < a.member->end_ns) {
-        queued.push_back(period);
+        samples.add_queued(i, period);
       }
     }
     for (auto& [key, samples] : pairs) {
       const auto it = builders.find(key);
       if (it == builders.end()) continue;
-      auto& [all, queued] = samples;
-      it->second.rank_periods[rank] = queued.empty() ? std::move(all) : std::move(queued);
+      RankPeriod& p = it->second.rank_periods[rank];
+      if (samples.queued.empty()) {
+        // No burst to tell apart from the gaps between bursts: the median pair leaves those out.
+        p.pairs = std::move(samples.all);
+        p.period_ns = median(p.pairs);
+      } else {
+        p.pairs = std::move(samples.queued);
+        p.period_ns = samples.burst_ns / static_cast<double>(samples.burst_pairs);
+      }
     }
   }
 }
 
-void add_instance(const RunCommunicator& comm, const RunInstance& inst, const HostOfRank& hosts,
-                  RowBuilder& b) {
+void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuilder& b) {
   ++b.row.instances;
-  if (host_disagreement_ns(comm, inst, hosts) > 0) ++b.row.host_disagree_instances;
+  if (inst.host_disagree) ++b.row.host_disagree_instances;
+  if (inst.has_short_member()) ++b.row.short_instances;
   std::size_t timed = 0;
   bool stale = false;
   for (const auto& m : inst.members) {
@@ -109,10 +147,12 @@ BandwidthRow finish(RowBuilder& b) {
     RankMedian m{rank, times.size(), median(times)};
     const auto periods = b.rank_periods.find(rank);
     if (periods != b.rank_periods.end()) {
-      m.period_pairs = periods->second.size();
-      m.period_median_ns = median(periods->second);
+      const RankPeriod& p = periods->second;
+      m.period_pairs = p.pairs.size();
+      m.period_ns = p.period_ns;
+      m.period_median_ns = median(p.pairs);
       row.period_pairs += m.period_pairs;
-      period_medians.push_back(m.period_median_ns);
+      period_medians.push_back(m.period_ns);
     }
     row.ranks.push_back(m);
     medians.push_back(m.median_ns);
@@ -159,6 +199,7 @@ std::vector<std::string> BandwidthRow::flags() const {
   if (host_disagree_instances > 0) {
     out.push_back(std::to_string(host_disagree_instances) + " host-disagree");
   }
+  if (short_instances > 0) out.push_back(std::to_string(short_instances) + " short");
   return out;
 }
 
@@ -167,7 +208,6 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
   for (const auto& comm : run.comms) {
     // Without start times there is neither a true time nor a back-to-back period.
     const bool starts = comm.no_start_times.empty();
-    const HostOfRank hosts = host_of_rank(comm);
     std::vector<RowKey> keys;
     keys.reserve(comm.instances.size());
     for (const auto& inst : comm.instances) {
@@ -185,7 +225,7 @@ std::vector<BandwidthRow> bandwidth_rows(const Run& run, std::string_view coll) 
         b.row.algo = inst.algo;
         b.row.proto = inst.proto;
       }
-      add_instance(comm, inst, hosts, b);
+      add_instance(comm, inst, b);
     }
     if (starts) add_periods(comm, keys, builders);
   }

@@ -7,21 +7,29 @@
 // - time = mean over ranks of each rank's median GPU time over the row's instances (nccl-tests
 //   averages ranks); algbw = S / time (GB/s = bytes per ns), busbw = algbw × the nccl-tests
 //   factor with n = the communicator's nranks.
-// - period (the back-to-back period) = mean over ranks of each rank's median, over pairs, of
-//   (start of the next − start of this) for operations adjacent in the rank's stream (order)
-//   that belong to the same row, are both timed and were not launched in one group. Of a rank's
-//   pairs of a row only those launched back to back count — the second's launch before the
-//   first's end, so no host synchronisation lies between them — unless it has none such (or the
-//   input has no launch times), when all count. Send/Recv rows have none. It is what
-//   nccl-tests' wall clock over N back-to-back launches / N tends to for large N.
+// - period (the back-to-back period) = mean over ranks of each rank's period. A rank's pairs of
+//   a row are operations adjacent in its stream (order) that belong to the row, are both timed
+//   and were not launched in one group; back to back: the second's launch before the first's end,
+//   so no host synchronisation lies between them. A burst is a chain of back-to-back pairs (each
+//   pair's second operation the next pair's first); the rank's period is its longest burst's
+//   elapsed time (first start to last start) over the launch intervals it spans, the last of
+//   equally long bursts: the timed loop whose elapsed time over N launches nccl-tests' time(us)
+//   measures (without the last launch's own time), not a warm-up burst before it, and the mean
+//   of the burst's pairs, not their median (they differ when the pairs are not symmetric, e.g.
+//   alternating 20.3, 20.3, 13.5 ms). A rank without a back-to-back pair (or an input without
+//   launch times) has no burst to tell from the gaps between bursts: its period is the median
+//   of all its pairs. RankMedian::period_pairs and period_median_ns: the count and median of the
+//   rank's back-to-back pairs, or of all its pairs when it has none (a spread measure). Send/Recv
+//   rows have none.
 // - true time = median over the instances timed on all nranks ranks (a Send/Recv pair: its two
 //   ends) of (last rank's end − last rank's start); only when the ranks' times are on one clock
 //   (every rank on one host, or no host named).
 // - channels = the most channels any member ran on. stale_instances: instances with a stale
 //   member (its GPU time was another work's, run/run.hpp); host_disagree_instances: instances
 //   whose times of one host disagree (a rank completed before another rank of its host arrived,
-//   analysis/align/host_agreement.hpp: the clock or the data are wrong, and so may be the row's
-//   times); flags() what the row's numbers rest on.
+//   run/time_quality.hpp: the clock or the data are wrong, and so may be the row's times);
+//   short_instances: instances with an implausibly short member (run/time_quality.hpp); flags()
+//   what the row's numbers rest on.
 // - compute time (where members have NCCL's kernel phases, run/kernel_phases.hpp) = mean over the
 //   ranks with such members of each rank's median compute phase over the row's instances;
 //   compute busbw = S / compute time × the nccl-tests factor: the bandwidth of the kernel's
@@ -51,7 +59,8 @@ struct RankMedian {
   std::uint64_t instances = 0;
   double median_ns = 0;
   std::uint64_t period_pairs = 0;
-  double period_median_ns = 0;  // when period_pairs > 0
+  double period_ns = 0;         // when period_pairs > 0: its longest burst's, or the median pair
+  double period_median_ns = 0;  // when period_pairs > 0: the median pair (a spread measure)
 };
 
 struct BandwidthRow {
@@ -66,7 +75,8 @@ struct BandwidthRow {
   std::uint64_t instances = 0;
   std::uint64_t timed_instances = 0;
   std::uint64_t stale_instances = 0;  // a member's GPU time was another work's (run.hpp stale)
-  std::uint64_t host_disagree_instances = 0;  // times of one host disagree (host_agreement.hpp)
+  std::uint64_t host_disagree_instances = 0;  // times of one host disagree (time_quality.hpp)
+  std::uint64_t short_instances = 0;  // a member's time implausibly short (time_quality.hpp)
   std::vector<RankMedian> ranks;
   double time_ns = 0;
   double algbw_gbps = 0;
@@ -87,7 +97,7 @@ struct BandwidthRow {
   // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few),
   // "<N> stale" (N instances lost a rank's time to timestamps of other work), and
   // "<N> host-disagree" (N instances have a rank completing before another rank of its host
-  // arrived).
+  // arrived) and "<N> short" (N instances have a member implausibly short, run/time_quality.hpp).
   std::vector<std::string> flags() const;
 };
 

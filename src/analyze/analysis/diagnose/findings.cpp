@@ -219,8 +219,8 @@ void find_load_imbalance(const std::vector<PhaseImbalance>& phases, const std::s
     f.rule = "load_imbalance";
     f.scope = scope;
     f.summary = fmt::format(
-        "phase {} ({} of the time): rank {} spends {:.2f}x the median rank ({} vs {}; min {}, "
-        "CV {:.2f})",
+        "phase {} ({} of the time): rank {} spends {:.2f}x the median rank ({} vs {}, each summed "
+        "over the rank's spans or steps, which overlap in time: not wall time; min {}, CV {:.2f})",
         p.phase, pct(p.share), p.max_rank, p.max_over_median, us(static_cast<double>(p.max_ns)),
         us(p.median_ns), us(static_cast<double>(p.min_ns)), p.cv);
     f.headline = fmt::format("rank {} spends {:.2f}x the median rank in phase {}", p.max_rank,

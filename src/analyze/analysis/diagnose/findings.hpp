@@ -11,7 +11,8 @@
 //   beyond what the clocks can tell apart: the rank's clock uncertainty plus the largest of the
 //   other ranks' (where known; the finding quotes it); it names the instances of largest margin;
 // - load_imbalance: per phase that every rank (at least two) spends time in, max/median >=
-//   imbalance while the phase holds at least imbalance_min_share of the reference time (a phase
+//   imbalance while the phase holds at least imbalance_min_share of the reference time (its
+//   times are sums over the rank's spans or steps, which overlap: the text says so; a phase
 //   some ranks never enter is a difference of roles, e.g. the split tree's root, not a load
 //   imbalance: shown in the table, no finding);
 // - network_wait: ranks whose NET proxy steps (at least min_instances) spend at least net_wait of

@@ -6,7 +6,8 @@
 //   an empty set prints "(unknown)".
 // - cause_candidate: whether the difference can explain a performance change. Not candidates:
 //   hosts (CI machines change names), and variables whose name ends in _FILE, _DIR or _PATH or
-//   whose every value holds a '/' (paths: dump directories, log files, the plugin's location).
+//   whose every value holds a '/' (paths: dump directories, log files, the plugin's location),
+//   and NCCL_DEBUG* variables (what NCCL logs, not what it does).
 #pragma once
 
 #include <string>

@@ -1,6 +1,7 @@
 #include "analysis/diff/row_quality.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <set>
@@ -11,10 +12,23 @@ bool RowQuality::below_floor() const {
   return timed == 0 || static_cast<double>(timed) < kQualityFloor * static_cast<double>(instances);
 }
 
+bool RowQuality::too_few_clean() const {
+  return timed > 0 && static_cast<double>(timed - std::min(flagged, timed)) <
+                          kQualityFloor * static_cast<double>(timed);
+}
+
+std::string RowQuality::flag_text() const {
+  std::vector<std::string> kinds;
+  if (host_disagree > 0) kinds.push_back(fmt::format("{} host-disagree", host_disagree));
+  if (short_ > 0) kinds.push_back(fmt::format("{} implausibly short", short_));
+  return fmt::format("{}/{} timed flagged: {}", flagged, timed, fmt::join(kinds, ", "));
+}
+
 std::string RowQuality::text() const {
   return fmt::format(
-      "{}/{} timed, {}/{} ranks{}{}", timed, instances, ranks_timed, nranks,
+      "{}/{} timed, {}/{} ranks{}{}{}", timed, instances, ranks_timed, nranks,
       stale > 0 ? fmt::format(", {} stale on a rank", stale) : "",
+      flagged > 0 ? fmt::format(", {} flagged", flagged) : "",
       incomplete > 0 ? fmt::format(", {} incomplete (records lost)", incomplete) : "");
 }
 
@@ -25,6 +39,9 @@ RowQuality quality_of(const std::vector<const CollectiveRow*>& rows) {
     q.instances += row->instances;
     q.timed += row->instances - std::min(row->untimed_instances, row->instances);
     q.stale += std::min(row->stale_instances, row->instances);
+    q.flagged += std::min(row->flagged_instances, row->instances);
+    q.host_disagree += std::min(row->host_disagree_instances, row->instances);
+    q.short_ += std::min(row->short_instances, row->instances);
     q.incomplete += std::min(row->incomplete_instances, row->instances);
     q.nranks = std::max(q.nranks, row->key.nranks);
     for (const auto& r : row->ranks) {

@@ -8,8 +8,10 @@
 // - below_floor(): fewer than kQualityFloor of the instances timed, or no instance timed; and
 //   is_incomplete(): an instance is incomplete, so the row may lack instances and samples. Such a
 //   row is marked wherever it is compared (diff's detail, compare does not rank it).
-// - text(): "21/23 timed, 2/2 ranks", with ", 2 stale on a rank" where any instance is and
-//   ", 23 incomplete (records lost)" where any is.
+// - flagged: timed instances with a timed member that is not clean (host_disagree, short_: by
+//   which flag); too_few_clean(): fewer than kQualityFloor of the timed instances are unflagged.
+// - text(): "21/23 timed, 2/2 ranks", with ", 2 stale on a rank" where any instance is,
+//   ", 3 flagged" where any is and ", 23 incomplete (records lost)" where any is.
 #pragma once
 
 #include <cstdint>
@@ -30,8 +32,15 @@ struct RowQuality {
   std::uint64_t incomplete = 0;
   std::int32_t ranks_timed = 0;
   std::int32_t nranks = 0;
+  std::uint64_t flagged = 0;  // timed instances with a member not clean (run_summary.hpp)
+  std::uint64_t host_disagree = 0;
+  std::uint64_t short_ = 0;
 
   bool below_floor() const;
+  // Timed instances, fewer than kQualityFloor of which are unflagged.
+  bool too_few_clean() const;
+  // "12/12 timed flagged: 12 host-disagree"
+  std::string flag_text() const;
   bool is_incomplete() const { return incomplete > 0; }
   std::string text() const;
 };

@@ -123,6 +123,9 @@ RunComparison compare_runs(const std::vector<RunSummary>& runs) {
         row.unranked = fmt::format("run [{}] lacks the size", i + 1);
       } else if (cell.count == 0) {
         row.unranked = fmt::format("run [{}] has no timed instance", i + 1);
+      } else if (cell.quality.too_few_clean()) {
+        row.unranked = fmt::format("run [{}] is not comparable: flagged times ({})", i + 1,
+                                   cell.quality.flag_text());
       } else if (cell.quality.below_floor()) {
         row.unranked =
             fmt::format("run [{}] is below the quality floor ({})", i + 1, cell.quality.text());

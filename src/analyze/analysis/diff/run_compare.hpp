@@ -10,7 +10,9 @@
 //   call unchanged or inconclusive names no best (`no_difference` says which run is fastest and
 //   which does not differ from it beyond noise). Every other cell's change is relative to the
 //   best. Runs without the group have an empty cell. A group that some run lacks, or holds
-//   without a timed instance, below the quality floor or incomplete (row_quality.hpp), has no
+//   without a timed instance, with too few unflagged instances (not comparable: its times are
+//   flagged, RowQuality::too_few_clean), below the quality floor or incomplete (row_quality.hpp),
+//   has no
 //   best either (`unranked` says which run and why): a time cannot win against a missing or
 //   doubtful one.
 // - Settings: the configuration keys whose values differ between runs (config_diff.hpp's

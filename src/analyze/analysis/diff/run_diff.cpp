@@ -71,8 +71,9 @@ RowJudgement judge(const std::vector<RankSample>& base, const std::vector<RankSa
   consider(kPooled, j.pooled);
   for (const auto& r : j.ranks) consider(r.rank, r.comparison);
   if (j.verdict == Verdict::kUnchanged) {
-    j.verdict =
-        j.pooled.verdict == Verdict::kInconclusive ? Verdict::kInconclusive : Verdict::kUnchanged;
+    j.verdict = j.pooled.verdict == Verdict::kInconclusive ? Verdict::kInconclusive
+                : j.pooled.tested                          ? Verdict::kUnchanged
+                                                           : Verdict::kNotTested;
     j.deciding_change = j.pooled.change;
   }
   return j;
@@ -148,8 +149,8 @@ void check_coverage(const CollectiveRow& b, const CollectiveRow& c, RowJudgement
   const std::vector<std::int32_t> base_ranks = timed_ranks(b);
   const std::vector<std::int32_t> cand_ranks = timed_ranks(c);
   if (base_ranks.empty()) {
-    // Nothing was lost where nothing was timed: untimed in both runs is no change.
-    j.verdict = cand_ranks.empty() ? Verdict::kUnchanged : Verdict::kNotComparable;
+    // Nothing was lost where nothing was timed, and nothing was tested.
+    j.verdict = cand_ranks.empty() ? Verdict::kNotTested : Verdict::kNotComparable;
     j.reason = cand_ranks.empty() ? "untimed in both runs" : "untimed in the baseline";
     return;
   }
@@ -169,6 +170,19 @@ void check_coverage(const CollectiveRow& b, const CollectiveRow& c, RowJudgement
     j.reason += fmt::format("{}judged on rank(s) {} (timed in both runs)",
                             j.reason.empty() ? "" : "; ", fmt::join(base_ranks, ", "));
   }
+}
+
+// A row either side of which is mostly flagged is not comparable (contract in the header).
+bool check_flags(const CollectiveDiff& d, RowJudgement& j) {
+  std::vector<std::string> why;
+  for (const auto& [side, q] :
+       {std::pair{"baseline", &d.base_quality}, std::pair{"candidate", &d.cand_quality}}) {
+    if (q->too_few_clean()) why.push_back(fmt::format("{}: {}", side, q->flag_text()));
+  }
+  if (why.empty()) return false;
+  j.verdict = Verdict::kNotComparable;
+  j.reason = fmt::format("flagged times ({})", fmt::join(why, "; "));
+  return true;
 }
 
 // Names a judged row's side that is below the quality floor, and any side that is incomplete.
@@ -201,7 +215,7 @@ void diff_collectives(const std::vector<CollectiveRow>& base,
     CollectiveDiff d = row_diff(&b, &c);
     d.judgement = judge(rank_samples(b.ranks), rank_samples(c.ranks), rule);
     d.judgement.reason = std::move(reason);
-    check_coverage(b, c, d.judgement);
+    if (!check_flags(d, d.judgement)) check_coverage(b, c, d.judgement);
     mark_quality(d);
     out.collectives.push_back(std::move(d));
   };
@@ -257,15 +271,18 @@ void run_coverage(const RunSummary& base, const RunSummary& cand, RunDiff& out) 
         "the candidate has no collective (the baseline has {} row(s))", base.collectives.size()));
   }
   auto judged = [](const RowJudgement& j) {
-    return j.compared && j.verdict != Verdict::kNotComparable && j.verdict != Verdict::kMissing;
+    return j.compared && j.verdict != Verdict::kNotComparable && j.verdict != Verdict::kMissing &&
+           j.verdict != Verdict::kNotTested;
   };
   const bool any_compared =
       std::any_of(out.collectives.begin(), out.collectives.end(),
                   [&](const CollectiveDiff& d) { return judged(d.judgement); }) ||
       std::any_of(out.phases.begin(), out.phases.end(),
                   [&](const PhaseDiff& d) { return judged(d.judgement); });
-  if (!any_compared && out.missing.empty()) {
-    out.missing.push_back("nothing was compared: the runs share no timed collective or phase row");
+  if (!any_compared) {
+    out.untested =
+        "nothing was compared: no collective or phase row of the runs was tested (every row "
+        "untimed, flagged, too short a sample or in one run only)";
   }
   const auto base_ranks = ranks_by_size(base.config);
   const auto cand_ranks = ranks_by_size(cand.config);
@@ -300,7 +317,15 @@ void diff_phases(const RunSummary& base, const RunSummary& cand, const NoiseRule
     d.in_cand = c != nullptr;
     if (b != nullptr) d.base_share = median_share(*b);
     if (c != nullptr) d.cand_share = median_share(*c);
-    if (b != nullptr && c != nullptr) {
+    const auto sampled = [](const PhaseRow& r) {
+      return std::any_of(r.ranks.begin(), r.ranks.end(),
+                         [](const RankPhase& p) { return !p.span_ns.empty(); });
+    };
+    if (b != nullptr && c != nullptr && !sampled(*b) && !sampled(*c)) {
+      d.judgement.compared = true;
+      d.judgement.verdict = Verdict::kNotTested;
+      d.judgement.reason = "totals only, no per-span samples";
+    } else if (b != nullptr && c != nullptr) {
       d.judgement = judge(rank_samples(*b), rank_samples(*c), rule);
     } else {
       d.judgement.verdict = Verdict::kNotComparable;
@@ -396,6 +421,9 @@ VerdictCounts count_verdicts(const RunDiff& diff) {
       case Verdict::kNotComparable:
         ++n.not_comparable;
         break;
+      case Verdict::kNotTested:
+        ++n.not_tested;
+        break;
       case Verdict::kUnchanged:
         ++n.unchanged;
         break;
@@ -407,7 +435,8 @@ VerdictCounts count_verdicts(const RunDiff& diff) {
 }
 
 std::string FailOn::name() const {
-  if (*this == any_change()) return "any-change";
+  const std::string empty = allows_empty() ? ",allow-empty" : "";
+  if (FailOn(mask_ & ~kAllowEmpty) == any_change()) return "any-change" + empty;
   std::string s;
   for (int v = 0; v < kVerdictCount; ++v) {
     const auto verdict = static_cast<Verdict>(v);
@@ -416,11 +445,12 @@ std::string FailOn::name() const {
     std::replace(word.begin(), word.end(), ' ', '-');
     s += (s.empty() ? "" : ",") + word;
   }
-  return s.empty() ? "never" : s;
+  return (s.empty() ? "never" : s) + empty;
 }
 
 bool should_fail(const RunDiff& diff, FailOn fail_on) {
   if (fail_on.fails(Verdict::kMissing) && !diff.missing.empty()) return true;
+  if (!diff.untested.empty() && !fail_on.allows_empty()) return true;
   for (const auto& r : diff.collectives) {
     if (fail_on.fails(r.judgement.verdict)) return true;
   }

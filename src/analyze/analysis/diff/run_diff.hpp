@@ -12,14 +12,14 @@
 //   row without one is not comparable ("only in candidate").
 // - Missing (the gate's fail-safe): a baseline row with a timed instance that the candidate lacks,
 //   holds untimed, or holds without one of the baseline's timed ranks. A row untimed in the
-//   baseline is not comparable ("untimed in the baseline"), or unchanged when the candidate has
+//   baseline is not comparable ("untimed in the baseline"), or not tested when the candidate has
 //   it untimed too ("untimed in both runs"). A candidate timed on more ranks than the baseline is
 //   judged on the baseline's, and its reason says so. A judged row whose side is below the
 //   quality floor (row_quality.hpp) keeps its verdict, and its reason says which side and why; so
 //   does any row with an incomplete side (its log lost records, row_quality.hpp), whatever its
 //   verdict: a rank or instance it lacks may have been lost by the log, not by the run.
-//   Run-wide `missing` lines: a candidate without collectives where the baseline has some, runs
-//   that share no judged collective or phase row, and fewer (communicator, rank) pairs of an N-rank
+//   Run-wide `missing` lines: a candidate without collectives where the baseline has some, and
+//   fewer (communicator, rank) pairs of an N-rank
 //   communicator size in the candidate than in the baseline.
 // - Compared rows: the pooled durations of the ranks both runs have and each shared rank's
 //   durations go through compare_samples(). The row is a regression when any of these
@@ -32,8 +32,18 @@
 //   attribution with the median share over ranks. A phase one run lacks is not comparable.
 // - Sync rows (arrival skew per (nranks, rank)) are reported, never judged: skews near zero
 //   make relative changes meaningless.
+// - Clean members only: a summary's samples hold clean members' times (run_summary.hpp). A row
+//   either of whose sides has timed instances of which fewer than kQualityFloor have a clean
+//   member (RowQuality::too_few_clean) is not comparable, its reason naming the flags; never a
+//   regression.
+// - Not tested: a compared row with too few samples on a side for the test, untimed in both runs,
+//   or a phase row without samples (totals only) is not tested, never unchanged. `untested` says
+//   so when no collective or phase row was tested (unchanged, improvement, regression or
+//   inconclusive): such a gate fails unless it allows empty (FailOn::allowing_empty,
+//   --allow-empty).
 // - FailOn: the verdicts that fail the gate; should_fail is true when a collective or phase row
-//   has one of them, or when missing fails and the run-wide `missing` list is not empty.
+//   has one of them, when missing fails and the run-wide `missing` list is not empty, or when
+//   nothing was tested and the gate does not allow empty.
 #pragma once
 
 #include <cstdint>
@@ -111,6 +121,7 @@ struct SyncDiff {
 
 struct RunDiff {
   std::vector<std::string> missing;  // run-wide coverage problems (contract above)
+  std::string untested;              // why no row was tested ("" when one was): the gate fails then
   std::vector<std::string> base_inputs;
   std::vector<std::string> cand_inputs;
   std::set<std::string> base_env_files;  // where each run's environment came from (RunConfig)
@@ -132,22 +143,26 @@ class FailOn {
   static constexpr FailOn fail_safe() {
     return none().with(Verdict::kRegression).with(Verdict::kMissing);
   }
-  // Every verdict but unchanged.
+  // Every verdict but unchanged and not tested.
   static constexpr FailOn any_change() {
     FailOn f;
     for (int v = 0; v < kVerdictCount; ++v) f = f.with(static_cast<Verdict>(v));
-    return f.without(Verdict::kUnchanged);
+    return f.without(Verdict::kUnchanged).without(Verdict::kNotTested);
   }
+  // A gate in which no row was tested passes (--allow-empty); by default it fails.
+  constexpr FailOn allowing_empty() const { return FailOn(mask_ | kAllowEmpty); }
+  constexpr bool allows_empty() const { return (mask_ & kAllowEmpty) != 0; }
   constexpr FailOn with(Verdict v) const { return FailOn(mask_ | bit(v)); }
   constexpr FailOn without(Verdict v) const { return FailOn(mask_ & ~bit(v)); }
   constexpr bool fails(Verdict v) const { return (mask_ & bit(v)) != 0; }
-  // "regression,missing"; "any-change", "never" for those sets.
+  // "regression,missing"; "any-change", "never" for those sets; ",allow-empty" after it when set.
   std::string name() const;
   friend constexpr bool operator==(FailOn, FailOn) = default;
 
  private:
   constexpr explicit FailOn(std::uint32_t mask) : mask_(mask) {}
   static constexpr std::uint32_t bit(Verdict v) { return 1u << static_cast<unsigned>(v); }
+  static constexpr std::uint32_t kAllowEmpty = 1u << 31;
   std::uint32_t mask_ = 0;
 };
 
@@ -166,6 +181,7 @@ struct VerdictCounts {
   std::uint64_t unchanged = 0;
   std::uint64_t missing = 0;
   std::uint64_t not_comparable = 0;
+  std::uint64_t not_tested = 0;
 };
 VerdictCounts count_verdicts(const RunDiff& diff);  // collective and phase rows
 

@@ -16,6 +16,8 @@ const char* verdict_name(Verdict v) {
       return "missing";
     case Verdict::kNotComparable:
       return "not comparable";
+    case Verdict::kNotTested:
+      return "not tested";
     case Verdict::kUnchanged:
       break;
   }

@@ -21,7 +21,9 @@
 namespace npkit {
 
 // kMissing: the baseline has the row (timed) and the candidate lacks it, or a rank of it, or has it
-// untimed (run_diff.hpp). kNotComparable: nothing to judge for another reason.
+// untimed (run_diff.hpp). kNotComparable: nothing to judge for another reason. kNotTested: both
+// runs have the row and neither has the samples a test needs (untimed in both, fewer iterations
+// than the rule's minimum, totals without samples): it passes no judgement either way.
 enum class Verdict : std::uint8_t {
   kUnchanged,
   kImprovement,
@@ -29,10 +31,12 @@ enum class Verdict : std::uint8_t {
   kInconclusive,
   kMissing,
   kNotComparable,
+  kNotTested,
 };
-inline constexpr int kVerdictCount = 6;
+inline constexpr int kVerdictCount = 7;
 
-// "unchanged", "improvement", "regression", "inconclusive", "missing", "not comparable"
+// "unchanged", "improvement", "regression", "inconclusive", "missing", "not comparable",
+// "not tested"
 const char* verdict_name(Verdict v);
 
 struct NoiseRule {

@@ -69,7 +69,7 @@ RunReport build_run_report(const Run& run, RunReportSink&& sink, bool has_spans,
     c.cross = analyze_cross_rank(
         cross_rank_input(comm, comm.from_spans ? infos : proxy_rank_phases(comm)), thresholds,
         settings);
-    c.findings = communicator_findings(c.cross, r.rows, comm.hash, thresholds, settings);
+    c.findings = communicator_findings(comm, c.cross, r.rows, thresholds, settings);
     c.kernel_phases = kernel_phase_rows(comm, by_tag);
     r.comms.push_back(std::move(c));
   }

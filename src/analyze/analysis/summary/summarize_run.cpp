@@ -104,9 +104,14 @@ void add_collectives(const Run& run, RunSummary& s) {
       ++row.instances;
       row.bytes_sum = sat_add_count(row.bytes_sum, inst.bytes);
       for (const auto& m : inst.members) {
-        if (m.timed) row.rank_sample(m.rank).add(m.duration_ns());
+        if (inst.clean(m)) row.rank_sample(m.rank).add(m.duration_ns());
       }
       if (inst.timed_members() == 0) ++row.untimed_instances;
+      if (inst.timed_members() > 0 && (inst.host_disagree || inst.has_short_member())) {
+        ++row.flagged_instances;
+        if (inst.host_disagree) ++row.host_disagree_instances;
+        if (inst.has_short_member()) ++row.short_instances;
+      }
       if (std::any_of(inst.members.begin(), inst.members.end(),
                       [](const RunMember& m) { return m.stale; })) {
         ++row.stale_instances;

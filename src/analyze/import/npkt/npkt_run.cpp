@@ -74,6 +74,7 @@ RunRank run_rank(const RankCapture& r) {
   RunRank out;
   out.rank = r.rank();
   out.host = r.dump.meta("hostname");
+  out.gpu = r.dump.meta("gpu.uuid");
   out.clock = r.clock.method_name();
   out.clock_uncertainty_ns = r.clock.uncertainty_ns;
   if (r.dump.comm.capture_end_ns > 0) out.capture_end_ns = r.dump.comm.capture_end_ns;

@@ -168,7 +168,8 @@ Status Reader::config(od::value& v, RunConfig& c) {
 }
 
 // stale_instances and incomplete_instances are optional (summaries written before they existed
-// have none), and so is tag (written for tagged rows only).
+// have none), and so are tag (written for tagged rows only) and the flagged counts (written for
+// rows with a flagged instance).
 Status Reader::collective(od::value& v, CollectiveRow& row) {
   return object(v, "collective row",
                 {"collective", "nranks", "size_bytes", "size_kind", "algo", "proto", "instances",
@@ -184,15 +185,19 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                     row.key.nranks = static_cast<std::int32_t>(n);
                   } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
                              k == "stale_instances" || k == "incomplete_instances" ||
-                             k == "bytes_sum" || k == "tag") {
+                             k == "bytes_sum" || k == "tag" || k == "flagged_instances" ||
+                             k == "host_disagree_instances" || k == "short_instances") {
                     NPKIT_ASSIGN(auto n, u64(e, k));
-                    (k == "size_bytes"             ? row.key.size_bytes
-                     : k == "instances"            ? row.instances
-                     : k == "bytes_sum"            ? row.bytes_sum
-                     : k == "stale_instances"      ? row.stale_instances
-                     : k == "incomplete_instances" ? row.incomplete_instances
-                     : k == "tag"                  ? row.key.tag
-                                                   : row.untimed_instances) = n;
+                    (k == "size_bytes"                ? row.key.size_bytes
+                     : k == "instances"               ? row.instances
+                     : k == "bytes_sum"               ? row.bytes_sum
+                     : k == "stale_instances"         ? row.stale_instances
+                     : k == "incomplete_instances"    ? row.incomplete_instances
+                     : k == "tag"                     ? row.key.tag
+                     : k == "flagged_instances"       ? row.flagged_instances
+                     : k == "host_disagree_instances" ? row.host_disagree_instances
+                     : k == "short_instances"         ? row.short_instances
+                                                      : row.untimed_instances) = n;
                   } else if (k == "size_kind") {
                     const std::size_t kind_at = offset(e);
                     NPKIT_ASSIGN(auto s, str(e, "size_kind"));

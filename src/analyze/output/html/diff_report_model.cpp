@@ -47,10 +47,11 @@ std::vector<Fact> facts(const RunDiff& diff, FailOn fail_on) {
                            "per side); pooled ranks and every rank are judged",
                            diff.rule.min_effect * 100, diff.rule.alpha, diff.rule.min_samples)},
       {"rows", fmt::format("{} regression(s), {} improvement(s), {} inconclusive, {} "
-                           "unchanged, {} missing, {} not comparable",
+                           "unchanged, {} missing, {} not comparable, {} not tested",
                            c.regressions, c.improvements, c.inconclusive, c.unchanged, c.missing,
-                           c.not_comparable)},
+                           c.not_comparable, c.not_tested)},
       {"missing data", diff.missing.empty() ? "none" : joined(diff.missing)},
+      {"tested", diff.untested.empty() ? "yes" : diff.untested},
       {"result", fmt::format("{} (--fail-on {})", should_fail(diff, fail_on) ? "FAIL" : "PASS",
                              fail_on.name())},
   };

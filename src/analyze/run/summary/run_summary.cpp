@@ -39,6 +39,10 @@ void merge_collectives(std::vector<CollectiveRow>& into, const std::vector<Colle
         a.instances = sat_add_count(a.instances, b.instances);
         a.untimed_instances = sat_add_count(a.untimed_instances, b.untimed_instances);
         a.stale_instances = sat_add_count(a.stale_instances, b.stale_instances);
+        a.flagged_instances = sat_add_count(a.flagged_instances, b.flagged_instances);
+        a.host_disagree_instances =
+            sat_add_count(a.host_disagree_instances, b.host_disagree_instances);
+        a.short_instances = sat_add_count(a.short_instances, b.short_instances);
         a.incomplete_instances = sat_add_count(a.incomplete_instances, b.incomplete_instances);
         a.bytes_sum = sat_add_count(a.bytes_sum, b.bytes_sum);
         merge_sorted(

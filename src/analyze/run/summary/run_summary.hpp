@@ -5,12 +5,15 @@
 // is
 //   nccl-tests' S in bytes ("exact") or, for a collective whose run had more than
 //   kMaxExactSizes distinct sizes, the power of two at or below S ("pow2": S in [size, 2·size)).
-//   Each rank's sample holds that rank's GPU time of every instance of the row (a timed
-//   member's time, run/run.hpp); bytes_sum adds S over the instances, so bytes_sum / instances
-//   is the mean S. incomplete_instances counts the instances of communicators with a rank whose
-//   log lost collective records (RunCommunicator::collectives_incomplete()): the row may lack
-//   instances and samples. tag: the instances' user tag (run/run.hpp RunInstance::tag; 0 =
-//   untagged). analysis/summary/summarize_run.hpp makes one of any run.
+//   Each rank's sample holds that rank's GPU time of every instance of the row where the member
+//   is clean (timed, not implausibly short, its instance's host times agree: run/run.hpp
+//   RunInstance::clean); flagged_instances counts the timed instances with a timed member that
+//   is not clean (host_disagree_instances, short_instances: by which flag); bytes_sum adds S over
+//   the instances, so bytes_sum / instances is the mean S. incomplete_instances counts the
+//   instances of communicators with a rank whose log lost collective records
+//   (RunCommunicator::collectives_incomplete()): the row may lack instances and samples. tag: the
+//   instances' user tag (run/run.hpp RunInstance::tag; 0 = untagged).
+//   analysis/summary/summarize_run.hpp makes one of any run.
 // - Phase rows are keyed by (source, domain, phase): source "spans" (inputs with spans: the
 //   exclusive time of every span, as `report` attributes it; domain gpu or cpu), "proxy"
 //   (NET proxy steps, run/proxy_steps.hpp; domain net) or "kernel" (NCCL's kernel phases,
@@ -67,11 +70,14 @@ struct RankDurations {
 struct CollectiveRow {
   CollectiveKey key;
   std::uint64_t instances = 0;
-  std::uint64_t untimed_instances = 0;     // no GPU time on any rank
-  std::uint64_t stale_instances = 0;       // a rank's GPU time lost to a stale channel event
-  std::uint64_t incomplete_instances = 0;  // of a communicator whose log lost records (run.hpp)
-  std::uint64_t bytes_sum = 0;             // S summed over instances (saturating)
-  std::vector<RankDurations> ranks;        // by rank
+  std::uint64_t untimed_instances = 0;        // no GPU time on any rank
+  std::uint64_t stale_instances = 0;          // a rank's GPU time lost to a stale channel event
+  std::uint64_t incomplete_instances = 0;     // of a communicator whose log lost records (run.hpp)
+  std::uint64_t flagged_instances = 0;        // timed, a timed member not clean (time_quality.hpp)
+  std::uint64_t host_disagree_instances = 0;  // of those: times of one host disagree
+  std::uint64_t short_instances = 0;          // of those: a member implausibly short
+  std::uint64_t bytes_sum = 0;                // S summed over instances (saturating)
+  std::vector<RankDurations> ranks;           // by rank
 
   // Every rank's durations pooled.
   DurationSample pooled() const;

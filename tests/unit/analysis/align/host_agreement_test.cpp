@@ -8,6 +8,7 @@
 #include "analysis/align/host_offsets.hpp"
 #include "analysis/bandwidth/bandwidth_table.hpp"
 #include "analysis/join/run_cross_rank.hpp"
+#include "run/time_quality.hpp"
 
 namespace {
 
@@ -73,6 +74,7 @@ TEST_CASE("host agreement: a rank completing before another of its host arrived"
 
       npkit::Run run;
       run.comms = {c};
+      npkit::assess_time_quality(run);  // as reading a run does (import/run_input.cpp)
       const auto rows = npkit::bandwidth_rows(run, "all");
       REQUIRE(rows.size() == 2);  // AllReduce 1024 B, SendRecv
       const std::uint64_t expected = two_hosts ? 1 : 2;

@@ -202,10 +202,11 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   //   op 7 call 14000 gpu 16000..17000
   //   op 8 call 16500 gpu 17100..18100 pair 1100, back to back
   //   op 9 in op 8's group (one launch): no pair with op 8
-  // Back-to-back pairs {1100, 1200, 1100}: median 1100 (all six pairs would give 2050).
-  // Rank 1 never launches back to back, so all its pairs count:
+  // Back-to-back pairs {1100, 1200, 1100}: three bursts of one interval each; the longest
+  // burst, the last of equals, is ops 7..8: 1100 (median 1100; all six pairs' mean: 2050).
+  // Rank 1 never launches back to back, so no burst stands apart from the gaps between bursts:
   //   gpu starts 2000, 3500, 5000, 6600 (each call after the previous stop) -> {1500, 1500,
-  //   1600}: median 1500.
+  //   1600}: the median pair, 1500.
   // Period = mean(1100, 1500) = 1300 ns -> 16384 / 1300 GB/s.
   const std::string rank0 =
       "comm hash=0x5 rank=0 nranks=2\n"
@@ -229,8 +230,10 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   REQUIRE(r.ranks.size() == 2);
   CHECK(r.ranks[0].period_pairs == 3);
   CHECK(r.ranks[0].period_median_ns == 1100.0);
+  CHECK(r.ranks[0].period_ns == 1100.0);
   CHECK(r.ranks[1].period_pairs == 3);
   CHECK(r.ranks[1].period_median_ns == 1500.0);
+  CHECK(r.ranks[1].period_ns == 1500.0);
   CHECK(r.period_pairs == 6);
   REQUIRE(r.period_ns);
   CHECK(*r.period_ns == Approx(1300.0));
@@ -246,6 +249,59 @@ TEST_CASE("profiler bandwidth: back-to-back period", "[npkt][bandwidth]") {
   CHECK(ag[0].bytes == 32768);
   CHECK(ag[0].count == 4096);
   CHECK(ag[0].type == "ncclFloat32");
+}
+
+TEST_CASE("profiler bandwidth: the period is a burst's elapsed time over its launches",
+          "[npkt][bandwidth]") {
+  // One burst of four back-to-back launches on each of two ranks whose start-to-start times
+  // alternate 20.3, 20.3, 13.5 us (each call before the previous GPU stop): elapsed first start
+  // to last start 54.1 us over 3 intervals = 18.033 us, as a wall clock over the launches
+  // measures; the median pair (20.3 us) is not.
+  std::string spec;
+  for (int rank = 0; rank < 2; ++rank) {
+    spec += "comm hash=0x9 rank=" + std::to_string(rank) +
+            " nranks=2\nclock init before={B+0} after={B+0} gpu={B+0}\n" +
+            op(10, 1000, 2000, 22000) + op(20, 1500, 22300, 42300) + op(30, 2000, 42600, 55800) +
+            op(40, 2500, 56100, 76000);
+  }
+  const auto captures = captures_from_spec(spec);
+  npkit::Diagnostics diagnostics;
+  const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "allreduce");
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0].ranks.size() == 2);
+  CHECK(rows[0].ranks[0].period_pairs == 3);
+  CHECK(rows[0].ranks[0].period_median_ns == 20300.0);
+  CHECK(rows[0].ranks[0].period_ns == Approx(54100.0 / 3));
+  REQUIRE(rows[0].period_ns);
+  CHECK(*rows[0].period_ns == Approx(54100.0 / 3));
+}
+
+TEST_CASE("profiler bandwidth: the period is the timed loop's burst, not the warm-up's",
+          "[npkt][bandwidth]") {
+  // A driver's size: two warm-up launches back to back, a synchronisation, then four timed
+  // launches back to back. The first warm-up waits 4580 ns for the second's start (one-time
+  // set-up); the timed loop runs every 1000 ns. Bursts: {4580} (one interval) and {1000, 1000,
+  // 1000} (three): the longest, the timed loop, gives 3000 / 3 = 1000 ns. Over every
+  // back-to-back pair the mean would be (4580 + 3000) / 4 = 1895 ns.
+  std::string spec;
+  for (int rank = 0; rank < 2; ++rank) {
+    spec += "comm hash=0x7 rank=" + std::to_string(rank) +
+            " nranks=2\nclock init before={B+0} after={B+0} gpu={B+0}\n" +
+            op(10, 1000, 2000, 6400) + op(20, 1500, 6580, 7500) + op(30, 9000, 10000, 10900) +
+            op(40, 9100, 11000, 11900) + op(50, 9200, 12000, 12900) + op(60, 9300, 13000, 13900);
+  }
+  const auto captures = captures_from_spec(spec);
+  npkit::Diagnostics diagnostics;
+  const auto comms = npkit::join_communicators(pointers(captures), diagnostics);
+  const auto rows = npkit::bandwidth_rows(npkit::npkt_run("", comms, diagnostics), "allreduce");
+  REQUIRE(rows.size() == 1);
+  REQUIRE(rows[0].ranks.size() == 2);
+  CHECK(rows[0].ranks[0].period_pairs == 4);
+  CHECK(rows[0].ranks[0].period_ns == 1000.0);
+  CHECK(rows[0].ranks[0].period_median_ns == 1000.0);
+  REQUIRE(rows[0].period_ns);
+  CHECK(*rows[0].period_ns == 1000.0);
 }
 
 TEST_CASE("bandwidth row flags: what the row's time rests on", "[bandwidth]") {
@@ -269,4 +325,6 @@ TEST_CASE("bandwidth row flags: what the row's time rests on", "[bandwidth]") {
   disagree.stale_instances = 1;
   disagree.host_disagree_instances = 2;
   CHECK(disagree.flags() == Flags{"1 stale", "2 host-disagree"});
+  disagree.short_instances = 3;
+  CHECK(disagree.flags() == Flags{"1 stale", "2 host-disagree", "3 short"});
 }

@@ -57,7 +57,8 @@ TEST_CASE("phase imbalance and the load-imbalance rule", "[diagnose][sync][xrank
   CHECK(findings[0].rule == "load_imbalance");
   CHECK(findings[0].summary ==
         "phase reduce_scatter (60.0% of the time): rank 2 spends 1.60x the median rank (160 ns "
-        "vs 100 ns; min 100 ns, CV 0.24)");
+        "vs 100 ns, each summed over the rank's spans or steps, which overlap in time: not wall "
+        "time; min 100 ns, CV 0.24)");
   findings.clear();
   t.imbalance_min_share = 0.61;  // reduce_scatter holds 60%
   npkit::find_load_imbalance(phases, "dump", t, {}, findings);

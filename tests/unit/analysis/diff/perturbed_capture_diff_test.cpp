@@ -148,7 +148,17 @@ TEST_CASE("perturbed capture: identical runs never flag", "[diff][real]") {
     CHECK(d.config.empty());
     CHECK_FALSE(d.collectives.empty());
     const auto n = npkit::count_verdicts(d);
-    CHECK(n.regressions + n.improvements + n.not_comparable == 0);
-    CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::any_change()));
+    CHECK(n.regressions + n.improvements + n.inconclusive == 0);
+    // Rows whose times are mostly flagged (nvlink's AlltoAll: host-disagree on NCCL 2.28.9) are
+    // not comparable on either side, and a run too short to test (exit: 4 launches per size)
+    // tested nothing: the default gate fails only there, and only for that reason.
+    for (const auto& r : d.collectives) {
+      if (r.judgement.verdict != Verdict::kNotComparable) continue;
+      INFO(r.collective << " " << r.size_bytes << ": " << r.judgement.reason);
+      CHECK(r.judgement.reason.rfind("flagged times", 0) == 0);
+    }
+    CHECK_FALSE(npkit::should_fail(
+        d, npkit::FailOn::any_change().without(Verdict::kNotComparable).allowing_empty()));
+    CHECK(npkit::should_fail(d, npkit::FailOn::fail_safe()) == (std::string(run) == "exit"));
   }
 }

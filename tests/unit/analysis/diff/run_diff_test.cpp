@@ -212,9 +212,76 @@ TEST_CASE("run diff: phase rows with span samples are judged, totals only are no
   const RunDiff d = npkit::diff_runs(base, cand, npkit::NoiseRule{});
   REQUIRE(d.phases.size() == 2);
   CHECK(d.phases[0].key.phase == "net_send");
-  CHECK(d.phases[0].judgement.verdict == Verdict::kUnchanged);
+  CHECK(d.phases[0].judgement.verdict == Verdict::kNotTested);
   CHECK_FALSE(d.phases[0].judgement.pooled.tested);
   CHECK(d.phases[0].base_share == Approx(0.25));
   CHECK(d.phases[1].judgement.verdict == Verdict::kRegression);
   CHECK(d.phases[1].judgement.deciding_change == Approx(0.3).margin(0.002));
+}
+
+TEST_CASE("run diff: untimed in both runs is not tested, and a gate that tested nothing fails",
+          "[diff]") {
+  // Every row untimed on both sides (an AlltoAll capture against itself): 9 rows, no samples.
+  std::vector<npkit::CollectiveRow> rows;
+  for (std::uint64_t size : {4096u, 65536u, 1048576u}) {
+    auto row = synthetic_row("AlltoAll", size, "", "", {{}, {}, {}, {}});
+    row.instances = 5;
+    row.untimed_instances = 5;
+    rows.push_back(row);
+  }
+  const RunDiff d = npkit::diff_runs(run(rows), run(rows), npkit::NoiseRule{});
+  REQUIRE(d.collectives.size() == 3);
+  for (const auto& c : d.collectives) CHECK(c.judgement.verdict == Verdict::kNotTested);
+  const auto n = npkit::count_verdicts(d);
+  CHECK(n.unchanged == 0);
+  CHECK(n.not_tested == 3);
+  CHECK_FALSE(d.untested.empty());
+  CHECK(d.missing.empty());
+  CHECK(npkit::should_fail(d, npkit::FailOn::fail_safe()));
+  CHECK(npkit::should_fail(d, npkit::FailOn::none()));
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::fail_safe().allowing_empty()));
+  CHECK(npkit::FailOn::fail_safe().allowing_empty().name() == "regression,missing,allow-empty");
+  // any-change does not fail a row for not being tested.
+  CHECK_FALSE(npkit::FailOn::any_change().fails(Verdict::kNotTested));
+}
+
+TEST_CASE("run diff: a row whose times are mostly flagged is not comparable, never a regression",
+          "[diff]") {
+  // The candidate's rank 1 is 9 % slower; of its 20 timed instances 12 have times of one host
+  // that disagree: 8 clean of 20 timed is below the 50 % floor.
+  auto base_row = synthetic_row("AllReduce", 4096, "TREE", "LL", {around(2460), around(2460)});
+  auto cand_row =
+      synthetic_row("AllReduce", 4096, "TREE", "LL", {around(2460), scaled(around(2460), 1.09)});
+  cand_row.flagged_instances = 12;
+  cand_row.host_disagree_instances = 12;
+  RunDiff d = npkit::diff_runs(run({base_row}), run({cand_row}), npkit::NoiseRule{});
+  REQUIRE(d.collectives.size() == 1);
+  CHECK(d.collectives[0].judgement.verdict == Verdict::kNotComparable);
+  CHECK(d.collectives[0].judgement.reason ==
+        "flagged times (candidate: 12/20 timed flagged: 12 host-disagree)");
+  CHECK(d.collectives[0].cand_quality.too_few_clean());
+  CHECK_FALSE(npkit::should_fail(d, npkit::FailOn::fail_safe().allowing_empty()));
+  // 4 of 20 flagged: the 16 clean ones are judged, and the slowdown is a regression.
+  cand_row.flagged_instances = 4;
+  cand_row.host_disagree_instances = 0;
+  cand_row.short_instances = 4;
+  d = npkit::diff_runs(run({base_row}), run({cand_row}), npkit::NoiseRule{});
+  CHECK(d.collectives[0].judgement.verdict == Verdict::kRegression);
+  CHECK(d.collectives[0].cand_quality.text() == "20/20 timed, 2/2 ranks, 4 flagged");
+}
+
+TEST_CASE("run diff: NCCL_DEBUG variables are differences, never cause candidates", "[diff]") {
+  RunSummary base = run({synthetic_row("AllReduce", 4096, "TREE", "LL", {around(2460)})});
+  RunSummary cand = run({synthetic_row("AllReduce", 4096, "TREE", "LL", {around(2460)})});
+  base.config.env["NCCL_DEBUG_SUBSYS"] = {"INIT"};
+  cand.config.env["NCCL_DEBUG_SUBSYS"] = {"INIT,ENV"};
+  base.config.env["NCCL_DEBUG"] = {"WARN"};
+  cand.config.env["NCCL_DEBUG"] = {"INFO"};
+  const RunDiff d = npkit::diff_runs(base, cand, npkit::NoiseRule{});
+  REQUIRE(d.config.size() == 2);
+  CHECK(d.config[0].what == "NCCL_DEBUG");
+  CHECK_FALSE(d.config[0].cause_candidate);
+  CHECK(d.config[1].what == "NCCL_DEBUG_SUBSYS");
+  CHECK_FALSE(d.config[1].cause_candidate);
+  CHECK(d.causes.empty());
 }
