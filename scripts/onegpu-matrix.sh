@@ -34,17 +34,18 @@
 #              1 faulted at call 10: kill, exit, mismatch, skip with --watchdog-s 5 (ncclCommAbort),
 #              and skip with a long --grace-s, whose live files are copied (and read with
 #              `npkit-analyze hang`) while every rank is alive and waiting.
-#   production (2.28.9) what a job that leaves capture on at its cheapest gives: at 3 ranks (not a
-#              power of two) AllReduce, AllGather and AlltoAll 4K..1M x4 (2 warm-up + 10 timed
-#              calls) with NPKIT_EVENTS=coll, coll,kernel and all (production/n3-<setting>); the
-#              loop workload at 3 ranks with NPKIT_EVENTS=coll, rank 2 killed after call 10
-#              (hangs/coll-kill-n3) or skipping call 10 under rank 0's 5 s watchdog
-#              (hangs/coll-skip-n3); PyTorch at 4 ranks with a process group per pair
-#              (torch/n4-pairs, NPKIT_EVENTS=coll), the same in hang mode (rank 2 skips call 10,
-#              PyTorch's watchdog) with the Flight Recorder dumping beside the capture
-#              (hangs/torch-fr-pairs), and a torchrun job of 3 ranks (torch/n3-torchrun).
-#   cost       --launch-cost 50 at 2 ranks, 1K..1M x4, plugin off / coll / coll,kernel / all,
-#              alternated over COST_ROUNDS rounds and the versions; summary of the medians.
+#   production (2.28.9) what a job that leaves capture on at its cheapest gives. First, with the
+#              setting `sampled` (NPKIT_EVENTS=coll,kernel NPKIT_SAMPLE=1/8): AllReduce, AllGather
+#              and AlltoAll 4K..1M x4 at 3 ranks, a rank count that is not a power of two (2 warm-up
+#              + 10 timed calls; production/n3-sampled), the loop workload at 3 ranks with rank 2
+#              killed after call 10 (hangs/sampled-kill-n3), PyTorch at 4 ranks with a process group
+#              per pair in hang mode (rank 2 skips call 10, PyTorch's watchdog) with the Flight
+#              Recorder dumping beside the capture (hangs/torch-fr-pairs). After the cost phase:
+#              the sweep with coll, coll,kernel and all (production/n3-<setting>), rank 2 skipping
+#              call 10 under rank 0's 5 s watchdog with coll (hangs/coll-skip-n3), torch/n4-pairs
+#              and a torchrun job of 3 ranks (torch/n3-torchrun), both sampled.
+#   cost       --launch-cost 50 at 2 ranks, 1K..1M x4, plugin off / coll / sampled / coll,kernel /
+#              all, alternated over COST_ROUNDS rounds and the versions; summary of the medians.
 # Every run: `timeout`, NCCL_NVLS_ENABLE=0, NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,ENV kept per
 # rank, the driver's --calls-log and --csv beside the plugin's dump, a run.txt saying how it was
 # made, its exit status checked. Live files of ended jobs are trimmed of their unwritten tail.
@@ -363,39 +364,42 @@ hang_runs() {
   still_hung "$v"
 }
 
+# setting_words SETTING: the setting as the run descriptions name it.
+setting_words() {
+  case $1 in
+    sampled) echo "NPKIT_EVENTS=coll,kernel NPKIT_SAMPLE=1/8" ;;
+    *) echo "NPKIT_EVENTS=${1/-/,}" ;;
+  esac
+}
+
+# production_sweep SETTING: AllReduce, AllGather and AlltoAll 4K..1M x4 at 3 ranks.
+production_sweep() {
+  local base="nccl-2.28.9/production/n3-$1"
+  if driver_run 2.28.9 "production/n3-$1" 3 120 0 \
+      "AllReduce, AllGather, AlltoAll 4K..1M at 3 ranks, $(setting_words "$1")" \
+      "$1" -- --colls allreduce,allgather,alltoall --min-bytes 4K --max-bytes 1M \
+      --step-factor 4 --warmup 2 --iters 10; then
+    check_dumps "$base" "$RUN_DIR" 3
+    check_results "$base" "$RUN_DIR"
+  fi
+}
+
+# production_runs: what a job that leaves the sampled setting on gives, first what the tests need
+# most: the sweep, a rank killed mid-loop, PyTorch's pair groups hung with the Flight Recorder.
 production_runs() {
-  local v=2.28.9 setting base="nccl-2.28.9"
+  local base="nccl-2.28.9"
   local loop=("${HANG_LOOP[@]}")
-  for setting in coll coll-kernel all; do
-    if driver_run "$v" "production/n3-$setting" 3 120 0 \
-        "AllReduce, AllGather, AlltoAll 4K..1M at 3 ranks, NPKIT_EVENTS=${setting/-/,}" \
-        "$setting" -- --colls allreduce,allgather,alltoall --min-bytes 4K --max-bytes 1M \
-        --step-factor 4 --warmup 2 --iters 10; then
-      check_dumps "$base/production/n3-$setting" "$RUN_DIR" 3
-      check_results "$base/production/n3-$setting" "$RUN_DIR"
-    fi
-  done
-  if driver_run "$v" hangs/coll-kill-n3 3 60 1 \
-      "rank 2 SIGKILLs itself right after call 10 returned, NPKIT_EVENTS=coll" coll -- \
+  production_sweep sampled
+  if driver_run 2.28.9 hangs/sampled-kill-n3 3 60 1 \
+      "rank 2 SIGKILLs itself right after call 10 returned, $(setting_words sampled)" sampled -- \
       "${loop[@]}" --fault kill:2:10 --grace-s 5 && (( ! DRY_RUN )); then
     (( $(last_call "$RUN_DIR" 2) == 10 ))
-    check "$base/hangs/coll-kill-n3: rank 2's calls log ends at call 10" $? \
+    check "$base/hangs/sampled-kill-n3: rank 2's calls log ends at call 10" $? \
       "last call $(last_call "$RUN_DIR" 2)"
-    check_dumps "$base/hangs/coll-kill-n3" "$RUN_DIR" 3 live
+    check_dumps "$base/hangs/sampled-kill-n3" "$RUN_DIR" 3 live
   fi
-  if driver_run "$v" hangs/coll-skip-n3 3 60 1 \
-      "rank 2 skips call 10, alive; rank 0's watchdog (5 s) calls ncclCommAbort; NPKIT_EVENTS=coll" \
-      coll -- "${loop[@]}" --fault skip:2:10 --watchdog-s 5 --grace-s 5 && (( ! DRY_RUN )); then
-    (( $(last_call "$RUN_DIR" 2) == 9 ))
-    check "$base/hangs/coll-skip-n3: rank 2 never made call 10" $? \
-      "last call $(last_call "$RUN_DIR" 2)"
-  fi
-  TORCH_SETTING=coll torch_run torch/n4-pairs 4 240 0 \
-    "onegpu_ranks.py --groups pairs: world sweep plus a pair-group all_reduce after each call, NPKIT_EVENTS=coll" \
-    --groups pairs --colls allreduce,allgather --sizes 64K,1M &&
-    check_dumps "$base/torch/n4-pairs" "$RUN_DIR" 12
-  if TORCH_SETTING=coll torch_run hangs/torch-fr-pairs 4 150 0 \
-      "onegpu_ranks.py --groups pairs --hang-skip 2:10 with the Flight Recorder; watchdog 20 s; NPKIT_EVENTS=coll" \
+  if TORCH_SETTING=sampled torch_run hangs/torch-fr-pairs 4 150 0 \
+      "onegpu_ranks.py --groups pairs --hang-skip 2:10 with the Flight Recorder; watchdog 20 s; $(setting_words sampled)" \
       --groups pairs --hang-skip 2:10 --flight-recorder "$SAMPLES/nccl-2.28.9/hangs/torch-fr-pairs/fr" &&
       (( ! DRY_RUN )); then
     local dumps
@@ -403,16 +407,34 @@ production_runs() {
     (( dumps > 0 ))
     check "$base/hangs/torch-fr-pairs: Flight Recorder dumps" $? "$dumps file(s)"
   fi
+}
+
+# production_more_runs: the same sweep with coll only and with more, a skipped call under coll, and
+# PyTorch jobs (pair groups, torchrun) with the sampled setting; after the launch costs.
+production_more_runs() {
+  local base="nccl-2.28.9" setting
+  for setting in coll coll-kernel all; do production_sweep "$setting"; done
+  if driver_run 2.28.9 hangs/coll-skip-n3 3 60 1 \
+      "rank 2 skips call 10, alive; rank 0's watchdog (5 s) calls ncclCommAbort; NPKIT_EVENTS=coll" \
+      coll -- "${HANG_LOOP[@]}" --fault skip:2:10 --watchdog-s 5 --grace-s 5 && (( ! DRY_RUN )); then
+    (( $(last_call "$RUN_DIR" 2) == 9 ))
+    check "$base/hangs/coll-skip-n3: rank 2 never made call 10" $? \
+      "last call $(last_call "$RUN_DIR" 2)"
+  fi
+  TORCH_SETTING=sampled torch_run torch/n4-pairs 4 240 0 \
+    "onegpu_ranks.py --groups pairs: world sweep plus a pair-group all_reduce after each call, $(setting_words sampled)" \
+    --groups pairs --colls allreduce,allgather --sizes 64K,1M &&
+    check_dumps "$base/torch/n4-pairs" "$RUN_DIR" 12
   local name="$base/torch/n3-torchrun" plugin=()
   RUN_DIR=$SAMPLES/nccl-2.28.9/torch/n3-torchrun
   if fits "$name" 90; then
     (( DRY_RUN )) || mkdir -p "$RUN_DIR/dump" "$RUN_DIR/calls"
-    read -ra plugin <<<"$(plugin_env coll "$RUN_DIR/dump")"
-    log "$name: torchrun --standalone --nproc-per-node=3 onegpu_ranks.py, NPKIT_EVENTS=coll"
+    read -ra plugin <<<"$(plugin_env sampled "$RUN_DIR/dump")"
+    log "$name: torchrun --standalone --nproc-per-node=3 onegpu_ranks.py, $(setting_words sampled)"
     launch "$RUN_DIR" 2.28.9 "$(capped 180)" "${plugin[@]}" PYTHONUNBUFFERED=1 -- python3 -m \
       torch.distributed.run --standalone --nproc-per-node=3 "$TORCH_RANKS" \
       --log-dir "$RUN_DIR/calls" --colls allreduce,allgather --sizes 64K,1M
-    describe_run "$RUN_DIR" "$name" "torchrun, 3 ranks, NPKIT_EVENTS=coll" 0
+    describe_run "$RUN_DIR" "$name" "torchrun, 3 ranks, $(setting_words sampled)" 0
     check_status "$name" 0
     check_dumps "$name" "$RUN_DIR" 3
   fi
@@ -424,7 +446,7 @@ cost_runs() {
   version 2.30.7 && nccl_230_ready && versions+=(2.30.7)
   for (( round = 1; round <= COST_ROUNDS; round++ )); do
     for v in "${versions[@]}"; do
-      for setting in off coll coll-kernel all; do
+      for setting in off coll sampled coll-kernel all; do
         dir=$SAMPLES/nccl-$v/cost
         scratch=$WORK/cost-scratch/$v-$setting-$round
         name="nccl-$v/cost/${setting}_r$round"
@@ -541,6 +563,7 @@ main() {
     fi
   fi
   phase cost && cost_runs
+  version 2.28.9 && phase production && production_more_runs
   phase build && version 2.30.7 && nccl_230_ready >/dev/null
   pack
   (( DRY_RUN )) && { echo "# dry run: nothing was executed"; return 0; }

@@ -2,7 +2,7 @@
 """Summarizes launch-cost runs of npkit-nccl-driver --launch-cost across plugin settings.
 
 Usage: cost_summary.py DIR...   each DIR holds <setting>_r<round>.csv files of one NCCL version
-(DIR's name, e.g. .../nccl-2.30.7/cost, names the version). Settings: off, coll, coll-kernel, all.
+(DIR's name, e.g. .../nccl-2.30.7/cost, names the version). Settings: off, coll, sampled, coll-kernel, all.
 Prints per version and size: for each setting the median over rounds of each run's median
 call-to-return time (us), the spread of those medians (min..max), and the difference to `off`.
 """
@@ -15,7 +15,7 @@ import re
 import statistics
 import sys
 
-SETTINGS = ("off", "coll", "coll-kernel", "all")
+SETTINGS = ("off", "coll", "sampled", "coll-kernel", "all")
 
 
 def load(folder):

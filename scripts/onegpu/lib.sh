@@ -232,11 +232,14 @@ build_inspector() {
 # ---------------------------------------------------------------------------------------------
 # Runs
 
-# plugin_env SETTING DUMP: the VAR=VALUE words of a plugin setting (off, coll, coll-kernel, all).
+# plugin_env SETTING DUMP: the VAR=VALUE words of a plugin setting (off, coll, sampled, coll-kernel,
+# all). sampled: Coll/P2p for every operation, KernelCh for every 8th collective of a communicator.
 plugin_env() {
   case $1 in
     off) echo "NCCL_PROFILER_PLUGIN=none" ;;
     coll) echo "NCCL_PROFILER_PLUGIN=$PLUGIN NPKIT_EVENTS=coll NPKIT_DUMP_DIR=$2" ;;
+    sampled)
+      echo "NCCL_PROFILER_PLUGIN=$PLUGIN NPKIT_EVENTS=coll,kernel NPKIT_SAMPLE=1/8 NPKIT_DUMP_DIR=$2" ;;
     coll-kernel) echo "NCCL_PROFILER_PLUGIN=$PLUGIN NPKIT_EVENTS=coll,kernel NPKIT_DUMP_DIR=$2" ;;
     all) echo "NCCL_PROFILER_PLUGIN=$PLUGIN NPKIT_EVENTS=all NPKIT_DUMP_DIR=$2" ;;
   esac
