@@ -91,7 +91,10 @@ test-sanitize: deps
 # The multi-threaded paths (parallel reading, background trace writer, the capture plugin's
 # buffers and callbacks from many threads) under ThreadSanitizer. die_after_fork=0: the capture
 # tests fork children that open communicators, and the plugin starts its buffer thread there, as
-# it would in a forked worker of a real job (TSan stops such a child otherwise).
+# it would in a forked worker of a real job (TSan stops such a child otherwise). Left out:
+# [exit-in-fork], whose forked child calls exit() and so runs the TSan runtime's own exit path in
+# a child of a multi-threaded process, which TSan does not support (it ended without output
+# there once in CI); the normal and ASan + UBSan runs keep it.
 TSAN_DIR ?= build-tsan
 TSAN_TESTS := npkit_golden_tests npkit_real_tests npkit_capture_tests
 # Each binary runs its test cases in one process: a hang ends it after TSAN_TIMEOUT seconds; as
@@ -101,7 +104,7 @@ test-tsan: deps
 	cmake -S . -B $(TSAN_DIR) $(SANITIZE_BUILD) -DNPKIT_SANITIZE=thread $(CMAKE_FLAGS)
 	cmake --build $(TSAN_DIR) -j$(JOBS) --target $(TSAN_TESTS)
 	set -e; for t in $(TSAN_TESTS); do \
-	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 timeout $(TSAN_TIMEOUT) $(TSAN_DIR)/bin/$$t --warn NoAssertions "[threads],[golden],[real],[capture],[plugin]"; \
+	  TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 timeout $(TSAN_TIMEOUT) $(TSAN_DIR)/bin/$$t --warn NoAssertions "[threads],[golden],[real],[capture]~[exit-in-fork],[plugin]~[exit-in-fork]"; \
 	done
 
 # Each libFuzzer target for FUZZ_SECONDS (clang), FUZZ_PARALLEL at a time; new inputs go to

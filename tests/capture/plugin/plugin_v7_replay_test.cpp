@@ -49,8 +49,8 @@ uint64_t gpu_now() {
   return static_cast<uint64_t>(realtime_ns()) + 130'000;
 }
 
-void run_kernel(V7Comm& comm, void* coll, const Offsets (&channels)[2]) {
-  const uint64_t g = gpu_now();
+// Runs a kernel that began on the GPU at `g`.
+void run_kernel(V7Comm& comm, void* coll, const Offsets (&channels)[2], uint64_t g) {
   run_on_other_thread("profiler", [&] {
     for (uint8_t c = 0; c < 2; ++c) {
       const Offsets& o = channels[c];
@@ -65,22 +65,28 @@ void run_job() {
   V7Comm rank1(kHash, 1, 2, "v7-job");
   V7Comm* ranks[2] = {&rank0, &rank1};
   const uint64_t tags[3] = {7, 7, 0};
+  // Both ranks enqueue a call before its kernels run, and their kernels begin together, as the
+  // two ranks of one collective do: no rank completes before the other arrives.
   for (uint64_t seq = 0; seq < 3; ++seq) {
+    void* colls[2];
     for (int r = 0; r < 2; ++r) {
-      void* coll = enqueue_v7_call(
+      colls[r] = enqueue_v7_call(
           *ranks[r], {.func = "AllReduce", .seq = seq, .count = 1048576, .tag = tags[seq]});
-      run_kernel(*ranks[r], coll, kAllReduce[r]);
     }
+    const uint64_t g = gpu_now();
+    for (int r = 0; r < 2; ++r) run_kernel(*ranks[r], colls[r], kAllReduce[r], g);
   }
+  void* colls[2];
   for (int r = 0; r < 2; ++r) {
-    void* coll = enqueue_v7_call(*ranks[r], {.func = "AllGather",
-                                             .seq = 0,
-                                             .count = 1048576,
-                                             .datatype = "ncclInt8",
-                                             .tag = 9,
-                                             .sym_variant = "AGxLL_R"});
-    run_kernel(*ranks[r], coll, kAllGather);
+    colls[r] = enqueue_v7_call(*ranks[r], {.func = "AllGather",
+                                           .seq = 0,
+                                           .count = 1048576,
+                                           .datatype = "ncclInt8",
+                                           .tag = 9,
+                                           .sym_variant = "AGxLL_R"});
   }
+  const uint64_t g = gpu_now();
+  for (int r = 0; r < 2; ++r) run_kernel(*ranks[r], colls[r], kAllGather, g);
   rank0.finalize();
   rank1.finalize();
 }

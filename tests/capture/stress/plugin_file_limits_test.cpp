@@ -95,7 +95,7 @@ TEST_CASE(
 TEST_CASE(
     "plugin stress: at exit, a dump past RLIMIT_FSIZE draws one warning on stderr and the "
     "process exits 0",
-    "[plugin][stress]") {
+    "[plugin][stress][exit-in-fork]") {
   const PluginLibrary& lib = require_plugin();
   PluginEnv env;
   const ScopedEnv no_live("NPKIT_LIVE_FILE", "0");
