@@ -1,9 +1,10 @@
 // Hostile neighbours: files the user did not name, planted where the analyzer looks. An ENV.txt of
 // another user in the input's parent directory is not merged (a note names it and why); in a dump
 // directory, symbolic links and files of another owner are not read (a warning each); two files
-// claiming one rank are an error naming both; and `hang` on a killed job answers for the readable
-// files when one is corrupt. Cases that give a file to another user (chown to uid 4242) need root,
-// as CI runs; elsewhere they say so and stop.
+// claiming one rank are an error naming both; `hang` on a killed job answers for the readable
+// files when one is corrupt; an input that is a link loop or a dangling link is named so; and a
+// rank whose file is gone is warned about in every command and named by `diff`. Cases that give a
+// file to another user (chown to uid 4242) need root, as CI runs; elsewhere they say so and stop.
 //
 // The dump: the golden two-rank capture tests/golden/cases/npkt_ring/ (ranks 0 and 1 of
 // communicator 00000000c0ffee01, "train"), copied into tmp/run/dump.
@@ -127,4 +128,45 @@ TEST_CASE("hostile trust: hang answers for the readable files when one is corrup
 }
 
 }  // namespace
+TEST_CASE("hostile trust: an input that is a link loop or a dangling link is named as such",
+          "[hostile]") {
+  TempDir tmp;
+  fs::create_symlink(tmp.file("loop-b"), tmp.file("loop-a"));
+  fs::create_symlink(tmp.file("loop-a"), tmp.file("loop-b"));
+  fs::create_symlink(tmp.file("gone.npkt"), tmp.file("dangling.npkt"));
+  const CliRun loop = run_hostile(tmp, {"info", "$DIR/loop-a"});
+  CHECK(loop.exit_code == 2);
+  CHECK(loop.err ==
+        "npkit-analyze: error: $DIR/loop-a: a symbolic link loop (too many levels of links)\n");
+  const CliRun dangling = run_hostile(tmp, {"report", "$DIR/dangling.npkt"});
+  CHECK(dangling.exit_code == 2);
+  CHECK(dangling.err ==
+        "npkit-analyze: error: $DIR/dangling.npkt: a dangling symbolic link (to $DIR/gone.npkt)\n");
+}
+
+TEST_CASE(
+    "hostile trust: a rank whose file is gone is warned about, and diff names it on each side",
+    "[hostile]") {
+  TempDir tmp;
+  const std::string dir = copy_golden(tmp);
+  const std::string full = tmp.make_dir("full");
+  for (const std::string& name : {kRank0, kRank1})
+    fs::copy_file(dir + "/" + name, full + "/" + name);
+  fs::remove(dir + "/" + kRank1);  // a node lost its files
+  const std::string warning =
+      "ranks without data: $DIR/run/dump: comm 00000000c0ffee01: 1 of 2 ranks have data; none "
+      "from rank(s) 1 (no readable file): what those ranks did is unknown\n";
+  const CliRun summary = run_hostile(tmp, {"summarize", "$DIR/run/dump", "-o", "$DIR/s.json"});
+  CHECK(summary.exit_code == 0);
+  CHECK_THAT(summary.err, Catch::Contains(warning));
+  // --ranks leaves rank 1 out on purpose: nothing to warn about.
+  const CliRun selected = run_hostile(tmp, {"summarize", "$DIR/full", "--ranks", "0"});
+  CHECK_THAT(selected.err, !Catch::Contains("ranks without data"));
+  // Both sides: the candidate lacks rank 1; the baseline has every rank.
+  const CliRun diff = run_hostile(tmp, {"diff", "$DIR/full", "$DIR/run/dump", "-q"});
+  CHECK_THAT(diff.out, Catch::Contains("Ranks with data:\n  candidate: comm 00000000c0ffee01: 1 "
+                                       "of 2 ranks have data (none from rank(s) 1)\n"));
+  CHECK_THAT(diff.out, !Catch::Contains("baseline: comm"));
+}
+
 }  // namespace npkit::test

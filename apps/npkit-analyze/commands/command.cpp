@@ -70,11 +70,28 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format, bool 
                "each) and analyze the others");
   cmd.add_option("--threads", o.threads,
                  "Threads reading the dump (default: one per core, at most 8; trace reads and "
-                 "encodes a legacy dump on one per core, at most 16)");
+                 "encodes a legacy dump on one per core, at most 16)")
+      ->check(thread_count_validator());
   cmd.add_option("--env", o.env_file,
                  "The run's NCCL_*/NPKIT_* settings: a file of KEY=VALUE lines as `env` prints "
                  "them (default: ENV.txt or env.txt beside the dump or in its parent; none: "
                  "no file)");
+}
+
+CLI::Validator thread_count_validator() {
+  return CLI::Validator(
+      [](std::string& value) -> std::string {
+        const bool digits =
+            !value.empty() && value.size() <= 10 &&
+            std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+        const unsigned long long n = digits ? std::stoull(value) : 0;
+        if (n >= 1 && n <= kMaxThreadsOption) return "";
+        return fmt::format(
+            "expected a number of threads from 1 to {}, not '{}' (leave --threads out for "
+            "one per core)",
+            kMaxThreadsOption, value);
+      },
+      "1.." + std::to_string(kMaxThreadsOption), "thread count");
 }
 
 std::optional<Error> refused_option_error(const CommonOptions& o, std::string_view command,

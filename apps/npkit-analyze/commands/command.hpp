@@ -81,6 +81,10 @@ void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format 
 
 // The Error for the first option in `options.refused`: not an option of `command`, which reads
 // only `what`, and what the option is for. None when nothing was refused.
+// --threads N: a whole number from 1 to kMaxThreadsOption, refused in our own words otherwise.
+inline constexpr unsigned kMaxThreadsOption = 1024;
+CLI::Validator thread_count_validator();
+
 std::optional<Error> refused_option_error(const CommonOptions& options, std::string_view command,
                                           std::string_view what);
 

@@ -59,6 +59,8 @@ Result<int> run_hang(const CommonOptions& o, CliContext& context) {
     text += "\n";
   } else {
     append_hang_text(hang, format, text);
+    // Each communicator's section opens with a blank line; the output itself does not.
+    if (text.starts_with('\n')) text.erase(0, 1);
   }
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(in.diagnostics(), o, context);

@@ -114,7 +114,8 @@ void add_dump_options(CLI::App& cmd, CommonOptions& o) {
                  "Event-id table of legacy NPKit dumps (default: auto)")
       ->capture_default_str();
   cmd.add_option("--phase-map", o.phase_map, "Extra phase rules for legacy NPKit dumps");
-  cmd.add_option("--threads", o.threads, "Threads reading a legacy dump");
+  cmd.add_option("--threads", o.threads, "Threads reading a legacy dump")
+      ->check(thread_count_validator());
   cmd.add_option("--cpu-record-size", o.cpu_record_size,
                  "CPU record size of legacy NPKit dumps (16, 18, 22; default: detect)");
   cmd.add_option("--nranks", o.nranks,

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "util/rank_ranges.hpp"
+
 namespace npkit {
 namespace {
 
@@ -130,6 +132,21 @@ void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, Seq
       add_gap(comm, "seq jump", std::move(detail));
     }
   }
+}
+
+void warn_ranks_without_data(const RunCommunicator& comm, const RankFilter& selected,
+                             const std::string& input, Diagnostics& diagnostics) {
+  std::vector<std::int32_t> unseen;
+  for (const std::int32_t r : comm.absent_ranks) {
+    if (r >= 0 && selected.contains(static_cast<std::uint32_t>(r))) unseen.push_back(r);
+  }
+  if (unseen.empty()) return;
+  diagnostics.warn(
+      "ranks without data",
+      fmt::format("{}: {}: {} of {} ranks have data; none from rank(s) {} (no "
+                  "readable file): what those ranks did is unknown",
+                  input, comm.scope, comm.ranks.size(), comm.nranks, rank_ranges(unseen)),
+      unseen.size());
 }
 
 void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics) {

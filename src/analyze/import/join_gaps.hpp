@@ -13,6 +13,9 @@
 //   not warned about: --ranks leaves ranks out on purpose), "missing ranks" (collectives, not
 //   Send/Recv pairs, that ranks with data lack; the first three named) and one "count mismatch"
 //   warning counting the instances whose members disagree.
+// - warn_ranks_without_data: one "ranks without data" warning per communicator whose absent
+//   ranks include ranks `selected` asks for: "INPUT: comm X: 3 of 4 ranks have data; none from
+//   rank(s) 3 (no readable file)". Ranks that --ranks leaves out are not warned about.
 // - warn_duplicate_rank / warn_differing_sizes: one wording for the files of a communicator that
 //   every input groups by rank (.npkt files, plugin traces, Inspector logs).
 #pragma once
@@ -24,6 +27,7 @@
 #include <string_view>
 #include <vector>
 
+#include "run/rank_filter.hpp"
 #include "run/run.hpp"
 #include "util/diagnostics.hpp"
 
@@ -68,6 +72,9 @@ void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, Seq
                                const SeqGapCauses& causes, Diagnostics& diagnostics);
 
 void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics);
+
+void warn_ranks_without_data(const RunCommunicator& comm, const RankFilter& selected,
+                             const std::string& input, Diagnostics& diagnostics);
 
 // Grouping files by communicator: a second file (`path`) of a (communicator, rank) already read
 // from `kept` is warned about as "duplicate rank" (the caller ignores it); files of one

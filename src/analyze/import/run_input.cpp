@@ -230,7 +230,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
 }  // namespace
 
 Result<DetectedInput> detect_input(const std::string& path) {
-  if (!io::path_exists(path)) return Error{path + ": no such file or directory"};
+  if (!io::path_exists(path)) return Error{path + ": " + io::unreachable_reason(path)};
   if (io::is_directory(path)) return detect_directory(path);
   DetectedInput d;
   if (is_npkt_path(path)) {

@@ -90,6 +90,8 @@ TableSpec<BandwidthRow> bandwidth_columns(const Run& run) {
       field_column("nranks", "nranks", &R::nranks, kPlain, kDataViews),
       field_column("instances", "instances", &R::instances),
       field_column("timed", "timed_instances", &R::timed_instances),
+      field_column("not sampled", "not_sampled_instances", &R::not_sampled_instances, kPlain,
+                   kDataViews),
       field_column("stale", "stale_instances", &R::stale_instances, kPlain, kDataViews),
       field_column("host-disagree", "host_disagree_instances", &R::host_disagree_instances, kPlain,
                    kDataViews),

@@ -63,11 +63,19 @@ void write_collectives_text(const BandwidthReport& b, OutputFormat f, std::strin
                   f, out);
     }
     std::uint64_t untimed = 0;
+    std::uint64_t not_sampled = 0;
     std::uint64_t disagree = 0;
     for (const auto& r : b.rows) {
       if (r.comm_hash != comm.hash) continue;
-      untimed += r.instances - r.timed_instances;
+      untimed += r.instances - r.timed_instances - r.not_sampled_instances;
+      not_sampled += r.not_sampled_instances;
       disagree += r.host_disagree_instances;
+    }
+    if (not_sampled > 0) {
+      render_line(fmt::format("NPKIT_SAMPLE={} left {} instance(s) out of GPU timing: times rest "
+                              "on the sampled instances (flag sampled k of n)",
+                              comm.sample, not_sampled),
+                  f, out);
     }
     if (untimed > 0) {
       render_line(fmt::format("{} instance(s) have no GPU time on any rank: not timed", untimed), f,

@@ -116,10 +116,18 @@ std::string env_note(const std::set<std::string>& files) {
   return fmt::format(" (environment: {})", fmt::join(files, ", "));
 }
 
-// Run-wide data the candidate lacks (RunDiff::missing).
+// Ranks without data on either side (RunDiff::rank_coverage) and run-wide data the candidate
+// lacks (RunDiff::missing).
 void missing_lines(const RunDiff& diff, bool markdown, std::string& out) {
   if (!diff.untested.empty())
     out += fmt::format("{}{}\n", markdown ? "**Not tested:** " : "Not tested: ", diff.untested);
+  if (!diff.rank_coverage.empty()) {
+    out += markdown ? "**Ranks with data:**\n\n" : "Ranks with data:\n";
+    for (const auto& c : diff.rank_coverage) {
+      out += fmt::format("{}{}\n", markdown ? "- " : "  ", c);
+    }
+    if (markdown) out += "\n";
+  }
   if (diff.missing.empty()) return;
   out += markdown ? "**Missing data:**\n\n" : "Missing data:\n";
   for (const auto& m : diff.missing) out += fmt::format("{}{}\n", markdown ? "- " : "  ", m);
@@ -215,6 +223,7 @@ void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
   w.object(key, [&] {
     w.field("instances", q.instances);
     w.field("timed", q.timed);
+    w.field("not_sampled", q.not_sampled);
     w.field("stale", q.stale);
     w.field("incomplete", q.incomplete);
     w.field("flagged", q.flagged);
@@ -403,6 +412,7 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
   w.field("fail_on", fail_on.name());
   w.field("result", should_fail(diff, fail_on) ? "fail" : "pass");
   w.values("missing", diff.missing);
+  w.values("rank_coverage", diff.rank_coverage);
   if (!diff.untested.empty()) w.field("untested", diff.untested);
   const VerdictCounts n = count_verdicts(diff);
   w.object("counts", [&] {

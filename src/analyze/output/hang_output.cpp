@@ -116,6 +116,10 @@ void write_hang_json(const HangAnalysis& hang, JsonWriter& w) {
     }
     w.field("alignment", c.alignment);
     if (!c.divergence.empty()) w.field("divergence", c.divergence);
+    if (!c.comm->sample.empty()) {
+      w.field("sample", c.comm->sample);
+      w.field("last_gpu_evidence", c.last_gpu_evidence);
+    }
     w.field("verdict", c.verdict);
     w.objects("ranks", c.ranks, [&](const auto& a) {
       w.field("rank", a.rank);

@@ -64,6 +64,7 @@ void append_instance_jsonl(const std::vector<InstanceRecord>& records, const std
       w.field("host", m.host);
       w.field("timed", m.timed);
       w.field("stale", m.stale);
+      if (m.not_sampled) w.field("not_sampled", true);
       w.field("implausibly_short", m.implausibly_short);
       const auto timed = [&](std::int64_t v) {
         return m.timed ? std::optional<std::int64_t>(v) : std::nullopt;

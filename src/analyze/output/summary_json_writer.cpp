@@ -120,6 +120,9 @@ void collective(std::string& out, const CollectiveRow& r) {
                  "\"incomplete_instances\": {}, \"bytes_sum\": {}",
                  r.instances, r.untimed_instances, r.stale_instances, r.incomplete_instances,
                  r.bytes_sum);
+  if (r.not_sampled_instances > 0) {
+    fmt::format_to(Out(out), ", \"not_sampled_instances\": {}", r.not_sampled_instances);
+  }
   if (r.flagged_instances > 0) {
     fmt::format_to(Out(out),
                    ", \"flagged_instances\": {}, \"host_disagree_instances\": {}, "

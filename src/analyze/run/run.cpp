@@ -9,6 +9,12 @@ std::size_t RunInstance::timed_members() const {
       std::count_if(members.begin(), members.end(), [](const RunMember& m) { return m.timed; }));
 }
 
+bool RunInstance::not_sampled() const {
+  return !members.empty() && std::all_of(members.begin(), members.end(), [](const RunMember& m) {
+    return m.not_sampled && !m.timed;
+  });
+}
+
 std::size_t RunInstance::clean_members() const {
   return static_cast<std::size_t>(
       std::count_if(members.begin(), members.end(), [&](const RunMember& m) { return clean(m); }));

@@ -179,6 +179,9 @@ struct RunInstance {
 
   bool is_pair() const { return sender >= 0; }
   std::size_t timed_members() const;
+  // Left out of a sampling capture's GPU timing on every rank with data: no member timed, each
+  // not_sampled (false without members).
+  bool not_sampled() const;
   // A member whose time a comparison may use: timed, not implausibly short, of an instance whose
   // times of one host agree (run/time_quality.hpp).
   bool clean(const RunMember& m) const { return m.timed && !m.implausibly_short && !host_disagree; }

@@ -94,6 +94,23 @@ bool path_exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+std::string unreachable_reason(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0) return "reachable";
+  const int err = errno;
+  if (err == ELOOP) return "a symbolic link loop (too many levels of links)";
+  if (err == ENOENT && ::lstat(path.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+    std::string target(4096, '\0');
+    const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
+    if (n < 0) return "a dangling symbolic link";
+    target.resize(static_cast<std::size_t>(n));
+    return "a dangling symbolic link (to " + target + ")";
+  }
+  if (err == ENOENT) return "no such file or directory";
+  if (err == EACCES) return "permission denied";
+  return std::strerror(err);
+}
+
 Result<std::vector<DirEntry>> list_directory(const std::string& dir) {
   DIR* d = ::opendir(dir.c_str());
   if (d == nullptr) return os_error("cannot open directory", dir);

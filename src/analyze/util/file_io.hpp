@@ -58,6 +58,10 @@ bool is_special_file(const std::string& path);
 // True if `path` is a regular file (or a link to one) of 0 bytes.
 bool is_empty_file(const std::string& path);
 bool path_exists(const std::string& path);
+// Why `path` cannot be reached, for "PATH: <why>" errors where path_exists is false: "no such
+// file or directory", "a symbolic link loop", "a dangling symbolic link (to TARGET)",
+// "permission denied" or the OS reason.
+std::string unreachable_reason(const std::string& path);
 
 std::string join_path(const std::string& dir, const std::string& name);
 // Whether the name ends with `extension` (".json") and has something before it.

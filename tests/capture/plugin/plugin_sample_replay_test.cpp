@@ -2,7 +2,8 @@
 // with the mask honoured as NCCL honours it (recording_replayer.hpp): the collectives that get
 // kernel events are the ones docs/capture.md's rule names, computed here from the recordings
 // alone (each communicator's CollApi starts counted in call order), and the chosen ones are the
-// same on both ranks, also when one rank makes fewer calls and groups.
+// same on both ranks, also when one rank makes fewer calls and groups; `bandwidth` and `diff` on
+// the sampled dumps count the instances left out as sampling's, not as untimed ones.
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -11,6 +12,7 @@
 #include <string>
 #include <utility>
 
+#include <simdjson.h>
 #include <catch2/catch.hpp>
 
 #include "capture/plugin/captured_log.hpp"
@@ -22,6 +24,7 @@
 #include "import/npkt/communicator_join.hpp"
 #include "import/npkt/npkt_run.hpp"
 #include "import/npkt/profiler_capture.hpp"
+#include "support/cli_runner.hpp"
 #include "support/test_data.hpp"
 #include "util/diagnostics.hpp"
 
@@ -297,3 +300,87 @@ TEST_CASE("sampling replay: an unreadable setting warns and times every collecti
 
 }  // namespace
 }  // namespace npkit::test
+
+TEST_CASE("sampling replay: bandwidth and diff count the sampled instances, k of n",
+          "[plugin][sample]") {
+  const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
+  PluginEnv env;
+  ScopedEnv sample("NPKIT_SAMPLE", "1/3");
+  for (int rank = 0; rank < 2; ++rank) {
+    uint64_t skipped = 0;
+    replay_timed(read_recording(data + "/" + kFiles[rank]), env, &skipped);
+  }
+  // The run model's instances (whose not_sampled members the cases above check against the
+  // recordings): per collective, how many instances and how many left out on every rank.
+  std::vector<std::unique_ptr<RankCapture>> captures;
+  for (const std::string& name : entries_in(env.dir.path())) {
+    captures.push_back(build_rank_capture(read_dump(env.file(name))));
+  }
+  std::vector<const RankCapture*> pointers;
+  for (const auto& c : captures) pointers.push_back(c.get());
+  Diagnostics diagnostics;
+  const Run run = npkt_run("", join_communicators(pointers, diagnostics), diagnostics);
+  const std::set<std::string> collectives = {"AllReduce", "AllGather", "ReduceScatter", "Broadcast",
+                                             "Reduce"};
+  std::map<std::string, std::pair<uint64_t, uint64_t>> expected;  // func -> (instances, left out)
+  for (const RunCommunicator& comm : run.comms) {
+    for (const RunInstance& inst : comm.instances) {
+      if (collectives.count(inst.func) == 0 || inst.members.empty()) continue;
+      const bool left_out = std::all_of(inst.members.begin(), inst.members.end(),
+                                        [](const RunMember& m) { return m.not_sampled; });
+      expected[inst.func].first += 1;
+      expected[inst.func].second += left_out ? 1 : 0;
+    }
+  }
+  REQUIRE_FALSE(expected.empty());
+
+  const CliRun bandwidth = run_cli({"bandwidth", env.dir.path(), "--format", "json"});
+  INFO(bandwidth.err);
+  REQUIRE(bandwidth.exit_code == 0);
+  simdjson::dom::parser parser;
+  const simdjson::dom::element doc = parser.parse(bandwidth.out);
+  std::map<std::string, std::pair<uint64_t, uint64_t>> shown;
+  uint64_t rows_sampled = 0;
+  for (simdjson::dom::element row : doc["collectives"].get_array()) {
+    const std::string func(row["collective"].get_string().value());
+    if (collectives.count(func) == 0) continue;
+    const uint64_t instances = row["instances"].get_uint64().value();
+    const uint64_t left_out = row["not_sampled_instances"].get_uint64().value();
+    shown[func].first += instances;
+    shown[func].second += left_out;
+    std::vector<std::string> flags;
+    for (simdjson::dom::element f : row["flags"].get_array()) {
+      flags.emplace_back(f.get_string().value());
+    }
+    INFO(func << " " << row["size_bytes"].get_uint64().value());
+    if (left_out == 0) continue;
+    ++rows_sampled;
+    REQUIRE_FALSE(flags.empty());
+    CHECK(flags.front() == (left_out == instances
+                                ? std::string("none sampled")
+                                : "sampled " + std::to_string(instances - left_out) + " of " +
+                                      std::to_string(instances)));
+    CHECK(std::find(flags.begin(), flags.end(), "untimed") == flags.end());
+  }
+  CHECK(shown == expected);
+  CHECK(rows_sampled > 0);
+
+  // The capture against itself: a side is judged on its sampled instances, never "below the
+  // quality floor" for what sampling left out on purpose.
+  const CliRun diff = run_cli({"diff", env.dir.path(), env.dir.path(), "--format", "json"});
+  INFO(diff.err);
+  const simdjson::dom::element d = parser.parse(diff.out);
+  uint64_t judged_sampled = 0;
+  for (simdjson::dom::element row : d["collectives"].get_array()) {
+    const simdjson::dom::element q = row["candidate_quality"];
+    const uint64_t left_out = q["not_sampled"].get_uint64().value();
+    const uint64_t timed = q["timed"].get_uint64().value();
+    const uint64_t instances = q["instances"].get_uint64().value();
+    if (left_out == 0 || timed == 0) continue;
+    ++judged_sampled;
+    INFO(row["collective"].get_string().value() << " " << row["size_bytes"].get_uint64().value());
+    // every sampled instance timed: at the floor or above
+    if (timed == instances - left_out) CHECK_FALSE(q["below_floor"].get_bool().value());
+  }
+  CHECK(judged_sampled > 0);
+}

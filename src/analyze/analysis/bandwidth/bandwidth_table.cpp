@@ -135,6 +135,7 @@ void add_instance(const RunCommunicator& comm, const RunInstance& inst, RowBuild
     }
   }
   if (timed > 0) ++b.row.timed_instances;
+  if (inst.not_sampled()) ++b.row.not_sampled_instances;
   if (stale) ++b.row.stale_instances;
   if (const auto t = true_time_ns(comm, inst)) b.true_times.push_back(static_cast<double>(*t));
 }
@@ -192,7 +193,14 @@ bool selected(std::string_view coll, const RunInstance& inst) {
 
 std::vector<std::string> BandwidthRow::flags() const {
   std::vector<std::string> out;
-  if (static_cast<double>(timed_instances) < kTimedFloor * static_cast<double>(instances)) {
+  const std::uint64_t sampled = instances - std::min(not_sampled_instances, instances);
+  if (not_sampled_instances > 0) {
+    out.push_back(sampled == 0
+                      ? "none sampled"
+                      : "sampled " + std::to_string(sampled) + " of " + std::to_string(instances));
+  }
+  if (sampled > 0 &&
+      static_cast<double>(timed_instances) < kTimedFloor * static_cast<double>(sampled)) {
     out.push_back(timed_instances == 0 ? "untimed" : "few timed");
   }
   if (stale_instances > 0) out.push_back(std::to_string(stale_instances) + " stale");

@@ -74,6 +74,7 @@ struct BandwidthRow {
   std::string proto;
   std::uint64_t instances = 0;
   std::uint64_t timed_instances = 0;
+  std::uint64_t not_sampled_instances = 0;  // left out by a sampling capture (RunInstance)
   std::uint64_t stale_instances = 0;  // a member's GPU time was another work's (run.hpp stale)
   std::uint64_t host_disagree_instances = 0;  // times of one host disagree (time_quality.hpp)
   std::uint64_t short_instances = 0;  // a member's time implausibly short (time_quality.hpp)
@@ -93,8 +94,10 @@ struct BandwidthRow {
   std::optional<double> compute_ns;  // kernel phases' compute time
   double compute_busbw_gbps = 0;
 
-  // What a reader of the row's numbers must know first (flags, in this order): "untimed" (no
-  // instance timed) or "few timed" (fewer than kTimedFloor of them: the time rests on a few),
+  // What a reader of the row's numbers must know first (flags, in this order): "sampled k of n"
+  // where a sampling capture timed k of the n instances on purpose ("none sampled" for k = 0);
+  // "untimed" (no sampled instance timed) or "few timed" (fewer than kTimedFloor of the sampled
+  // instances: the time rests on a few),
   // "<N> stale" (N instances lost a rank's time to timestamps of other work), and
   // "<N> host-disagree" (N instances have a rank completing before another rank of its host
   // arrived) and "<N> short" (N instances have a member implausibly short, run/time_quality.hpp).

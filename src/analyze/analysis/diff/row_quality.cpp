@@ -9,7 +9,8 @@
 namespace npkit {
 
 bool RowQuality::below_floor() const {
-  return timed == 0 || static_cast<double>(timed) < kQualityFloor * static_cast<double>(instances);
+  const std::uint64_t sampled = instances - std::min(not_sampled, instances);
+  return timed == 0 || static_cast<double>(timed) < kQualityFloor * static_cast<double>(sampled);
 }
 
 bool RowQuality::too_few_clean() const {
@@ -25,9 +26,11 @@ std::string RowQuality::flag_text() const {
 }
 
 std::string RowQuality::text() const {
+  const std::uint64_t sampled = instances - std::min(not_sampled, instances);
   return fmt::format(
-      "{}/{} timed, {}/{} ranks{}{}{}", timed, instances, ranks_timed, nranks,
-      stale > 0 ? fmt::format(", {} stale on a rank", stale) : "",
+      "{}{}/{} timed, {}/{} ranks{}{}{}",
+      not_sampled > 0 ? fmt::format("sampled {} of {}: ", sampled, instances) : "", timed, sampled,
+      ranks_timed, nranks, stale > 0 ? fmt::format(", {} stale on a rank", stale) : "",
       flagged > 0 ? fmt::format(", {} flagged", flagged) : "",
       incomplete > 0 ? fmt::format(", {} incomplete (records lost)", incomplete) : "");
 }
@@ -38,6 +41,7 @@ RowQuality quality_of(const std::vector<const CollectiveRow*>& rows) {
   for (const CollectiveRow* row : rows) {
     q.instances += row->instances;
     q.timed += row->instances - std::min(row->untimed_instances, row->instances);
+    q.not_sampled += std::min(row->not_sampled_instances, row->untimed_instances);
     q.stale += std::min(row->stale_instances, row->instances);
     q.flagged += std::min(row->flagged_instances, row->instances);
     q.host_disagree += std::min(row->host_disagree_instances, row->instances);

@@ -8,9 +8,13 @@
 
 #include "run/measures.hpp"
 #include "util/quantiles.hpp"
+#include "util/rank_ranges.hpp"
 
 namespace npkit {
 namespace {
+
+// Ranks named per communicator in rank_coverage before "...".
+constexpr std::size_t kMaxRanksNamed = 16;
 
 struct RankSample {
   std::int32_t rank = 0;
@@ -265,7 +269,25 @@ std::map<std::int32_t, std::uint64_t> ranks_by_size(const RunConfig& config) {
   return n;
 }
 
+// "baseline: comm X: 3 of 4 ranks have data (none from rank 3)" per communicator lacking ranks.
+void rank_coverage(const char* side, const RunConfig& config, std::vector<std::string>& out) {
+  for (const auto& [key, comm] : config.communicators) {
+    if (comm.nranks <= 0 || comm.ranks.size() >= static_cast<std::size_t>(comm.nranks)) continue;
+    std::vector<std::int32_t> lacking;
+    for (std::int32_t r = 0; r < comm.nranks && lacking.size() <= kMaxRanksNamed; ++r) {
+      if (!comm.ranks.contains(r)) lacking.push_back(r);
+    }
+    const bool more = lacking.size() > kMaxRanksNamed;
+    if (more) lacking.pop_back();
+    out.push_back(fmt::format("{}: comm {}: {} of {} ranks have data (none from rank(s) {}{})",
+                              side, key, comm.ranks.size(), comm.nranks, rank_ranges(lacking),
+                              more ? ", ..." : ""));
+  }
+}
+
 void run_coverage(const RunSummary& base, const RunSummary& cand, RunDiff& out) {
+  rank_coverage("baseline", base.config, out.rank_coverage);
+  rank_coverage("candidate", cand.config, out.rank_coverage);
   if (cand.collectives.empty() && !base.collectives.empty()) {
     out.missing.push_back(fmt::format(
         "the candidate has no collective (the baseline has {} row(s))", base.collectives.size()));

@@ -121,7 +121,10 @@ struct SyncDiff {
 
 struct RunDiff {
   std::vector<std::string> missing;  // run-wide coverage problems (contract above)
-  std::string untested;              // why no row was tested ("" when one was): the gate fails then
+  // Per side, each communicator with ranks that have no data: "baseline: comm X: 3 of 4 ranks
+  // have data (none from rank 3)". Said whether or not the other side lacks them too.
+  std::vector<std::string> rank_coverage;
+  std::string untested;  // why no row was tested ("" when one was): the gate fails then
   std::vector<std::string> base_inputs;
   std::vector<std::string> cand_inputs;
   std::set<std::string> base_env_files;  // where each run's environment came from (RunConfig)

@@ -27,6 +27,7 @@ InstanceRecord record_of(const RunCommunicator& comm, const RunInstance& inst,
     }
     mr.timed = m.timed;
     mr.stale = m.stale;
+    mr.not_sampled = m.not_sampled;
     mr.implausibly_short = m.implausibly_short;
     mr.channels = m.channels;
     mr.kernel_phases = m.kernel_phases;

@@ -4,7 +4,8 @@
 // - Every instance of every communicator (Send/Recv pairs included), in the run's order,
 //   optionally only those `coll` selects (run/nccl_tests_convention.hpp coll_selects on the
 //   instance's coll_key; "all" keeps every one).
-// - Per member: rank, host, timed, stale, implausibly_short (run/time_quality.hpp), and, when
+// - Per member: rank, host, timed, stale, not_sampled (left out of GPU timing by a sampling
+//   capture, run/run.hpp), implausibly_short (run/time_quality.hpp), and, when
 // timed, start/end on the aligned host clock
 //   (the rank's own times plus its host's offset, analysis/align/host_offsets.hpp; 0 on one
 //   host) and its time (end − start, which no offset changes); its kernel phases as the run has
@@ -35,6 +36,7 @@ struct MemberRecord {
   std::string host;
   bool timed = false;
   bool stale = false;
+  bool not_sampled = false;        // run/run.hpp RunMember::not_sampled
   bool implausibly_short = false;  // run/time_quality.hpp
   std::int64_t start_ns = 0;       // aligned, when timed
   std::int64_t end_ns = 0;

@@ -217,6 +217,7 @@ class CommunicatorJudge {
     s.ranks_without_data = c_.absent_ranks;
     s.completion_known = completion_recorded(c_);
     const std::ptrdiff_t stuck = stuck_instance();
+    s.last_gpu_evidence = last_timed_everywhere(stuck);
     s.divergence = first_divergence(c_);
     const std::string diverged = s.divergence.empty() ? "" : "; " + s.divergence;
     if (stuck < 0) {
@@ -252,6 +253,32 @@ class CommunicatorJudge {
   }
 
  private:
+  // The last instance before `stuck` (every instance when negative) that is timed on every rank
+  // it has, for a sampling capture; "" otherwise.
+  std::string last_timed_everywhere(std::ptrdiff_t stuck) const {
+    if (c_.sample.empty()) return "";
+    const std::size_t end = stuck < 0 ? c_.instances.size() : static_cast<std::size_t>(stuck);
+    for (std::size_t i = end; i-- > 0;) {
+      const RunInstance& inst = c_.instances[i];
+      if (inst.is_pair() || inst.members.empty()) continue;
+      if (std::all_of(inst.members.begin(), inst.members.end(),
+                      [](const RunMember& m) { return m.timed; })) {
+        return inst.label;
+      }
+    }
+    return "";
+  }
+
+  // "; the last operation with GPU evidence is AllReduce seq 7 (NPKIT_SAMPLE=1/8), completed on
+  // every rank", where the comm samples and one is.
+  std::string gpu_evidence(const CommunicatorStall& s) const {
+    if (s.last_gpu_evidence.empty()) return "";
+    return fmt::format(
+        "; the last operation with GPU evidence is {} (NPKIT_SAMPLE={}), "
+        "completed on every rank with data",
+        s.last_gpu_evidence, c_.sample);
+  }
+
   void see(std::int32_t rank, std::int64_t ns) {
     auto at = latest_ns_.find(rank);
     if (at == latest_ns_.end() || ns == kUnknownTime) return;
@@ -450,10 +477,11 @@ class CommunicatorJudge {
     }
     return "no rank is behind the others: " + everyone(ranks_) + " enqueued " + s.last_completed +
            " last; " +
-           (s.completion_known ? "its completion is not recorded (it has no kernel events)"
-                               : "completion unknown without kernel events (the capture's "
-                                 "NPKIT_EVENTS lacks kernel)") +
-           ": whether it finished cannot be told";
+           (!c_.sample.empty()   ? "completion unknown: sampling left it without kernel events"
+            : s.completion_known ? "its completion is not recorded (it has no kernel events)"
+                                 : "completion unknown without kernel events (the capture's "
+                                   "NPKIT_EVENTS lacks kernel)") +
+           ": whether it finished cannot be told" + gpu_evidence(s);
   }
 
   std::string verdict(const CommunicatorStall& s) const {
@@ -477,12 +505,21 @@ class CommunicatorJudge {
                   : longest->at_least                ? " (its live file ends at its last record)"
                                                      : " before its capture ended");
         }
-        if (s.completion_known) {
+        // Whether the ranks in it could have shown more than having enqueued it: not where
+        // the capture has no kernel events, nor where sampling left this operation without.
+        const bool unknown_here =
+            std::all_of(s.ranks.begin(), s.ranks.end(), [](const RankAtStall& a) {
+              return a.state == RankStallState::kNeverCalled ||
+                     a.state == RankStallState::kCompletionUnknown;
+            });
+        if (s.completion_known && !unknown_here) {
           v += fmt::format("; {} {} waited in it{}{}", rank_list(s.ranks_in_flight),
                            s.ranks_in_flight.size() == 1 ? "has" : "have", wait, usual);
         } else {
-          v += fmt::format("; {} enqueued it{}; completion unknown without kernel events",
-                           rank_list(s.ranks_in_flight), enqueued_when(longest));
+          v += fmt::format("; {} enqueued it{}; completion unknown without kernel events{}",
+                           rank_list(s.ranks_in_flight), enqueued_when(longest),
+                           c_.sample.empty() ? "" : " (not sampled)");
+          v += gpu_evidence(s);
         }
       }
       return v;

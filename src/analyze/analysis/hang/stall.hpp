@@ -104,6 +104,9 @@ struct CommunicatorStall {
   bool completion_known = true;     // some member's progress is other than kCompletionUnknown
   bool completion_unknown = false;  // see the contract
   std::string last_completed;       // without a stall: the last instance every rank completed
+  // Of a sampling capture (RunCommunicator::sample): the last instance timed on every rank with
+  // data up to the stuck one (or the end), "" when none is; named where completion is unknown.
+  std::string last_gpu_evidence;
   // Where the ranks' sequences of collectives first differ ("" when they agree): the first
   // position at which one rank called another collective than the others (a mismatch).
   std::string divergence;

@@ -107,6 +107,7 @@ void add_collectives(const Run& run, RunSummary& s) {
         if (inst.clean(m)) row.rank_sample(m.rank).add(m.duration_ns());
       }
       if (inst.timed_members() == 0) ++row.untimed_instances;
+      if (inst.not_sampled()) ++row.not_sampled_instances;
       if (inst.timed_members() > 0 && (inst.host_disagree || inst.has_short_member())) {
         ++row.flagged_instances;
         if (inst.host_disagree) ++row.host_disagree_instances;

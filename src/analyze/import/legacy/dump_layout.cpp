@@ -58,7 +58,7 @@ void check_rank_numbers(const DumpLayout& layout, Diagnostics& diagnostics) {
 
 Result<DumpLayout> scan_dump_layout(const std::string& dir, Diagnostics& diagnostics,
                                     std::optional<std::vector<io::DirEntry>> listing) {
-  if (!io::path_exists(dir)) return Error{dir + ": no such file or directory"};
+  if (!io::path_exists(dir)) return Error{dir + ": " + io::unreachable_reason(dir)};
   if (!io::is_directory(dir)) {
     return Error{dir +
                  ": not a directory; expected an NPKit dump directory (gpu_events_rank_*_buf_*, "

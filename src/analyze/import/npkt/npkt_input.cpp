@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "import/join_gaps.hpp"
 #include "import/npkt/event_span_reader.hpp"
 #include "import/npkt/npkt_capture_tracks.hpp"
 #include "import/npkt/npkt_channel_spans.hpp"
@@ -215,6 +216,9 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   for (const auto& f : loaded.files) captures.push_back(f.get());
   loaded.comms = join_communicators(captures, diagnostics);
   input->run_ = npkt_run(o.path, loaded.comms, diagnostics);
+  for (const auto& comm : input->run_.comms) {
+    warn_ranks_without_data(comm, filter, o.path, diagnostics);
+  }
   for (const auto& f : loaded.files) add_capture_config(*f, input->run_.config);
   return input;
 }

@@ -186,7 +186,8 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                   } else if (k == "size_bytes" || k == "instances" || k == "untimed_instances" ||
                              k == "stale_instances" || k == "incomplete_instances" ||
                              k == "bytes_sum" || k == "tag" || k == "flagged_instances" ||
-                             k == "host_disagree_instances" || k == "short_instances") {
+                             k == "host_disagree_instances" || k == "short_instances" ||
+                             k == "not_sampled_instances") {
                     NPKIT_ASSIGN(auto n, u64(e, k));
                     (k == "size_bytes"                ? row.key.size_bytes
                      : k == "instances"               ? row.instances
@@ -197,6 +198,7 @@ Status Reader::collective(od::value& v, CollectiveRow& row) {
                      : k == "flagged_instances"       ? row.flagged_instances
                      : k == "host_disagree_instances" ? row.host_disagree_instances
                      : k == "short_instances"         ? row.short_instances
+                     : k == "not_sampled_instances"   ? row.not_sampled_instances
                                                       : row.untimed_instances) = n;
                   } else if (k == "size_kind") {
                     const std::size_t kind_at = offset(e);

@@ -43,6 +43,7 @@ void merge_collectives(std::vector<CollectiveRow>& into, const std::vector<Colle
         a.host_disagree_instances =
             sat_add_count(a.host_disagree_instances, b.host_disagree_instances);
         a.short_instances = sat_add_count(a.short_instances, b.short_instances);
+        a.not_sampled_instances = sat_add_count(a.not_sampled_instances, b.not_sampled_instances);
         a.incomplete_instances = sat_add_count(a.incomplete_instances, b.incomplete_instances);
         a.bytes_sum = sat_add_count(a.bytes_sum, b.bytes_sum);
         merge_sorted(

@@ -71,6 +71,7 @@ struct CollectiveRow {
   CollectiveKey key;
   std::uint64_t instances = 0;
   std::uint64_t untimed_instances = 0;        // no GPU time on any rank
+  std::uint64_t not_sampled_instances = 0;    // of those: left out by a sampling capture
   std::uint64_t stale_instances = 0;          // a rank's GPU time lost to a stale channel event
   std::uint64_t incomplete_instances = 0;     // of a communicator whose log lost records (run.hpp)
   std::uint64_t flagged_instances = 0;        // timed, a timed member not clean (time_quality.hpp)

@@ -328,3 +328,19 @@ TEST_CASE("bandwidth row flags: what the row's time rests on", "[bandwidth]") {
   disagree.short_instances = 3;
   CHECK(disagree.flags() == Flags{"1 stale", "2 host-disagree", "3 short"});
 }
+
+TEST_CASE("bandwidth row flags: a sampling capture's rows say sampled k of n", "[bandwidth]") {
+  auto flags = [](std::uint64_t instances, std::uint64_t timed, std::uint64_t not_sampled) {
+    npkit::BandwidthRow r;
+    r.instances = instances;
+    r.timed_instances = timed;
+    r.not_sampled_instances = not_sampled;
+    return r.flags();
+  };
+  using Flags = std::vector<std::string>;
+  CHECK(flags(24, 3, 21) == Flags{"sampled 3 of 24"});               // every sampled one timed
+  CHECK(flags(24, 1, 21) == Flags{"sampled 3 of 24", "few timed"});  // 1 of 3 sampled
+  CHECK(flags(24, 0, 21) == Flags{"sampled 3 of 24", "untimed"});
+  CHECK(flags(5, 0, 5) == Flags{"none sampled"});  // not "untimed": left out on purpose
+  CHECK(flags(5, 5, 0).empty());
+}

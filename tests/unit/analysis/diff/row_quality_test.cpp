@@ -77,3 +77,23 @@ TEST_CASE("row quality: instances of a communicator whose log lost records are i
   b.incomplete_instances = 40;  // more than the row's instances (a hostile summary): capped
   CHECK(npkit::quality_of({&b}).incomplete == 10);
 }
+
+TEST_CASE("row quality: instances a sampling capture left out are not a quality loss", "[diff]") {
+  // 24 instances, 3 sampled and timed on both ranks, 21 left out by NPKIT_SAMPLE.
+  CollectiveRow sampled = row(24, 21, true, true);
+  sampled.not_sampled_instances = 21;
+  const RowQuality q = npkit::quality_of({&sampled});
+  CHECK(q.not_sampled == 21);
+  CHECK(q.timed == 3);
+  CHECK_FALSE(q.below_floor());
+  CHECK(q.text() == "sampled 3 of 24: 3/3 timed, 2/2 ranks");
+  // One of the 3 sampled instances timed: under half of the sampled ones.
+  CollectiveRow few = row(24, 23, true, false);
+  few.not_sampled_instances = 21;
+  CHECK(npkit::quality_of({&few}).below_floor());
+  CHECK(npkit::quality_of({&few}).text() == "sampled 3 of 24: 1/3 timed, 1/2 ranks");
+  // A hostile summary claiming more left out than untimed: capped at the untimed ones.
+  CollectiveRow hostile = row(10, 2, true, true);
+  hostile.not_sampled_instances = 50;
+  CHECK(npkit::quality_of({&hostile}).not_sampled == 2);
+}

@@ -407,6 +407,46 @@ TEST_CASE("hang: completion unknown is never taken for completed", "[hang]") {
                                                    "completion is not recorded"));
 }
 
+TEST_CASE("hang: a sampled capture names the last operation with GPU evidence", "[hang]") {
+  // NPKIT_SAMPLE=1/2: AllReduce seq 1 was sampled (timed on both ranks), seq 0 and seq 2 not;
+  // rank 1 never called seq 2, rank 0 enqueued it at 2 s.
+  auto c = two_ranks();
+  c.sample = "1/2";
+  for (auto& m : c.instances[0].members) {
+    m.timed = false;
+    m.not_sampled = true;
+    m.progress = Progress::kCompletionUnknown;
+  }
+  auto seq2 = in_flight(0, 2 * kSecond, Progress::kCompletionUnknown);
+  seq2.not_sampled = true;
+  c.instances.push_back(instance("AllReduce", 2, {seq2}));
+  c.instances.back().missing_ranks = {1};
+  {
+    const auto h = analyze(c);
+    CHECK(h.stalled());
+    const auto& s = h.comms[0];
+    CHECK(s.completion_known);  // the sampled operations have kernel events
+    CHECK(s.last_gpu_evidence == "AllReduce seq 1");
+    CHECK(s.verdict ==
+          "rank 1 never called AllReduce seq 2; rank 0 enqueued it 8.000 s before its capture "
+          "ended; completion unknown without kernel events (not sampled); the last operation "
+          "with GPU evidence is AllReduce seq 1 (NPKIT_SAMPLE=1/2), completed on every rank with "
+          "data");
+  }
+  // Both ranks enqueued seq 2 and nothing after: no rank is behind; completion unknown.
+  c.instances.back().members.push_back(in_flight(1, 2 * kSecond, Progress::kCompletionUnknown));
+  c.instances.back().members.back().not_sampled = true;
+  c.instances.back().missing_ranks.clear();
+  const auto h = analyze(c);
+  CHECK_FALSE(h.stalled());
+  CHECK(h.cannot_tell());
+  CHECK(h.comms[0].verdict ==
+        "no rank is behind the others: every rank enqueued AllReduce seq 2 last; completion "
+        "unknown: sampling left it without kernel events: whether it finished cannot be told; the "
+        "last operation with GPU evidence is AllReduce seq 1 (NPKIT_SAMPLE=1/2), completed on "
+        "every rank with data");
+}
+
 TEST_CASE("hang: ranks without data are named, never spoken for", "[hang]") {
   // A communicator of 2 whose rank 1 left no file: only rank 0's records are known.
   auto c = two_ranks();
