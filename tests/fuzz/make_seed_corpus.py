@@ -439,7 +439,30 @@ def merge_seeds():
         write_file_seed("merge", "seed_" + name, data)
 
 
+def flight_recorder_seeds():
+    """corpus/flight_recorder/seed_*: the dumps of tests/data/flight_recorder (pickle and JSON,
+    formats 2.10 and 2.7, the hand-written build_intlist and memo pickles) and damaged copies."""
+    data = os.path.join(TOP, "tests", "data", "flight_recorder")
+    seeds = {
+        "pickle_rank0": "pickle_2_10/nccl_trace_rank_0",
+        "pickle_rank2": "pickle_2_10/nccl_trace_rank_2",
+        "json_rank0": "json_2_10/nccl_trace_rank_0",
+        "pickle_2_7": "pickle_2_7/nccl_trace_rank_0",
+        "intlist": "handmade/intlist/nccl_trace_rank_0",
+        "memo": "handmade/memo/nccl_trace_rank_0",
+    }
+    for name, rel in seeds.items():
+        with open(os.path.join(data, rel), "rb") as f:
+            whole = f.read()
+        write("flight_recorder", "seed_" + name, whole)
+        write("flight_recorder", "seed_cut_" + name, whole[: len(whole) // 2])
+    write("flight_recorder", "seed_bad_global", b"\x80\x02cos\nsystem\n(X\x02\x00\x00\x00idtR.")
+    write("flight_recorder", "seed_bad_json_type",
+          b'{"version": "2.10", "entries": [{"record_id": "one"}]}')
+
+
 def main():
+    flight_recorder_seeds()
     real_seeds()
     edge_seeds()
     for name, text in TEXT_SEEDS.items():

@@ -4,14 +4,17 @@
 // as ranks enqueue them, 3 when it cannot tell (ranks without data, completion not recorded).
 #include <memory>
 
+#include "analysis/hang/fr_hang.hpp"
 #include "analysis/hang/stall.hpp"
 #include "commands/command.hpp"
+#include "output/fr_hang_output.hpp"
 #include "output/hang_output.hpp"
 
 namespace npkit::cli {
 namespace {
 
-constexpr const char* kWhat = ".npkt captures of NCCL profiler events";
+constexpr const char* kWhat =
+    ".npkt captures of NCCL profiler events and PyTorch Flight Recorder dumps";
 
 constexpr int kExitStalled = 1;
 constexpr int kExitCannotTell = 3;
@@ -30,7 +33,32 @@ std::string not_judged(const CommonOptions& o, const Run& run) {
   }
   return head +
          "hang needs a .npkt capture of NCCL profiler events (operations recorded as ranks "
-         "enqueue them); this input is not one";
+         "enqueue them) or PyTorch Flight Recorder dumps; this input is neither";
+}
+
+// Flight Recorder dumps alone: fr_trace's verdict per process group (analysis/hang/fr_hang.hpp).
+Result<int> flight_recorder_hang(const CommonOptions& o, const Run& run, RunInput& in,
+                                 CliContext& context) {
+  const FrHangAnalysis hang = analyze_fr_hang(run.flight_recorder);
+  std::string text;
+  const OutputFormat format = output_format(o);
+  if (format == OutputFormat::kJson) {
+    JsonWriter w(text);
+    w.begin_object();
+    w.field("schema", "npkit-analyze.hang");
+    w.field("schema_version", 1);
+    w.field("input", o.path);
+    write_fr_hang_json(hang, w);
+    write_warnings_json(w, in.diagnostics());
+    w.end_object();
+    text += "\n";
+  } else {
+    append_fr_hang_text(hang, format, text);
+  }
+  NPKIT_TRY(write_output(o, text, context));
+  print_warnings(in.diagnostics(), o, context);
+  if (hang.cannot_tell()) return kExitCannotTell;
+  return hang.stalled() ? kExitStalled : 0;
 }
 
 Result<int> run_hang(const CommonOptions& o, CliContext& context) {
@@ -43,6 +71,7 @@ Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   RunInput& in = *input;
   Run run;
   NPKIT_TRY(read_run<IgnoreSpans>(in, run, [] { return IgnoreSpans{}; }));  // spans play no part
+  if (run.kind == InputKind::kFlightRecorder) return flight_recorder_hang(o, run, in, context);
   const HangAnalysis hang = analyze_hang(run);
   if (!hang.judged) return Error{not_judged(o, run)};
   std::string text;
@@ -80,8 +109,8 @@ void register_hang(CLI::App& app, CliContext& context) {
   add_common_options(*cmd, *options, /*with_format=*/true, /*with_dump_options=*/false);
   cmd->get_option("PATH")->description(
       "The capture: .npkt files of the profiler plugin, a file or a directory of them (dumps, "
-      "live files *.live.npkt or both); other inputs are refused: they do not record operations "
-      "as they start and finish");
+      "live files *.live.npkt or both), or a directory of PyTorch Flight Recorder dumps; other "
+      "inputs are refused: they do not record operations as they start and finish");
   cmd->callback([options, &context] { context.outcome = run_hang(*options, context); });
 }
 

@@ -8,6 +8,8 @@
 #include <string_view>
 
 #include "import/chrome_json/chrome_input.hpp"
+#include "import/flight_recorder/fr_file.hpp"
+#include "import/flight_recorder/fr_input.hpp"
 #include "import/inspector/inspector_input.hpp"
 #include "import/legacy/legacy_input.hpp"
 #include "import/nccl_tests/nccl_tests_input.hpp"
@@ -43,6 +45,8 @@ const char* kind_name(DetectedKind kind) {
       return "nccl-tests results";
     case DetectedKind::kInspector:
       return "NCCL Inspector logs";
+    case DetectedKind::kFlightRecorder:
+      return "PyTorch Flight Recorder dumps";
   }
   return "";
 }
@@ -81,10 +85,18 @@ constexpr std::string_view kInputKinds =
     "legacy NPKit dump files (gpu_events_rank_<R>_buf_<B>, cpu_events_rank_<R>_channel_<C>), "
     ".npkt captures (*.npkt, or files starting with NPKTDUMP), Chrome-trace JSON (*.json: "
     "NPKit's generator, NCCL's example profiler plugin, npkit-analyze trace), nccl-tests results "
-    "(-J FILE.json), NCCL Inspector logs and npkit summaries";
+    "(-J FILE.json), NCCL Inspector logs, PyTorch Flight Recorder dumps (<prefix><rank>, pickle "
+    "or JSON) and npkit summaries";
 
 bool is_event_file_name(std::string_view name) {
   return name.starts_with("gpu_events_rank_") || name.starts_with("cpu_events_rank_");
+}
+
+// A file of a directory that is a Flight Recorder dump: named <prefix><rank>, not of another
+// kind by its name, and a dump by its content.
+bool is_fr_dump(const std::string& dir, const std::string& name) {
+  return fr_rank_of_name(name) && !is_event_file_name(name) && !io::has_extension(name, ".npkt") &&
+         !io::has_extension(name, ".json") && is_flight_recorder_file(io::join_path(dir, name));
 }
 
 bool is_clock_file_name(std::string_view name) {
@@ -104,18 +116,23 @@ std::vector<std::string> kinds_in(const std::string& dir) {
   bool npkt = false;
   bool json = false;
   bool inspector = false;
+  bool fr = false;
   for (const auto& e : *entries) {
     if (!e.regular) continue;
     legacy = legacy || is_event_file_name(e.name);
     npkt = npkt || io::has_extension(e.name, ".npkt");
     json = json || io::has_extension(e.name, ".json");
-    inspector = inspector || (!is_event_file_name(e.name) && !io::has_extension(e.name, ".npkt") &&
-                              !io::has_extension(e.name, ".json") &&
-                              is_inspector_log(io::join_path(dir, e.name)));
+    const bool dump = is_fr_dump(dir, e.name);
+    fr = fr || dump;
+    inspector =
+        inspector ||
+        (!dump && !is_event_file_name(e.name) && !io::has_extension(e.name, ".npkt") &&
+         !io::has_extension(e.name, ".json") && is_inspector_log(io::join_path(dir, e.name)));
   }
   std::vector<std::string> kinds;
   if (legacy) kinds.emplace_back(kind_name(DetectedKind::kLegacyDump));
   if (npkt) kinds.emplace_back(kind_name(DetectedKind::kNpkt));
+  if (fr) kinds.emplace_back(kind_name(DetectedKind::kFlightRecorder));
   if (json) kinds.emplace_back("*.json files");
   if (inspector) kinds.emplace_back(kind_name(DetectedKind::kInspector));
   return kinds;
@@ -185,6 +202,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   bool npkt = false;
   bool json = false;
   bool inspector = false;
+  bool fr = false;
   std::vector<std::string> results_files;
   std::vector<std::string> untrusted;
   for (const auto& e : entries) {
@@ -200,11 +218,14 @@ Result<DetectedInput> detect_directory(const std::string& path) {
     legacy = legacy || events;
     npkt = npkt || is_npkt;
     json = json || is_json;
-    // Inspector logs are known by their content (files of the other kinds are not opened).
-    inspector = inspector ||
-                (!events && !is_npkt && !is_json && is_inspector_log(io::join_path(path, e.name)));
+    // Flight Recorder dumps and Inspector logs are known by their content (files of the other
+    // kinds are not opened).
+    const bool dump = !events && !is_npkt && is_fr_dump(path, e.name);
+    fr = fr || dump;
+    inspector = inspector || (!dump && !events && !is_npkt && !is_json &&
+                              is_inspector_log(io::join_path(path, e.name)));
   }
-  if (!legacy && !npkt && !json && !inspector) {
+  if (!legacy && !npkt && !json && !inspector && !fr) {
     if (auto empty_logs = only_empty_logs(path, entries)) return Error{*empty_logs};
     return Error{no_input_message(path, entries)};
   }
@@ -212,6 +233,7 @@ Result<DetectedInput> detect_directory(const std::string& path) {
   std::vector<DetectedKind> present;
   if (legacy) present.push_back(DetectedKind::kLegacyDump);
   if (npkt) present.push_back(DetectedKind::kNpkt);
+  if (fr) present.push_back(DetectedKind::kFlightRecorder);
   if (json) present.push_back(DetectedKind::kChromeTrace);
   if (inspector) present.push_back(DetectedKind::kInspector);
   d.kind = present.front();
@@ -249,6 +271,15 @@ Result<DetectedInput> detect_input(const std::string& path) {
     const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
     return Error{fmt::format(
         "{}: an NPKit event file: the input is the dump directory that holds it ({})", path, dir)};
+  } else if (!io::is_special_file(path) &&
+             fr_rank_of_name(std::filesystem::path(path).filename().string()) &&
+             is_flight_recorder_file(path)) {
+    const std::filesystem::path file(path);
+    const std::string dir = file.has_parent_path() ? file.parent_path().string() : ".";
+    return Error{fmt::format(
+        "{}: a PyTorch Flight Recorder dump: the input is the directory that holds every rank's "
+        "dump ({})",
+        path, dir)};
   } else if (!io::is_special_file(path)) {
     return Error{fmt::format("{}: not an input; looked for {}", path, kInputKinds)};
   } else {
@@ -360,6 +391,10 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
     }
     case DetectedKind::kInspector: {
       NPKIT_ASSIGN(input, InspectorInput::open(options));
+      break;
+    }
+    case DetectedKind::kFlightRecorder: {
+      NPKIT_ASSIGN(input, FlightRecorderInput::open(options));
       break;
     }
   }

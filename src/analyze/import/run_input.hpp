@@ -5,13 +5,16 @@
 //   named *.npkt or *.npkt.gz, or a directory holding some), an npkit summary (a JSON object
 //   whose schema key is npkit-summary), or Chrome-trace JSON (a *.json file, or a directory of
 //   them), NCCL Inspector logs (a file whose first line is an Inspector record, or a directory
-//   holding some). Anything else is an Error naming every kind looked for: for a directory, with
-//   what it holds instead (its files, and the subdirectories one level down that hold input,
-//   e.g. a capture's parent directory); for a file from inside a legacy dump, the dump's
-//   directory. A directory holding more than one kind is read as the first of legacy dump,
-//   .npkt, JSON, Inspector logs, and an "ignored files" warning names the others. A directory's
-//   symbolic links and files owned by neither its owner nor the invoking user are not read (a
-//   shared dump directory may hold planted ones): an "untrusted file skipped" warning each.
+//   holding some), PyTorch Flight Recorder dumps (a directory of files named <prefix><rank> whose
+//   content is a Flight Recorder pickle or JSON dump, import/flight_recorder/fr_file.hpp; one
+//   such file alone is an Error naming its directory). Anything else is an Error naming every kind
+//   looked for: for a directory, with what it holds instead (its files, and the subdirectories one
+//   level down that hold input, e.g. a capture's parent directory); for a file from inside a legacy
+//   dump, the dump's directory. A directory holding more than one kind is read as the first of
+//   legacy dump, .npkt, Flight Recorder dumps, JSON, Inspector logs, and an "ignored files" warning
+//   names the others. A directory's symbolic links and files owned by neither its owner nor the
+//   invoking user are not read (a shared dump directory may hold planted ones): an "untrusted file
+//   skipped" warning each.
 // - open_run_input opens the input for reading: options that do not apply to it are an Error
 //   that says why (--event-table and --cpu-record-size apply to legacy NPKit dumps, --event-table
 //   also to Chrome traces of NPKit spans; --phase-map to inputs with spans; --nranks to legacy
@@ -56,7 +59,8 @@ enum class DetectedKind : std::uint8_t {
   kChromeTrace,
   kSummary,
   kNcclTests,
-  kInspector
+  kInspector,
+  kFlightRecorder
 };
 
 struct DetectedInput {

@@ -16,6 +16,8 @@ const char* input_kind_name(InputKind kind) {
       return "nccl-tests results file";
     case InputKind::kInspector:
       return "NCCL Inspector log";
+    case InputKind::kFlightRecorder:
+      return "PyTorch Flight Recorder dump";
   }
   return "";
 }
@@ -32,6 +34,8 @@ const char* input_kind_key(InputKind kind) {
       return "nccl-tests";
     case InputKind::kInspector:
       return "inspector";
+    case InputKind::kFlightRecorder:
+      return "flight-recorder";
   }
   return "";
 }

@@ -65,6 +65,7 @@
 #include "run/alltoall_peers.hpp"
 #include "run/cross_rank_input.hpp"
 #include "run/driver_results.hpp"
+#include "run/flight_recorder.hpp"
 #include "run/input_details.hpp"
 #include "run/kernel_phases.hpp"
 #include "run/proxy_steps.hpp"
@@ -75,7 +76,14 @@ namespace npkit {
 
 inline constexpr std::int64_t kUnknownTime = std::numeric_limits<std::int64_t>::min();
 
-enum class InputKind : std::uint8_t { kLegacyDump, kNpkt, kChromeTrace, kNcclTests, kInspector };
+enum class InputKind : std::uint8_t {
+  kLegacyDump,
+  kNpkt,
+  kChromeTrace,
+  kNcclTests,
+  kInspector,
+  kFlightRecorder
+};
 
 enum class CaptureEnd : std::uint8_t {
   kRecorded,    // the input says when the capture ended
@@ -239,6 +247,7 @@ struct Run {
   bool driver_only = false;  // a benchmark driver's results: `driver` holds its rows
   std::vector<RunCommunicator> comms;
   DriverResults driver;
+  FlightRecorderDumps flight_recorder;  // PyTorch Flight Recorder dumps (empty for other inputs)
 };
 
 }  // namespace npkit
