@@ -299,8 +299,6 @@ TEST_CASE("sampling replay: an unreadable setting warns and times every collecti
 }
 
 }  // namespace
-}  // namespace npkit::test
-
 TEST_CASE("sampling replay: bandwidth and diff count the sampled instances, k of n",
           "[plugin][sample]") {
   const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
@@ -384,3 +382,5 @@ TEST_CASE("sampling replay: bandwidth and diff count the sampled instances, k of
   }
   CHECK(judged_sampled > 0);
 }
+
+}  // namespace npkit::test
