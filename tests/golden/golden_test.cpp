@@ -2,6 +2,10 @@
 // test case ("golden: <folder>"), so ctest runs and reports each case on its own.
 //   input          optional: the name of a dump spec in tests/golden/specs/ (the test-only writer's
 //                  text format); the dump is written to a temp dir and $DUMP names it
+//   layout         optional: lines `SOURCE DEST`, each a file (path from the repository root,
+//                  $SAMPLES for "samples") copied to DEST under the temp dir before the run, so
+//                  that a case can lay real files out as a directory no sample has (files of two
+//                  runs in one directory)
 //   cmd            the arguments, whitespace-separated; $DUMP and $TMP are replaced by the temp
 //                  dir, "$SOURCE/" (the repository root) by nothing and $SAMPLES by "samples":
 //                  the command runs in the repository root, so printed paths (and the widths of
@@ -39,7 +43,7 @@ using npkit::test::source_path;
 namespace {
 
 const std::string kSourceDir = NPKIT_SOURCE_DIR;
-constexpr std::size_t kCaseCount = 167;
+constexpr std::size_t kCaseCount = 172;
 
 // CI is set to anything but "", 0, false, no or off (cmake/NpkitTestLabels.cmake reads it alike).
 bool ci_run() {
@@ -113,8 +117,22 @@ void check_covered_by(const fs::path& dir) {
   CHECK(tests > 0);
 }
 
+// Copies each `SOURCE DEST` line's file to DEST under `tmp` (the layout file above).
+void lay_out(const std::string& layout, const std::string& tmp) {
+  std::istringstream lines(layout);
+  for (std::string source, dest; lines >> source >> dest;) {
+    replace_all(source, "$SAMPLES", "samples");
+    const fs::path to = fs::path(tmp) / dest;
+    fs::create_directories(to.parent_path());
+    fs::copy_file(source_path(source), to);
+  }
+}
+
 void run_case(const fs::path& dir) {
-  if (read_file(dir / "cmd").find("$SAMPLES") != std::string::npos) check_covered_by(dir);
+  const bool real = read_file(dir / "cmd").find("$SAMPLES") != std::string::npos ||
+                    (fs::exists(dir / "layout") &&
+                     read_file(dir / "layout").find("$SAMPLES") != std::string::npos);
+  if (real) check_covered_by(dir);
   npkit::test::TempDir tmp;
   std::string dump = tmp.file("dump");
   if (fs::exists(dir / "input")) {
@@ -122,6 +140,7 @@ void run_case(const fs::path& dir) {
     dump = npkit::test::write_legacy_dump(
         tmp, read_file(fs::path(source_path("tests/golden/specs")) / (spec + ".spec")));
   }
+  if (fs::exists(dir / "layout")) lay_out(read_file(dir / "layout"), tmp.path());
   std::istringstream cmd(read_file(dir / "cmd"));
   std::vector<std::string> args;
   for (std::string a; cmd >> a;) {

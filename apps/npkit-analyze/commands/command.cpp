@@ -68,6 +68,7 @@ void add_common_options(CLI::App& cmd, CommonOptions& o, bool with_format, bool 
   cmd.add_flag("--skip-bad", o.skip_bad,
                "In a directory of .npkt files, skip the files that cannot be read (a warning "
                "each) and analyze the others");
+  add_run_option(cmd, o.run);
   cmd.add_option("--threads", o.threads,
                  "Threads reading the dump (default: one per core, at most 8; trace reads and "
                  "encodes a legacy dump on one per core, at most 16)")
@@ -92,6 +93,13 @@ CLI::Validator thread_count_validator() {
             kMaxThreadsOption, value);
       },
       "1.." + std::to_string(kMaxThreadsOption), "thread count");
+}
+
+void add_run_option(CLI::App& cmd, std::uint32_t& run) {
+  cmd.add_option("--run", run,
+                 "A directory of .npkt files of several runs of a job (a \"mixed runs\" warning "
+                 "names them; info lists them): read run N only, numbered from 1 by start time")
+      ->check(CLI::PositiveNumber);
 }
 
 std::optional<Error> refused_option_error(const CommonOptions& o, std::string_view command,
@@ -189,6 +197,8 @@ Result<std::unique_ptr<RunInput>> open_input(const CommonOptions& o, CliContext&
   options.env_file = o.env_file;
   options.nranks = o.nranks;
   options.label = o.label;
+  options.run = o.run;
+  options.refuse_mixed_runs = o.refuse_mixed_runs;
   if (!o.quiet && &context.err == &std::cerr && ::isatty(STDERR_FILENO) == 1) {
     options.progress = terminal_progress(context.err);
   }

@@ -64,6 +64,8 @@ struct CommonOptions {
   unsigned nranks = 0;    // --nranks: a legacy dump's communicator size (0: highest rank + 1)
   std::string env_file;   // --env: "" = ENV.txt / env.txt beside the input, "none" = no file
   std::string label;      // --label: the run's name in summaries
+  std::uint32_t run = 0;  // --run N: the run of a mixed .npkt input to read (0: every file)
+  bool refuse_mixed_runs = false;       // the gate commands without --pool-runs
   std::vector<std::string> thresholds;  // report --finding-threshold NAME=VALUE
   std::string old_threshold;  // report --threshold, the former --finding-threshold: refused
   std::string by = "rank";    // report --by: rank, or tag (per user tag and rank)
@@ -78,6 +80,9 @@ struct CommonOptions {
 // listed in CommonOptions::refused for refused_option_error.
 void add_common_options(CLI::App& cmd, CommonOptions& options, bool with_format = true,
                         bool with_dump_options = true);
+
+// --run N (CommonOptions::run), for add_common_options and the gate commands.
+void add_run_option(CLI::App& cmd, std::uint32_t& run);
 
 // The Error for the first option in `options.refused`: not an option of `command`, which reads
 // only `what`, and what the option is for. None when nothing was refused.

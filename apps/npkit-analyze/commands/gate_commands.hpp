@@ -31,15 +31,19 @@ Result<RunSummary> load_run(const std::string& path, const CommonOptions& option
 // The options of command.hpp that say how dumps are read (--ranks, -q, --event-table, ...).
 void add_dump_options(CLI::App& cmd, CommonOptions& options);
 
-// --env FILE and --label TEXT of the gate commands: none, one for every run, or one per run in
-// the order of the runs.
+// --env FILE, --label TEXT and --run N of the gate commands: none, one for every run, or one per
+// run in the order of the runs (--run: one for every run always allowed). --pool-runs reads every
+// file of an input of several runs of a job; without it (and --run) such an input is an Error.
 struct RunNaming {
   std::vector<std::string> env_files;
   std::vector<std::string> labels;
+  std::vector<std::uint32_t> runs;
+  bool pool_runs = false;
 };
 void add_run_naming_options(CLI::App& cmd, RunNaming& naming);
-// `options` with run `index`'s --env and --label (of `runs` runs); an Error when a list's length
-// is neither 0, 1 (`one_for_all`) nor `runs`.
+// `options` with run `index`'s --env, --label and --run (of `runs` runs), refusing a mixed input
+// unless --pool-runs; an Error when a list's length is neither 0, 1 (`one_for_all`; for --run
+// always) nor `runs`.
 Result<CommonOptions> options_for_run(const CommonOptions& options, const RunNaming& naming,
                                       std::size_t index, std::size_t runs, bool one_for_all);
 

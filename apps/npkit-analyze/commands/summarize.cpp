@@ -65,6 +65,10 @@ Result<RunSummary> load_run(const std::string& path, const CommonOptions& option
     o.path = path;
     return summarize_dump(o, context);
   }
+  if (options.run > 1) {
+    return Error{
+        fmt::format("--run {}: {} is an npkit summary, which holds one run", options.run, path)};
+  }
   auto summary = read_summary_file(path);
   if (!summary) return summary;
   if (!options.env_file.empty() && options.env_file != "none") {
@@ -84,6 +88,14 @@ void add_run_naming_options(CLI::App& cmd, RunNaming& naming) {
                  "once per run, in order (default: ENV.txt or env.txt beside a dump or in its "
                  "parent; none: no file)");
   cmd.add_option("--label", naming.labels, "A run's name in the output; once per run, in order");
+  cmd.add_option("--run", naming.runs,
+                 "A directory of .npkt files of several runs of a job: read run N only, numbered "
+                 "from 1 by start time (info lists them); once for all runs, or once per run, in "
+                 "order")
+      ->check(CLI::PositiveNumber);
+  cmd.add_flag("--pool-runs", naming.pool_runs,
+               "Read every file of a directory of several runs of a job as one run (a \"mixed "
+               "runs\" warning names them); without it or --run such a directory is refused");
 }
 
 Result<CommonOptions> options_for_run(const CommonOptions& options, const RunNaming& naming,
@@ -103,6 +115,17 @@ Result<CommonOptions> options_for_run(const CommonOptions& options, const RunNam
                       name, values->size(), runs, one_for_all ? ", or once for all" : "")};
     }
   }
+  if (naming.runs.size() == 1) {
+    o.run = naming.runs.front();
+  } else if (naming.runs.size() == runs) {
+    o.run = naming.runs[index];
+  } else if (!naming.runs.empty()) {
+    return Error{fmt::format(
+        "--run given {} time(s) for {} run(s): give it once for all, or once per run, in the "
+        "order of the runs",
+        naming.runs.size(), runs)};
+  }
+  o.refuse_mixed_runs = !naming.pool_runs;
   return o;
 }
 

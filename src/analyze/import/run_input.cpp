@@ -361,6 +361,12 @@ Result<std::unique_ptr<RunInput>> open_run_input(const ImportOptions& given) {
                     "to legacy NPKit dumps, which do not",
                     options.nranks, options.path)};
   }
+  if (options.run > 1 && detected.kind != DetectedKind::kNpkt) {
+    return Error{
+        fmt::format("--run {}: {} holds {}, read as one run; --run picks one of the runs "
+                    "of .npkt captures",
+                    options.run, options.path, kind_name(detected.kind))};
+  }
   std::unique_ptr<RunInput> input;
   switch (detected.kind) {
     case DetectedKind::kSummary:

@@ -32,6 +32,8 @@
 //   configuration is completed from it (the input's own record wins; a differing value is an
 //   "environment file" warning), and facts() ends with an "environment" line naming the file.
 //   An unreadable --env file is an Error. ImportOptions::label becomes Run::label.
+// - ImportOptions::run applies to .npkt captures, which alone are split into runs: for another
+//   input, a run above 1 is an Error.
 #pragma once
 
 #include <cstdint>
@@ -85,6 +87,10 @@ struct ImportOptions {
   std::optional<DetectedInput> detected;  // detect_input(path), where the caller has it
   std::string env_file;                   // "": ENV.txt / env.txt beside the input; "none": no file
   std::string label;                      // names the run in summaries ("" = its path)
+  // .npkt captures of several runs of a job (import/npkt/npkt_runs.hpp): the 1-based run to read
+  // (0: every file), and whether reading every file of several runs is an Error.
+  std::uint32_t run = 0;
+  bool refuse_mixed_runs = false;
   // Bytes read so far and in total (optional).
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };

@@ -94,6 +94,7 @@ std::vector<InputFact> NpktInput::input_facts() const {
   out.push_back({"format", ".npkt capture"});
   out.push_back({"files", fmt::format("{} ({} with profiler events, {} with event records)",
                                       files.size(), profiler_files, loaded_.events.files.size())});
+  out.insert(out.end(), run_facts_.begin(), run_facts_.end());
   out.push_back({"hosts", distinct(files, "hostname")});
   out.push_back({"GPUs", distinct(files, "gpu.name")});
   if (profiler_files > 0) {

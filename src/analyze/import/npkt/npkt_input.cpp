@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <string_view>
 
@@ -15,6 +16,7 @@
 #include "import/npkt/npkt_dump.hpp"
 #include "import/npkt/npkt_file_bytes.hpp"
 #include "import/npkt/npkt_run.hpp"
+#include "import/npkt/npkt_runs.hpp"
 #include "import/npkt/profiler_rank_summary.hpp"
 #include "import/spans/collective_spans.hpp"
 #include "npkit/format.hpp"
@@ -154,7 +156,8 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   for (const std::string& unreadable : listing.unreadable) {
     diagnostics.warn("unreadable rank file", unreadable);
   }
-  std::vector<std::int32_t> seen_ranks;
+  std::vector<CaptureFileFacts> facts;         // of every file read
+  std::vector<std::optional<NpktDump>> dumps;  // of every file read: those --ranks selects
   std::map<std::pair<std::uint64_t, std::int32_t>, std::string> rank_files;  // (comm, rank)
   bool any_event_records = false;
   std::size_t skipped = 0;
@@ -183,25 +186,34 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
             kept->second, path, rank, comm_hex(dump->comm.comm_hash))};
       }
     }
-    seen_ranks.push_back(rank);
+    facts.push_back(capture_file_facts(*dump));
     any_event_records = any_event_records || dump->has_event_streams();
     const bool selected =
         rank < 0 ? filter.selects_all() : filter.contains(static_cast<std::uint32_t>(rank));
-    if (!selected) continue;
-    loaded.files.push_back(build_rank_capture(std::move(*dump)));
-    warn_stale_channels(*loaded.files.back(), diagnostics);
-    warn_disjoint_channels(*loaded.files.back(), diagnostics);
-    warn_stream_overlaps(*loaded.files.back(), diagnostics);
+    dumps.push_back(selected ? std::optional<NpktDump>(std::move(*dump)) : std::nullopt);
   }
   if (skipped == paths.size()) {
     return Error{"no readable .npkt file in " + o.path + ": all " + std::to_string(skipped) +
                  " skipped (--skip-bad); the first: " + first_skipped};
   }
+  NPKIT_ASSIGN(auto choice, choose_run(o.path, facts, o.run, o.refuse_mixed_runs, diagnostics));
+  input->run_facts_ = run_facts(choice);
+  std::vector<std::int32_t> seen_ranks;  // of the files of the run read
+  for (std::size_t i = 0; i < dumps.size(); ++i) {
+    if (!choice.read[i]) continue;
+    seen_ranks.push_back(facts[i].rank);
+    if (!dumps[i]) continue;
+    loaded.files.push_back(build_rank_capture(std::move(*dumps[i])));
+    warn_stale_channels(*loaded.files.back(), diagnostics);
+    warn_disjoint_channels(*loaded.files.back(), diagnostics);
+    warn_stream_overlaps(*loaded.files.back(), diagnostics);
+  }
   if (loaded.files.empty()) {
     std::sort(seen_ranks.begin(), seen_ranks.end());
     seen_ranks.erase(std::unique(seen_ranks.begin(), seen_ranks.end()), seen_ranks.end());
-    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path + " (it has ranks " +
-                 rank_ranges(seen_ranks) + ")"};
+    return Error{"--ranks " + o.ranks + ": no such rank in " + o.path +
+                 (choice.run == 0 ? "" : fmt::format(" (--run {})", choice.run)) +
+                 " (it has ranks " + rank_ranges(seen_ranks) + ")"};
   }
   if (!o.phase_map.empty() && !any_event_records) {
     return Error{"--phase-map applies to legacy NPKit dump directories and to event records; " +

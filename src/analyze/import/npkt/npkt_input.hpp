@@ -13,6 +13,9 @@
 //   reader" warnings, stale KernelCh events (timestamps of another work item) a "stale KernelCh
 //   timestamps" warning per file, and collectives whose valid KernelCh channels never ran
 //   together "disjoint channel spans" warnings.
+// - Files of several runs of a job (import/npkt/npkt_runs.hpp): --run N keeps run N's files
+//   (before --ranks); without it they are read together with a "mixed runs" warning, or, with
+//   ImportOptions::refuse_mixed_runs, refused. The facts name the runs.
 // - A file may hold profiler records, event records, or both. The event records of the selected
 //   files are gathered in `events` (phases: --phase-map rules, then the names' hints, then the
 //   built-in rules) and paired once into `event_streams`, whose warnings join the others.
@@ -73,6 +76,7 @@ class NpktInput : public RunInput {
  private:
   std::string path_;
   LoadedCaptures loaded_;
+  std::vector<InputFact> run_facts_;  // the runs of a mixed input (import/npkt/npkt_runs.hpp)
   Run run_;  // the profiler communicators, built and warned about once, at open()
 };
 
