@@ -42,8 +42,9 @@ struct Member {
 };
 
 // (func, rank, seq) -> member, and (func, bytes) -> instances, from `instances`. A Send/Recv
-// pair's members are under ("Send", sender, k) and ("Recv", receiver, k), k its label's "#k": the
-// k-th sendrecv call of the sender (rank r sends to r + 1 once per call).
+// pair's members are under ("Send", sender, k) and ("Recv", receiver, k), k the pair's place among
+// the sender's pairs in seq order (its label's "#seq"): the k-th sendrecv call of the sender
+// (rank r sends to r + 1 once per call).
 struct Instances {
   std::map<std::tuple<std::string, std::int64_t, std::uint64_t>, Member> members;
   std::map<std::pair<std::string, std::uint64_t>, std::int64_t> count;
@@ -64,6 +65,8 @@ Instances read_instances(const std::string& dump) {
   REQUIRE(run.exit_code == 0);
   Instances out;
   simdjson::dom::parser parser;
+  // sender -> seq -> (member rank -> member), ordered by seq
+  std::map<std::int64_t, std::map<std::uint64_t, std::map<std::int64_t, Member>>> pairs;
   std::istringstream lines(run.out);
   for (std::string line; std::getline(lines, line);) {
     const simdjson::dom::element j = parser.parse(line);
@@ -79,8 +82,19 @@ Instances read_instances(const std::string& dump) {
         out.members[{func, rank, seq}] = member;
         continue;
       }
-      const auto [sender, receiver, k] = pair_of(std::string(j["label"].get_string().value()));
-      out.members[{rank == sender ? "Send" : "Recv", rank, k}] = member;
+      const auto [sender, receiver, pair_seq] =
+          pair_of(std::string(j["label"].get_string().value()));
+      (void)receiver;
+      pairs[sender][pair_seq][rank] = member;
+    }
+  }
+  for (const auto& [sender, by_seq] : pairs) {
+    std::uint64_t k = 0;
+    for (const auto& [pair_seq, members] : by_seq) {
+      for (const auto& [rank, member] : members) {
+        out.members[{rank == sender ? "Send" : "Recv", rank, k}] = member;
+      }
+      ++k;
     }
   }
   return out;

@@ -135,7 +135,8 @@ void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, Seq
 }
 
 void warn_ranks_without_data(const RunCommunicator& comm, const RankFilter& selected,
-                             const std::string& input, Diagnostics& diagnostics) {
+                             const std::string& input, std::string_view why,
+                             Diagnostics& diagnostics) {
   std::vector<std::int32_t> unseen;
   for (const std::int32_t r : comm.absent_ranks) {
     if (r >= 0 && selected.contains(static_cast<std::uint32_t>(r))) unseen.push_back(r);
@@ -143,9 +144,9 @@ void warn_ranks_without_data(const RunCommunicator& comm, const RankFilter& sele
   if (unseen.empty()) return;
   diagnostics.warn(
       "ranks without data",
-      fmt::format("{}: {}: {} of {} ranks have data; none from rank(s) {} (no "
-                  "readable file): what those ranks did is unknown",
-                  input, comm.scope, comm.ranks.size(), comm.nranks, rank_ranges(unseen)),
+      fmt::format("{}: {}: {} of {} ranks have data; none from rank(s) {} ({}): "
+                  "what those ranks did is unknown",
+                  input, comm.scope, comm.ranks.size(), comm.nranks, rank_ranges(unseen), why),
       unseen.size());
 }
 

@@ -15,7 +15,8 @@
 //   warning counting the instances whose members disagree.
 // - warn_ranks_without_data: one "ranks without data" warning per communicator whose absent
 //   ranks include ranks `selected` asks for: "INPUT: comm X: 3 of 4 ranks have data; none from
-//   rank(s) 3 (no readable file)". Ranks that --ranks leaves out are not warned about.
+//   rank(s) 3 (WHY)", WHY "no readable file" for a directory, "only one file given" for a file.
+//   Ranks that --ranks leaves out are not warned about.
 // - warn_duplicate_rank / warn_differing_sizes: one wording for the files of a communicator that
 //   every input groups by rank (.npkt files, plugin traces, Inspector logs).
 #pragma once
@@ -74,7 +75,8 @@ void add_communicator_seq_gaps(RunCommunicator& comm, std::map<std::int32_t, Seq
 void add_rank_gaps(RunCommunicator& comm, Diagnostics& diagnostics);
 
 void warn_ranks_without_data(const RunCommunicator& comm, const RankFilter& selected,
-                             const std::string& input, Diagnostics& diagnostics);
+                             const std::string& input, std::string_view why,
+                             Diagnostics& diagnostics);
 
 // Grouping files by communicator: a second file (`path`) of a (communicator, rank) already read
 // from `kept` is warned about as "duplicate rank" (the caller ignores it); files of one

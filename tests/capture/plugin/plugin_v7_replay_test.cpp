@@ -262,7 +262,7 @@ TEST_CASE("plugin v7 replay: diff keys its rows by user tag and judges the kerne
           "[plugin]") {
   PluginEnv env;
   run_job();
-  // The capture against itself: every row unchanged, one per (collective, size, tag).
+  // The capture against itself: one row per (collective, size, tag), none changed.
   const CliRun run = run_cli({"diff", env.dir.path(), env.dir.path(), "--format", "json"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
@@ -273,7 +273,10 @@ TEST_CASE("plugin v7 replay: diff keys its rows by user tag and judges the kerne
     uint64_t tag = 0;
     if (row["tag"].error() == simdjson::SUCCESS) tag = row["tag"].get_uint64().value();
     rows.emplace_back(std::string(row["collective"].get_string().value()), tag);
-    CHECK(std::string(row["verdict"].get_string().value()) == "unchanged");
+    // Without a GPU each rank's clock note gives its own GPU-to-host offset (tens of us apart),
+    // so the ranks' aligned times disagree and a row is not comparable; never a change.
+    const std::string verdict(row["verdict"].get_string().value());
+    CHECK((verdict == "unchanged" || verdict == "not comparable"));
   }
   const std::vector<std::pair<std::string, uint64_t>> expected = {
       {"AllGather", 9}, {"AllReduce", 0}, {"AllReduce", 7}};

@@ -99,6 +99,7 @@ TEST_CASE("bandwidth columns: CSV has every column under its key, in the JSON's 
                            "nranks",
                            "instances",
                            "timed_instances",
+                           "not_sampled_instances",
                            "stale_instances",
                            "host_disagree_instances",
                            "ranks_timed",
@@ -128,6 +129,7 @@ TEST_CASE("bandwidth columns: CSV has every column under its key, in the JSON's 
                            "2",
                            "4",
                            "4",
+                           "0",
                            "1",
                            "0",
                            "2",
@@ -169,7 +171,8 @@ TEST_CASE("bandwidth columns: JSON leaves out the times a row lacks", "[output]"
   CHECK(out ==
         "{\"comm\":\"0000000000c0ffee\",\"collective\":\"AllGather\",\"size_bytes\":0,"
         "\"count\":0,\"type\":\"\",\"algo\":\"\",\"proto\":\"\",\"nranks\":2,\"instances\":2,"
-        "\"timed_instances\":0,\"stale_instances\":0,\"host_disagree_instances\":0,"
+        "\"timed_instances\":0,\"not_sampled_instances\":0,\"stale_instances\":0,\"host_disagree_"
+        "instances\":0,"
         "\"ranks_timed\":0,\"period_pairs\":0,\"true_instances\":0,\"channels\":0,"
         "\"flags\":[\"untimed\"]}\n");
 }

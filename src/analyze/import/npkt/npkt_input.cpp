@@ -140,7 +140,8 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   NPKIT_TRY(reject_legacy_options(o));
   NPKIT_ASSIGN(auto filter, RankFilter::parse(o.ranks));
   NpktFiles listing;
-  if (io::is_directory(o.path)) {
+  const bool from_directory = io::is_directory(o.path);
+  if (from_directory) {
     NPKIT_ASSIGN(listing, find_npkt_files(o.path));
   } else {
     listing.paths.push_back(o.path);
@@ -229,7 +230,9 @@ Result<std::unique_ptr<NpktInput>> NpktInput::open(const ImportOptions& o, const
   loaded.comms = join_communicators(captures, diagnostics);
   input->run_ = npkt_run(o.path, loaded.comms, diagnostics);
   for (const auto& comm : input->run_.comms) {
-    warn_ranks_without_data(comm, filter, o.path, diagnostics);
+    warn_ranks_without_data(comm, filter, o.path,
+                            from_directory ? "no readable file" : "only one file given",
+                            diagnostics);
   }
   for (const auto& f : loaded.files) add_capture_config(*f, input->run_.config);
   return input;
