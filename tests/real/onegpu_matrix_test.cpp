@@ -1,5 +1,6 @@
 // The one-GPU matrix (samples/onegpu-h200/nccl-*/matrix: 2, 4 and 8 ranks on one H200 over
-// NET/Socket, NCCL 2.28.9 and 2.30.7) against what npkit-nccl-driver logged itself:
+// NET/Socket, NCCL 2.28.9 and 2.30.7) and the PyTorch runs (torch/n2, torch/n4: PyTorch 2.11's
+// NCCL 2.28.9) against what npkit-nccl-driver or samples/pytorch/onegpu_ranks.py logged itself:
 // - every call is one instance: per collective and size, the instances `instances` lists equal
 //   the calls each rank made (a sendrecv call is nranks Send/Recv pairs: rank r to r+1), save
 //   NCCL 2.30.7's Broadcast, which has no Coll event and must be named in a note instead;
@@ -109,8 +110,10 @@ int nranks_of(const std::string& run) {
 TEST_CASE("onegpu matrix: one instance per call, no GPU time beyond the call's CUDA events",
           "[real][onegpu]") {
   for (const std::string version : {"2.28.9", "2.30.7"}) {
-    for (const std::string run : {"matrix/n2-default", "matrix/n4-default", "matrix/n8-default",
-                                  "matrix/n2-tree", "matrix/n4-tree", "matrix/n8-tree"}) {
+    for (const std::string run :
+         {"matrix/n2-default", "matrix/n4-default", "matrix/n8-default", "matrix/n2-tree",
+          "matrix/n4-tree", "matrix/n8-tree", "torch/n2", "torch/n4"}) {
+      if (run.starts_with("torch/") && version != "2.28.9") continue;  // PyTorch's own NCCL
       DYNAMIC_SECTION("NCCL " << version << ": " << run) {
         const std::string dir = onegpu_run_dir(version, run);
         const int nranks = nranks_of(run);

@@ -36,25 +36,30 @@ std::string not_judged(const CommonOptions& o, const Run& run) {
          "enqueue them) or PyTorch Flight Recorder dumps; this input is neither";
 }
 
+// The npkit-analyze.hang JSON document: schema, input, what `body` writes, the warnings.
+template <typename Body>
+std::string hang_json(const CommonOptions& o, RunInput& in, const Body& body) {
+  std::string text;
+  JsonWriter w(text);
+  w.begin_object();
+  w.field("schema", "npkit-analyze.hang");
+  w.field("schema_version", 1);
+  w.field("input", o.path);
+  body(w);
+  write_warnings_json(w, in.diagnostics());
+  w.end_object();
+  return text + "\n";
+}
+
 // Flight Recorder dumps alone: fr_trace's verdict per process group (analysis/hang/fr_hang.hpp).
 Result<int> flight_recorder_hang(const CommonOptions& o, const Run& run, RunInput& in,
                                  CliContext& context) {
   const FrHangAnalysis hang = analyze_fr_hang(run.flight_recorder);
-  std::string text;
   const OutputFormat format = output_format(o);
-  if (format == OutputFormat::kJson) {
-    JsonWriter w(text);
-    w.begin_object();
-    w.field("schema", "npkit-analyze.hang");
-    w.field("schema_version", 1);
-    w.field("input", o.path);
-    write_fr_hang_json(hang, w);
-    write_warnings_json(w, in.diagnostics());
-    w.end_object();
-    text += "\n";
-  } else {
-    append_fr_hang_text(hang, format, text);
-  }
+  std::string text = format == OutputFormat::kJson
+                         ? hang_json(o, in, [&](JsonWriter& w) { write_fr_hang_json(hang, w); })
+                         : std::string();
+  if (format != OutputFormat::kJson) append_fr_hang_text(hang, format, text);
   NPKIT_TRY(write_output(o, text, context));
   print_warnings(in.diagnostics(), o, context);
   if (hang.cannot_tell()) return kExitCannotTell;
@@ -74,19 +79,11 @@ Result<int> run_hang(const CommonOptions& o, CliContext& context) {
   if (run.kind == InputKind::kFlightRecorder) return flight_recorder_hang(o, run, in, context);
   const HangAnalysis hang = analyze_hang(run);
   if (!hang.judged) return Error{not_judged(o, run)};
-  std::string text;
   const OutputFormat format = output_format(o);
-  if (format == OutputFormat::kJson) {
-    JsonWriter w(text);
-    w.begin_object();
-    w.field("schema", "npkit-analyze.hang");
-    w.field("schema_version", 1);
-    w.field("input", o.path);
-    write_hang_json(hang, w);
-    write_warnings_json(w, in.diagnostics());
-    w.end_object();
-    text += "\n";
-  } else {
+  std::string text = format == OutputFormat::kJson
+                         ? hang_json(o, in, [&](JsonWriter& w) { write_hang_json(hang, w); })
+                         : std::string();
+  if (format != OutputFormat::kJson) {
     append_hang_text(hang, format, text);
     // Each communicator's section opens with a blank line; the output itself does not.
     if (text.starts_with('\n')) text.erase(0, 1);

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <limits>
+
 #include "output/json_writer.hpp"
 #include "output/markup_escape.hpp"
 #include "output/render.hpp"
@@ -217,6 +219,12 @@ void render_markdown_body(const RunDiff& diff, FailOn fail_on, std::string& out)
     render_markdown(s, out);
   }
   out += rule_text(diff.rule) + "\n\n</details>\n";
+}
+
+// A side's time or busbw, null (a NaN, which the writer makes null) where the side has no clean
+// sample to give one.
+double measured(double v) {
+  return v > 0 ? v : std::numeric_limits<double>::quiet_NaN();
 }
 
 void quality_json(JsonWriter& w, const char* key, const RowQuality& q) {
@@ -439,14 +447,14 @@ void render_diff_json(const RunDiff& diff, FailOn fail_on, std::string& out) {
     w.field("size_kind", size_kind_name(d.size_kind));
     if (d.in_base) {
       w.field("baseline_choice", d.base_choice);
-      w.field("baseline_time_ns", d.base_time_ns);
-      w.field("baseline_busbw_gbps", d.base_busbw_gbps);
+      w.field("baseline_time_ns", measured(d.base_time_ns));
+      w.field("baseline_busbw_gbps", measured(d.base_busbw_gbps));
       quality_json(w, "baseline_quality", d.base_quality);
     }
     if (d.in_cand) {
       w.field("candidate_choice", d.cand_choice);
-      w.field("candidate_time_ns", d.cand_time_ns);
-      w.field("candidate_busbw_gbps", d.cand_busbw_gbps);
+      w.field("candidate_time_ns", measured(d.cand_time_ns));
+      w.field("candidate_busbw_gbps", measured(d.cand_busbw_gbps));
       quality_json(w, "candidate_quality", d.cand_quality);
     }
     judgement_json(w, d.judgement);

@@ -183,6 +183,8 @@ class PickleReader {
   }
   // The next `n` bytes of the opcode at `op_offset`, or an Error if the file ends first.
   Result<const std::uint8_t*> take(std::size_t n, std::uint64_t op_offset, std::uint8_t op);
+  // The memo index after a BINPUT/BINGET (1 byte) or LONG_BINPUT/LONG_BINGET (4, little-endian).
+  Result<std::uint32_t> memo_index(std::size_t bytes, std::uint64_t op_offset, std::uint8_t op);
   Result<std::uint32_t> pop(std::uint64_t offset, std::uint8_t op);
   Result<std::size_t> pop_mark(std::uint64_t offset, std::uint8_t op);
   Status push(std::uint32_t id, std::uint64_t offset);
@@ -207,6 +209,14 @@ class PickleReader {
   std::unordered_map<std::uint32_t, std::uint32_t> memo_;
   bool stopped_ = false;
 };
+
+Result<std::uint32_t> PickleReader::memo_index(std::size_t bytes, std::uint64_t op_offset,
+                                               std::uint8_t op) {
+  NPKIT_ASSIGN(const std::uint8_t* p, take(bytes, op_offset, op));
+  if (bytes == 1) return std::uint32_t{p[0]};
+  return std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
+         std::uint32_t{p[3]} << 24;
+}
 
 Result<const std::uint8_t*> PickleReader::take(std::size_t n, std::uint64_t op_offset,
                                                std::uint8_t op) {
@@ -535,30 +545,14 @@ Status PickleReader::step(std::uint8_t op, std::uint64_t offset) {
     }
     case 'q':
     case 'r': {
-      std::uint32_t index = 0;
-      if (op == 'q') {
-        NPKIT_ASSIGN(const std::uint8_t* p, take(1, offset, op));
-        index = p[0];
-      } else {
-        NPKIT_ASSIGN(const std::uint8_t* p, take(4, offset, op));
-        index = std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-                std::uint32_t{p[3]} << 24;
-      }
+      NPKIT_ASSIGN(const std::uint32_t index, memo_index(op == 'q' ? 1 : 4, offset, op));
       if (stack_.empty()) return at(offset, "pickle opcode BINPUT with nothing to store");
       memo_[index] = stack_.back();
       return Ok{};
     }
     case 'h':
     case 'j': {
-      std::uint32_t index = 0;
-      if (op == 'h') {
-        NPKIT_ASSIGN(const std::uint8_t* p, take(1, offset, op));
-        index = p[0];
-      } else {
-        NPKIT_ASSIGN(const std::uint8_t* p, take(4, offset, op));
-        index = std::uint32_t{p[0]} | std::uint32_t{p[1]} << 8 | std::uint32_t{p[2]} << 16 |
-                std::uint32_t{p[3]} << 24;
-      }
+      NPKIT_ASSIGN(const std::uint32_t index, memo_index(op == 'h' ? 1 : 4, offset, op));
       const auto it = memo_.find(index);
       if (it == memo_.end()) {
         return at(offset, fmt::format("pickle opcode {} of memo index {}, which was never stored",
