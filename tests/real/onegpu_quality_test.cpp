@@ -65,7 +65,9 @@ Listed listed(const std::string& dump) {
 // rule (RING/TREE, two timed members or more, below 1 % of the slowest, not the last arrival).
 Listed recount(const std::string& dump) {
   Listed out;
-  for (const auto& in : plain::join(plain::read_capture(dump))) {
+  // The capture outlives the loop: join's instances point into it.
+  const auto capture = plain::read_capture(dump);
+  for (const auto& in : plain::join(capture)) {
     const plain::Op& first = *in.by_rank.begin()->second;
     std::int64_t slowest = 0;
     std::int64_t last_start = 0;
