@@ -146,6 +146,24 @@ TimedColls replay_timed(const Recording& recording, const PluginEnv& env,
 
 const char* const kFiles[] = {"rec_606.jsonl.gz", "rec_607.jsonl.gz"};
 
+// The run model of the dumps in `env`'s directory, their captures kept beside it.
+struct DumpRun {
+  std::vector<std::unique_ptr<RankCapture>> captures;
+  Run run;
+};
+
+DumpRun run_of_dumps(const PluginEnv& env) {
+  DumpRun out;
+  for (const std::string& name : entries_in(env.dir.path())) {
+    out.captures.push_back(build_rank_capture(read_dump(env.file(name))));
+  }
+  std::vector<const RankCapture*> pointers;
+  for (const auto& c : out.captures) pointers.push_back(c.get());
+  Diagnostics diagnostics;
+  out.run = npkt_run("", join_communicators(pointers, diagnostics), diagnostics);
+  return out;
+}
+
 TEST_CASE("sampling replay: 1/3 times exactly every third collective of each communicator",
           "[plugin][sample]") {
   const std::string data = require_path(data_path("nccl-profiler-calls/h200x2-nvlink"));
@@ -177,14 +195,8 @@ TEST_CASE("sampling replay: 1/3 times exactly every third collective of each com
 
   // The run model read from the dumps: the setting, and every member of an operation outside the
   // sample is untimed as not sampled, its completion unknown (not "enqueued").
-  std::vector<std::unique_ptr<RankCapture>> captures;
-  for (const std::string& name : entries_in(env.dir.path())) {
-    captures.push_back(build_rank_capture(read_dump(env.file(name))));
-  }
-  std::vector<const RankCapture*> pointers;
-  for (const auto& c : captures) pointers.push_back(c.get());
-  Diagnostics diagnostics;
-  const Run run = npkt_run("", join_communicators(pointers, diagnostics), diagnostics);
+  const DumpRun dumps = run_of_dumps(env);
+  const Run& run = dumps.run;
   REQUIRE(run.comms.size() == 2);
   size_t sampled = 0;
   size_t not_sampled = 0;
@@ -310,14 +322,8 @@ TEST_CASE("sampling replay: bandwidth and diff count the sampled instances, k of
   }
   // The run model's instances (whose not_sampled members the cases above check against the
   // recordings): per collective, how many instances and how many left out on every rank.
-  std::vector<std::unique_ptr<RankCapture>> captures;
-  for (const std::string& name : entries_in(env.dir.path())) {
-    captures.push_back(build_rank_capture(read_dump(env.file(name))));
-  }
-  std::vector<const RankCapture*> pointers;
-  for (const auto& c : captures) pointers.push_back(c.get());
-  Diagnostics diagnostics;
-  const Run run = npkt_run("", join_communicators(pointers, diagnostics), diagnostics);
+  const DumpRun dumps = run_of_dumps(env);
+  const Run& run = dumps.run;
   const std::set<std::string> collectives = {"AllReduce", "AllGather", "ReduceScatter", "Broadcast",
                                              "Reduce"};
   std::map<std::string, std::pair<uint64_t, uint64_t>> expected;  // func -> (instances, left out)
